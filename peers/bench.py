@@ -1,0 +1,199 @@
+"""`dealerless bench`: measured costs, operation-count floors and their ratios.
+
+Theory of operation
+-------------------
+First the cost of each group operation is measured in isolation (median of
+several batches). Then each protocol step runs several times; its median time
+is compared with its *floor*: the number of group operations it performed
+(counted by protocol.group.OPS) times the measured cost of each. The ratio
+says how much the step spends beyond the unavoidable group arithmetic (Python
+overhead, hashing, encoding). See spec/09-bench.md for every figure's meaning.
+"""
+
+from __future__ import annotations
+
+import os
+import statistics
+import time
+from collections.abc import Callable
+from functools import partial
+from typing import Any
+
+from nacl import bindings as na
+
+from protocol.context import Context
+from protocol.deck import initial_deck, joint_key, make_share, verify_share
+from protocol.elgamal import decode_deck, encode_deck
+from protocol.group import OPS, L, base_mul
+from protocol.hashing import Tag, hash_to_point
+from protocol.shuffle import (
+    ShuffleProof,
+    apply_shuffle,
+    derive_witness,
+    prove_shuffle,
+    verify_shuffle,
+)
+from protocol.tiles import DOUBLE_NINE, DOUBLE_SIX, DOUBLE_TWELVE
+
+SETS = {28: DOUBLE_SIX, 55: DOUBLE_NINE, 91: DOUBLE_TWELVE}
+OP_NAMES = ("var", "base", "add", "valid", "h2p")
+
+
+def _random_scalar() -> int:
+    return int.from_bytes(os.urandom(64), "little") % L
+
+
+def _op_table() -> dict[str, Callable[[], object]]:
+    k = _random_scalar().to_bytes(32, "little")
+    p = na.crypto_scalarmult_ed25519_base_noclamp(k)
+    q = na.crypto_core_ed25519_from_uniform(os.urandom(32))
+    label = os.urandom(16)
+    return {
+        "var": lambda: na.crypto_scalarmult_ed25519_noclamp(k, p),
+        "base": lambda: na.crypto_scalarmult_ed25519_base_noclamp(k),
+        "add": lambda: na.crypto_core_ed25519_add(p, q),
+        "valid": lambda: na.crypto_core_ed25519_is_valid_point(p),
+        "h2p": lambda: hash_to_point(Tag.GENERATOR, label),
+    }
+
+
+def sample_op_costs(samples: dict[str, list[float]], batch: int = 200, batches: int = 5) -> None:
+    """Append per-call seconds of each raw group operation, one sample per batch."""
+    for name, fn in _op_table().items():
+        for _ in range(batches):
+            t0 = time.perf_counter()
+            for _ in range(batch):
+                fn()
+            samples.setdefault(name, []).append((time.perf_counter() - t0) / batch)
+
+
+class Step:
+    """Timing samples and operation counts of one protocol step."""
+
+    def __init__(self) -> None:
+        self.samples: list[float] = []
+        self.ops: dict[str, int] = {}
+
+    def run(self, fn: Callable[[], Any]) -> Any:
+        OPS.reset()
+        t0 = time.perf_counter()
+        out = fn()
+        self.samples.append(time.perf_counter() - t0)
+        self.ops = OPS.snapshot()
+        return out
+
+    def report(self, costs: dict[str, float]) -> dict[str, Any]:
+        median = statistics.median(self.samples)
+        floor = sum(self.ops[name] * costs[name] for name in OP_NAMES)
+        return {"median_ms": median * 1e3, "floor_ms": floor * 1e3,
+                "ratio": median / floor if floor else None, "ops": dict(self.ops),
+                "runs": len(self.samples)}
+
+
+def bench_shuffle(n: int, reps: int) -> tuple[dict[str, Step], int]:
+    ts = SETS[n]
+    keys = [base_mul(_random_scalar()) for _ in range(2)]
+    key = joint_key(keys)
+    deck = initial_deck(ts, ts.tiles, key)
+    ctx = Context(os.urandom(32), 1, 0)
+    shuffle, prove, verify = Step(), Step(), Step()
+    proof_len = 0
+    # One untimed warm-up round first: it derives and caches the public generators
+    # h, h_i (fixed constants, not per-shuffle work) and warms the caches.
+    for rep in range(reps + 1):
+        if rep == 1:
+            for step in (shuffle, prove, verify):
+                step.samples.clear()
+        fresh = os.urandom(32)
+        witness = derive_witness(n, fresh)
+        deck_in = deck
+        out = shuffle.run(partial(apply_shuffle, deck_in, key, witness))
+        proof = prove.run(partial(prove_shuffle, deck_in, out, key, witness, ctx, fresh))
+        wire_deck, wire_proof = encode_deck(out), proof.encode()
+        proof_len = len(wire_proof)
+
+        def receive_and_verify(d: bytes = wire_deck, p: bytes = wire_proof,
+                               e: tuple[Any, ...] = deck_in) -> None:
+            # The verifier starts from bytes: strict decoding (point validation) is its work.
+            verify_shuffle(e, decode_deck(d), key, ShuffleProof.decode(p, n), ctx)
+
+        verify.run(receive_and_verify)
+        deck = out
+    return {"shuffle": shuffle, "prove": prove, "verify": verify}, proof_len
+
+
+def _shuffle_report(n: int, steps: dict[str, Step], proof_len: int,
+                    costs: dict[str, float]) -> dict[str, Any]:
+    rep: dict[str, Any] = {name: step.report(costs) for name, step in steps.items()}
+    rep["proof_bytes"] = proof_len
+    total_s = sum(rep[s]["median_ms"] for s in steps) / 1e3
+    rep["V_per_tile"] = total_s / n / costs["var"]
+    return rep
+
+
+def bench_dleq(reps: int) -> dict[str, Step]:
+    x = _random_scalar()
+    key = base_mul(x)
+    deck = initial_deck(DOUBLE_SIX, DOUBLE_SIX.tiles[:1], key)
+    ct = deck[0]
+    ctx = Context(os.urandom(32), 2, 0)
+    prove, verify = Step(), Step()
+    for _ in range(reps):
+        ds = prove.run(lambda: make_share(x, ct, ctx, os.urandom(32)))
+        verify.run(lambda d=ds: verify_share(key, ct, d, ctx))
+    return {"prove": prove, "verify": verify}
+
+
+def run(reps: int = 5, sizes: tuple[int, ...] = (28, 55, 91)) -> dict[str, Any]:
+    # Clock speed drifts on shared machines: sample the operation costs before,
+    # between and after the steps, and use the median of all samples.
+    op_samples: dict[str, list[float]] = {}
+    sample_op_costs(op_samples)
+    raw = {n: bench_shuffle(n, reps) for n in sizes}
+    sample_op_costs(op_samples)
+    dleq_steps = bench_dleq(max(20, 4 * reps))
+    sample_op_costs(op_samples)
+    costs = {name: statistics.median(v) for name, v in op_samples.items()}
+    shuffles = {str(n): _shuffle_report(n, steps, proof_len, costs)
+                for n, (steps, proof_len) in raw.items()}
+    dleq = {name: step.report(costs) for name, step in dleq_steps.items()}
+    ratios = [dleq["prove"]["ratio"], dleq["verify"]["ratio"]]
+    for rep in shuffles.values():
+        ratios += [rep["prove"]["ratio"], rep["verify"]["ratio"]]
+    return {
+        "floor_ratio_max": max(ratios),
+        "shuffle_V_per_tile": {n: rep["V_per_tile"] for n, rep in shuffles.items()},
+        "op_costs_us": {name: costs[name] * 1e6 for name in OP_NAMES},
+        "shuffle": shuffles,
+        "dleq": dleq,
+        "reps": reps,
+    }
+
+
+def render(result: dict[str, Any]) -> str:
+    """The human-readable table."""
+    lines = ["group operation costs (median, us):"]
+    lines += [f"  {name:<6} {us:8.1f}" for name, us in result["op_costs_us"].items()]
+    lines.append("")
+    head = (f"{'N':>3} {'step':<8} {'median ms':>10} {'floor ms':>9} {'ratio':>6} "
+            f"{'var':>5} {'base':>5} {'add':>5} {'valid':>5}")
+    lines += [f"shuffle (median of {result['reps']} runs):", head]
+    for n, rep in result["shuffle"].items():
+        for step in ("shuffle", "prove", "verify"):
+            s = rep[step]
+            o = s["ops"]
+            lines.append(f"{n:>3} {step:<8} {s['median_ms']:10.1f} {s['floor_ms']:9.1f} "
+                         f"{s['ratio']:6.2f} {o['var']:5d} {o['base']:5d} {o['add']:5d} "
+                         f"{o['valid']:5d}")
+        lines.append(f"{n:>3} proof {rep['proof_bytes']} bytes; shuffle+prove+verify = "
+                     f"{rep['V_per_tile']:.1f} V per tile")
+    lines.append("")
+    lines.append("DLEQ decryption share:")
+    for step in ("prove", "verify"):
+        s = result["dleq"][step]
+        lines.append(f"    {step:<8} {s['median_ms']:10.3f} {s['floor_ms']:9.3f} {s['ratio']:6.2f}")
+    lines.append("")
+    lines.append(f"floor_ratio_max    {result['floor_ratio_max']:.2f}")
+    per_tile = ", ".join(f"N={n}: {v:.1f}" for n, v in result["shuffle_V_per_tile"].items())
+    lines.append(f"shuffle_V_per_tile {per_tile}")
+    return "\n".join(lines)

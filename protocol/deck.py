@@ -1,0 +1,88 @@
+"""Joint key, initial deck, shuffle rounds and openings (spec/05-deck.md).
+
+Each seat i holds a key share x_i with public Y_i = x_i*G; the deck is
+encrypted under Y = sum Y_i, so opening a position needs a decryption share
+D_i = x_i*c1 from every seat. A *private* opening to seat s publishes every
+share except s's own: only s can finish the decryption. A *public* opening
+publishes all of them. Every published share carries a DLEQ proof.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from .context import Context
+from .dleq import DleqProof, prove_dleq, verify_dleq
+from .elgamal import Ciphertext
+from .errors import DeckError, LocalError
+from .group import G, Point, add, mul, point_sum, sub
+from .shuffle import Deck, ShuffleProof, apply_shuffle, derive_witness, prove_shuffle
+from .tiles import Tile, TileSet
+
+MIN_SEATS = 2
+MAX_SEATS = 8
+
+
+def joint_key(keys: Sequence[Point]) -> Point:
+    """Y = sum Y_i over 2..8 key shares; never the identity (spec/05-deck.md 5.3)."""
+    if not MIN_SEATS <= len(keys) <= MAX_SEATS:
+        raise LocalError("deck/seats", f"a game has {MIN_SEATS} to {MAX_SEATS} seats")
+    y = point_sum(list(keys))
+    if y.is_identity:
+        # Only possible if the shares cancel, which a Schnorr-proven set of keys
+        # cannot do by accident; refusing it keeps every tile from being public.
+        raise DeckError("deck/joint-key-identity", "the joint key is the identity")
+    return y
+
+
+def initial_deck(ts: TileSet, tiles: Sequence[Tile], key: Point) -> Deck:
+    """(G, M_t + Y) for each tile, in the given order (spec/05-deck.md 5.4).
+
+    The randomness is the public value 1, since (identity, M_t) would not be a
+    valid encoding; the first shuffle round makes it secret.
+    """
+    if len(set(tiles)) != len(tiles) or not tiles:
+        raise LocalError("deck/tiles", "the deck needs distinct tiles")
+    return tuple(Ciphertext(G, add(ts.point(t), key)) for t in tiles)
+
+
+def shuffle_round(deck: Deck, key: Point, ctx: Context,
+                  fresh: bytes) -> tuple[Deck, ShuffleProof]:
+    """One seat's shuffle: permute and re-encrypt `deck`, and prove it.
+
+    `fresh` must be at least 32 bytes from a CSPRNG (or a fixed seed in tests):
+    the permutation and re-encryption randomness come from it, and the proof
+    nonces are hedged with it.
+    """
+    witness = derive_witness(len(deck), fresh)
+    out = apply_shuffle(deck, key, witness)
+    return out, prove_shuffle(deck, out, key, witness, ctx, fresh)
+
+
+@dataclass(frozen=True, slots=True)
+class DecryptionShare:
+    """D_i = x_i*c1 with its DLEQ proof against the seat's key share Y_i."""
+
+    share: Point
+    proof: DleqProof
+
+
+def make_share(secret: int, ct: Ciphertext, ctx: Context, fresh: bytes) -> DecryptionShare:
+    share, proof = prove_dleq(secret, ct.c1, ctx, fresh)
+    return DecryptionShare(share, proof)
+
+
+def verify_share(key_share: Point, ct: Ciphertext, ds: DecryptionShare, ctx: Context) -> None:
+    """Raise ProofError unless ds.share = x_i*c1 for the x_i behind key_share."""
+    verify_dleq(key_share, ct.c1, ds.share, ds.proof, ctx)
+
+
+def own_share(secret: int, ct: Ciphertext) -> Point:
+    """The share a seat computes privately to finish a private opening."""
+    return mul(secret, ct.c1)
+
+
+def open_tile(ts: TileSet, ct: Ciphertext, shares: Sequence[Point]) -> Tile:
+    """M = c2 - sum D_i, decoded to a tile. `shares` must hold one per seat."""
+    return ts.decode(sub(ct.c2, point_sum(list(shares))))
