@@ -236,9 +236,18 @@ def prove_shuffle(deck_in: Deck, deck_out: Deck, joint_key: Point, witness: Shuf
     )
 
 
-def verify_shuffle(deck_in: Deck, deck_out: Deck, joint_key: Point, proof: ShuffleProof,
-                   ctx: Context) -> None:
-    """CheckShuffleProof (spec/07-shuffle.md 7.5): return None or raise ProofError."""
+@dataclass(frozen=True, slots=True)
+class ShuffleTrace:
+    """The verifier's intermediate values (spec/07-shuffle.md 7.5), kept for vectors."""
+
+    u: tuple[int, ...]
+    t: tuple[Point, ...]    # t1, t2, t3, t4_1, t4_2, t^_0..t^_{N-1}, recomputed
+    challenge: int          # the challenge those recomputed values hash to
+
+
+def recompute_shuffle(deck_in: Deck, deck_out: Deck, joint_key: Point, proof: ShuffleProof,
+                      ctx: Context) -> ShuffleTrace:
+    """CheckShuffleProof up to, not including, the final comparison."""
     n = len(deck_in)
     if n == 0 or len(deck_out) != n:
         raise ProofError("shuffle/size", "input and output decks must have the same size N > 0")
@@ -248,19 +257,18 @@ def verify_shuffle(deck_in: Deck, deck_out: Deck, joint_key: Point, proof: Shuff
     h = commitment_base()
     hs = commitment_generators(n)
     statement = _statement(ctx, joint_key, deck_in, deck_out)
-    c, chain, chal = proof.commitments, proof.chain, proof.challenge
+    c, chain, chal, sp = proof.commitments, proof.chain, proof.challenge, proof.s_prime
     u = shuffle_challenges(statement, c)
 
-    c_bar = sub(point_sum(c), _generator_sum(n))
+    c_bar = sub(point_sum(c), _generator_sum(n))          # = r_bar*G for an honest c
     u_prod = 1
     for x in u:
         u_prod = u_prod * x % L
-    c_hat = sub(chain[-1], mul(u_prod, h))
+    c_hat = sub(chain[-1], mul(u_prod, h))                # = r^*G for an honest chain
     c_tilde = point_sum([mul(x, cj) for x, cj in zip(u, c, strict=True)])
     a_agg = point_sum([mul(x, e.c1) for x, e in zip(u, deck_in, strict=True)])
     b_agg = point_sum([mul(x, e.c2) for x, e in zip(u, deck_in, strict=True)])
 
-    sp = proof.s_prime
     t1 = add(mul(chal, c_bar), base_mul(proof.s1))
     t2 = add(mul(chal, c_hat), base_mul(proof.s2))
     t3 = add(add(mul(chal, c_tilde), base_mul(proof.s3)),
@@ -273,6 +281,13 @@ def verify_shuffle(deck_in: Deck, deck_out: Deck, joint_key: Point, proof: Shuff
               mul(proof.s4, joint_key))
     t_hat = [add(add(mul(chal, chain[i]), base_mul(proof.s_hat[i])),
                  mul(sp[i], h if i == 0 else chain[i - 1])) for i in range(n)]
-    if shuffle_challenge(statement, c, chain, (t1, t2, t3, t41, t42, *t_hat)) != chal:
+    t = (t1, t2, t3, t41, t42, *t_hat)
+    return ShuffleTrace(tuple(u), t, shuffle_challenge(statement, c, chain, t))
+
+
+def verify_shuffle(deck_in: Deck, deck_out: Deck, joint_key: Point, proof: ShuffleProof,
+                   ctx: Context) -> None:
+    """CheckShuffleProof (spec/07-shuffle.md 7.5): return None or raise ProofError."""
+    if recompute_shuffle(deck_in, deck_out, joint_key, proof, ctx).challenge != proof.challenge:
         raise ProofError("shuffle/challenge",
                          "recomputed challenge differs: the output is not a proven shuffle")

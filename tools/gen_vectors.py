@@ -1,0 +1,363 @@
+#!/usr/bin/env python3
+"""Generate spec/vectors/*.json for the cryptographic core from fixed seeds.
+
+    python tools/gen_vectors.py          # rewrite the vector files
+    python tools/gen_vectors.py --check  # exit 1 if the files differ from the code
+
+Every secret and every `fresh` input is derived from a public label with
+SHA-512("dealerless-vectors/" || label), so anyone can regenerate the files.
+These seeds are for vectors only: real play draws `fresh` from the OS CSPRNG.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from protocol.context import Context
+from protocol.deck import initial_deck, joint_key, make_share, own_share, shuffle_round
+from protocol.dleq import dleq_challenge, prove_dleq
+from protocol.elgamal import encode_deck
+from protocol.errors import DealerlessError
+from protocol.group import P_FIELD, G, L, Point, base_mul, mul, scalar_bytes, sub
+from protocol.hashing import VERSION, H, Tag, hash_to_point, hash_to_scalar, nonce_scalars
+from protocol.schnorr import prove_key, schnorr_challenge
+from protocol.shuffle import (
+    apply_shuffle,
+    commitment_base,
+    commitment_generators,
+    derive_witness,
+    prove_shuffle,
+    recompute_shuffle,
+)
+from protocol.tiles import DOUBLE_SIX, TILE_SETS
+
+OUT = Path(__file__).resolve().parent.parent / "spec" / "vectors"
+
+IDENTITY_HEX = (b"\x01" + bytes(31)).hex()
+ORDER2_HEX = (P_FIELD - 1).to_bytes(32, "little").hex()          # (0, -1): small order
+NONCANON_HEX = (P_FIELD + 1).to_bytes(32, "little").hex()        # y = p + 1
+NOT_ON_CURVE_HEX = (2).to_bytes(32, "little").hex()              # y = 2 has no x
+
+
+def seed(label: str) -> bytes:
+    return hashlib.sha512(b"dealerless-vectors/" + label.encode()).digest()[:32]
+
+
+def secret(label: str) -> int:
+    return int.from_bytes(hashlib.sha512(b"dealerless-vectors/" + label.encode()).digest(),
+                          "little") % L
+
+
+def torsion_of(p: Point) -> str:
+    """p plus the order-2 point: on the curve, not in the prime-order subgroup."""
+    from nacl import bindings as na
+    return na.crypto_core_ed25519_add(p.data, bytes.fromhex(ORDER2_HEX)).hex()
+
+
+def ctx_json(ctx: Context) -> dict[str, Any]:
+    return {"game_id": ctx.game_id.hex(), "step": ctx.step, "seat": ctx.seat}
+
+
+def bump_scalar_hex(blob: bytes, offset: int) -> str:
+    """Replace the scalar at `offset` by itself + L: same value mod L, non-canonical."""
+    k = int.from_bytes(blob[offset:offset + 32], "little") + L
+    return (blob[:offset] + k.to_bytes(32, "little") + blob[offset + 32:]).hex()
+
+
+def replace_hex(blob: bytes, offset: int, new_hex: str) -> str:
+    return (blob[:offset] + bytes.fromhex(new_hex) + blob[offset + 32:]).hex()
+
+
+def flip_scalar_hex(blob: bytes, offset: int) -> str:
+    """Add one to the scalar at `offset` (mod L): a canonical but wrong value."""
+    k = (int.from_bytes(blob[offset:offset + 32], "little") + 1) % L
+    return (blob[:offset] + k.to_bytes(32, "little") + blob[offset + 32:]).hex()
+
+
+def group_vectors() -> dict[str, Any]:
+    k = secret("group/scalar")
+    pt = base_mul(k)
+    return {
+        "scalars": [
+            {"name": "zero", "hex": scalar_bytes(0).hex(), "expected": "ok", "value": "0"},
+            {"name": "L-1", "hex": scalar_bytes(L - 1).hex(), "expected": "ok",
+             "value": str(L - 1)},
+            {"name": "random", "hex": scalar_bytes(k).hex(), "expected": "ok", "value": str(k)},
+            {"name": "L", "hex": L.to_bytes(32, "little").hex(),
+             "expected": "scalar/out-of-range"},
+            {"name": "2^256-1", "hex": "ff" * 32, "expected": "scalar/out-of-range"},
+            {"name": "short", "hex": "00" * 31, "expected": "scalar/length"},
+        ],
+        "points": [
+            {"name": "base point G", "hex": G.data.hex(), "expected": "ok"},
+            {"name": "k*G", "hex": pt.data.hex(), "expected": "ok", "scalar": str(k)},
+            {"name": "identity", "hex": IDENTITY_HEX, "expected": "point/identity"},
+            {"name": "order-2 point (0,-1)", "hex": ORDER2_HEX, "expected": "point/small-order"},
+            {"name": "k*G + order-2 point", "hex": torsion_of(pt), "expected": "point/torsion"},
+            {"name": "y = p+1 (non-canonical identity)", "hex": NONCANON_HEX,
+             "expected": "point/non-canonical"},
+            {"name": "identity with sign bit set", "hex": "01" + "00" * 30 + "80",
+             "expected": "point/non-canonical"},
+            {"name": "y = 2, not on the curve", "hex": NOT_ON_CURVE_HEX,
+             "expected": "point/not-on-curve"},
+            {"name": "33 bytes", "hex": G.data.hex() + "00", "expected": "point/length"},
+        ],
+        "hash": [
+            {"tag": Tag.CONTEXT.value.decode(), "parts": [], "digest": H(Tag.CONTEXT).hex()},
+            {"tag": Tag.CONTEXT.value.decode(), "parts": ["", "00"],
+             "digest": H(Tag.CONTEXT, b"", b"\x00").hex()},
+            {"tag": Tag.CONTEXT.value.decode(), "parts": ["616263"],
+             "digest": H(Tag.CONTEXT, b"abc").hex(),
+             "scalar": str(hash_to_scalar(Tag.CONTEXT, b"abc")),
+             "point": hash_to_point(Tag.CONTEXT, b"abc").data.hex()},
+        ],
+        "version": VERSION.decode(),
+        "tags": {t.name: t.value.decode() for t in Tag},
+        "nonce": {
+            "label": "6c6162656c", "secret": "01" * 32, "public": "02" * 8,
+            "fresh": "03" * 32,
+            "scalars": [str(x) for x in nonce_scalars(b"label", b"\x01" * 32, b"\x02" * 8,
+                                                      b"\x03" * 32, 3)],
+        },
+    }
+
+
+def tile_vectors() -> dict[str, Any]:
+    return {
+        "sets": {name: [{"tile": f"{a}-{b}", "point": p.data.hex()}
+                        for (a, b), p in zip(ts.tiles, ts.points, strict=True)]
+                 for name, ts in TILE_SETS.items()},
+        "generators": {"h": commitment_base().data.hex(),
+                       "h_i": [p.data.hex() for p in commitment_generators(91)]},
+    }
+
+
+def schnorr_vectors() -> dict[str, Any]:
+    x = secret("schnorr/x")
+    key = base_mul(x)
+    ctx = Context(seed("schnorr/game"), 0, 1)
+    fresh = seed("schnorr/fresh")
+    proof = prove_key(x, ctx, fresh)
+    (k,) = nonce_scalars(Tag.SCHNORR.value, scalar_bytes(x), ctx.encode() + key.data, fresh, 1)
+    commitment = base_mul(k)
+    assert schnorr_challenge(ctx, key, commitment) == proof.c
+    blob = proof.encode()
+    base = {"case": "schnorr-1"}
+    other = {**ctx_json(ctx), "step": 1}
+    return {
+        "positive": [{"name": "schnorr-1", "context": ctx_json(ctx), "key": key.data.hex(),
+                      "proof": blob.hex(), "secret": str(x), "fresh": fresh.hex(), "nonce": str(k),
+                      "commitment": commitment.data.hex(), "challenge": str(proof.c),
+                      "response": str(proof.s), "expected": "ok"}],
+        "negative": [
+            {**base, "name": "tampered challenge", "proof": flip_scalar_hex(blob, 0),
+             "expected": "schnorr/challenge"},
+            {**base, "name": "tampered response", "proof": flip_scalar_hex(blob, 32),
+             "expected": "schnorr/challenge"},
+            {**base, "name": "wrong context (step)", "context": other,
+             "expected": "schnorr/challenge"},
+            {**base, "name": "wrong context (seat)", "context": {**ctx_json(ctx), "seat": 0},
+             "expected": "schnorr/challenge"},
+            {**base, "name": "other key", "key": base_mul(x + 1).data.hex(),
+             "expected": "schnorr/challenge"},
+            {**base, "name": "identity key", "key": IDENTITY_HEX, "expected": "point/identity"},
+            {**base, "name": "torsion key", "key": torsion_of(key), "expected": "point/torsion"},
+            {**base, "name": "non-canonical key", "key": NONCANON_HEX,
+             "expected": "point/non-canonical"},
+            {**base, "name": "response >= L", "proof": bump_scalar_hex(blob, 32),
+             "expected": "scalar/out-of-range"},
+        ],
+    }
+
+
+def dleq_vectors() -> dict[str, Any]:
+    x = secret("dleq/x")
+    key = base_mul(x)
+    c1 = base_mul(secret("dleq/r"))
+    ctx = Context(seed("dleq/game"), 7, 1)
+    fresh = seed("dleq/fresh")
+    share, proof = prove_dleq(x, c1, ctx, fresh)
+    (k,) = nonce_scalars(Tag.DLEQ.value, scalar_bytes(x), ctx.encode() + key.data + c1.data,
+                         fresh, 1)
+    a, b = base_mul(k), mul(k, c1)
+    assert dleq_challenge(ctx, key, c1, share, a, b) == proof.c
+    blob = proof.encode()
+    base = {"case": "dleq-1"}
+    return {
+        "positive": [{"name": "dleq-1", "context": ctx_json(ctx), "key": key.data.hex(),
+                      "c1": c1.data.hex(), "share": share.data.hex(), "proof": blob.hex(),
+                      "secret": str(x), "fresh": fresh.hex(), "nonce": str(k),
+                      "commitment_a": a.data.hex(), "commitment_b": b.data.hex(),
+                      "challenge": str(proof.c), "response": str(proof.s), "expected": "ok"}],
+        "negative": [
+            {**base, "name": "tampered challenge", "proof": flip_scalar_hex(blob, 0),
+             "expected": "dleq/challenge"},
+            {**base, "name": "tampered response", "proof": flip_scalar_hex(blob, 32),
+             "expected": "dleq/challenge"},
+            {**base, "name": "wrong share", "share": sub(share, G).data.hex(),
+             "expected": "dleq/challenge"},
+            {**base, "name": "wrong context (game)",
+             "context": {**ctx_json(ctx), "game_id": seed("other game").hex()},
+             "expected": "dleq/challenge"},
+            {**base, "name": "identity share", "share": IDENTITY_HEX,
+             "expected": "point/identity"},
+            {**base, "name": "torsion share", "share": torsion_of(share),
+             "expected": "point/torsion"},
+            {**base, "name": "non-canonical c1", "c1": NONCANON_HEX,
+             "expected": "point/non-canonical"},
+            {**base, "name": "challenge >= L", "proof": bump_scalar_hex(blob, 0),
+             "expected": "scalar/out-of-range"},
+        ],
+    }
+
+
+def shuffle_case(name: str, n: int, with_trace: bool) -> tuple[dict[str, Any], list[Any]]:
+    ts = DOUBLE_SIX
+    keys = [base_mul(secret(f"{name}/x{i}")) for i in range(2)]
+    key = joint_key(keys)
+    deck_in = initial_deck(ts, ts.tiles[:n], key)
+    ctx = Context(seed(f"{name}/game"), 3, 0)
+    fresh = seed(f"{name}/fresh")
+    witness = derive_witness(n, fresh)
+    deck_out = apply_shuffle(deck_in, key, witness)
+    proof = prove_shuffle(deck_in, deck_out, key, witness, ctx, fresh)
+    blob = proof.encode()
+    case: dict[str, Any] = {
+        "name": name, "n": n, "context": ctx_json(ctx), "joint_key": key.data.hex(),
+        "deck_in": encode_deck(deck_in).hex(), "deck_out": encode_deck(deck_out).hex(),
+        "proof": blob.hex(), "expected": "ok", "fresh": fresh.hex(),
+        "permutation": list(witness.permutation),
+        "randomness": [str(r) for r in witness.randomness],
+        "challenge": str(proof.challenge),
+    }
+    if with_trace:
+        trace = recompute_shuffle(deck_in, deck_out, key, proof, ctx)
+        case["u"] = [str(x) for x in trace.u]
+        case["t"] = [p.data.hex() for p in trace.t]
+    base = {"case": name}
+    pt_end = 2 * n * 32                       # offset of the first scalar (the challenge)
+    negatives = [
+        {**base, "name": f"{name}: tampered commitment c_0", "proof": replace_hex(
+            blob, 0, proof.chain[0].data.hex()), "expected": "shuffle/challenge"},
+        {**base, "name": f"{name}: tampered chain c^_last", "proof": replace_hex(
+            blob, (2 * n - 1) * 32, proof.commitments[0].data.hex()),
+         "expected": "shuffle/challenge"},
+        {**base, "name": f"{name}: tampered s1", "proof": flip_scalar_hex(blob, pt_end + 32),
+         "expected": "shuffle/challenge"},
+        {**base, "name": f"{name}: tampered s'_last", "proof": flip_scalar_hex(
+            blob, len(blob) - 32), "expected": "shuffle/challenge"},
+        {**base, "name": f"{name}: wrong context (seat)",
+         "context": {**ctx_json(ctx), "seat": 1}, "expected": "shuffle/challenge"},
+        {**base, "name": f"{name}: output deck re-ordered", "deck_out": encode_deck(
+            (deck_out[1], deck_out[0], *deck_out[2:])).hex(), "expected": "shuffle/challenge"},
+        {**base, "name": f"{name}: identity commitment", "proof": replace_hex(
+            blob, 0, IDENTITY_HEX), "expected": "point/identity"},
+        {**base, "name": f"{name}: torsion chain element", "proof": replace_hex(
+            blob, n * 32, torsion_of(proof.chain[0])), "expected": "point/torsion"},
+        {**base, "name": f"{name}: non-canonical commitment", "proof": replace_hex(
+            blob, 32, NONCANON_HEX), "expected": "point/non-canonical"},
+        {**base, "name": f"{name}: s4 >= L", "proof": bump_scalar_hex(blob, pt_end + 128),
+         "expected": "scalar/out-of-range"},
+        {**base, "name": f"{name}: torsion point in output deck", "deck_out": replace_hex(
+            bytes.fromhex(case["deck_out"]), 32, torsion_of(deck_out[0].c2)),
+         "expected": "point/torsion"},
+    ]
+    return case, negatives
+
+
+def shuffle_vectors() -> dict[str, Any]:
+    small, neg_small = shuffle_case("shuffle-4", 4, with_trace=True)
+    full, neg_full = shuffle_case("shuffle-27", 27, with_trace=False)
+    return {"positive": [small, full], "negative": neg_small + neg_full}
+
+
+def deck_vectors() -> dict[str, Any]:
+    """A 3-seat round on five tiles: keys, shuffles, one private and one public opening."""
+    ts = DOUBLE_SIX
+    tiles = [(0, 0), (1, 3), (2, 5), (4, 4), (5, 6)]
+    game = seed("deck/game")
+    xs = [secret(f"deck/x{i}") for i in range(3)]
+    keys = [base_mul(x) for x in xs]
+    key_proofs = [prove_key(x, Context(game, 0, i), seed(f"deck/key{i}"))
+                  for i, x in enumerate(xs)]
+    key = joint_key(keys)
+    deck = initial_deck(ts, tiles, key)
+    rounds = []
+    for i in range(3):
+        out, proof = shuffle_round(deck, key, Context(game, 1, i), seed(f"deck/shuffle{i}"))
+        rounds.append({"seat": i, "context": ctx_json(Context(game, 1, i)),
+                       "deck_out": encode_deck(out).hex(), "proof": proof.encode().hex()})
+        deck = out
+    # Position 0 opened privately to seat 2: seats 0 and 1 publish shares.
+    ct = deck[0]
+    private = [make_share(xs[i], ct, Context(game, 2, i), seed(f"deck/priv{i}"))
+               for i in range(2)]
+    own = own_share(xs[2], ct)
+    private_tile = ts.decode(sub(sub(sub(ct.c2, private[0].share), private[1].share), own))
+    # Position 1 opened publicly: all three publish shares.
+    ct1 = deck[1]
+    public = [make_share(xs[i], ct1, Context(game, 3, i), seed(f"deck/pub{i}"))
+              for i in range(3)]
+    pub_pt = ct1.c2
+    for ds in public:
+        pub_pt = sub(pub_pt, ds.share)
+    return {
+        "set": ts.name, "tiles": [f"{a}-{b}" for a, b in tiles], "game_id": game.hex(),
+        "secrets": [str(x) for x in xs], "keys": [k.data.hex() for k in keys],
+        "key_proofs": [p.encode().hex() for p in key_proofs], "joint_key": key.data.hex(),
+        "initial_deck": encode_deck(initial_deck(ts, tiles, key)).hex(), "rounds": rounds,
+        "private_opening": {
+            "position": 0, "to_seat": 2,
+            "shares": [{"seat": i, "context": ctx_json(Context(game, 2, i)),
+                        "share": ds.share.data.hex(), "proof": ds.proof.encode().hex()}
+                       for i, ds in enumerate(private)],
+            "own_share": own.data.hex(), "tile": "{}-{}".format(*private_tile)},
+        "public_opening": {
+            "position": 1,
+            "shares": [{"seat": i, "context": ctx_json(Context(game, 3, i)),
+                        "share": ds.share.data.hex(), "proof": ds.proof.encode().hex()}
+                       for i, ds in enumerate(public)],
+            "tile": "{}-{}".format(*ts.decode(pub_pt))},
+    }
+
+
+def build() -> dict[str, dict[str, Any]]:
+    header = {"generated_by": "python tools/gen_vectors.py",
+              "seeds": "SHA-512('dealerless-vectors/' || label), see tools/gen_vectors.py",
+              "spec": "spec/", "version": VERSION.decode()}
+    files = {"group": group_vectors(), "tiles": tile_vectors(), "schnorr": schnorr_vectors(),
+             "dleq": dleq_vectors(), "shuffle": shuffle_vectors(), "deck": deck_vectors()}
+    return {name: {"about": header, **body} for name, body in files.items()}
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[1])
+    parser.add_argument("--check", action="store_true", help="compare instead of writing")
+    args = parser.parse_args()
+    stale = []
+    for name, body in build().items():
+        path = OUT / f"{name}.json"
+        text = json.dumps(body, indent=1, sort_keys=True) + "\n"
+        if args.check:
+            if not path.exists() or path.read_text() != text:
+                stale.append(path.name)
+        else:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(text)
+    if stale:
+        print("stale vectors: " + ", ".join(stale), file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    try:
+        sys.exit(main())
+    except DealerlessError as exc:
+        print(f"gen_vectors: {exc}", file=sys.stderr)
+        sys.exit(1)
