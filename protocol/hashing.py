@@ -33,6 +33,12 @@ class Tag(Enum):
     NONCE = b"dealerless/nonce"
     SHUFFLE_WITNESS = b"dealerless/shuffle-witness"
     CONTEXT = b"dealerless/context"
+    GAME = b"dealerless/game-id"
+    FRAME = b"dealerless/frame"
+    STATE = b"dealerless/state"
+    COMMIT = b"dealerless/first-player-commit"
+    FIRST_PLAYER = b"dealerless/first-player"
+    KEY_SHARE = b"dealerless/key-share"
 
 
 def lp(part: bytes) -> bytes:

@@ -23,7 +23,7 @@ from protocol.deck import initial_deck, joint_key, make_share, own_share, shuffl
 from protocol.dleq import dleq_challenge, prove_dleq
 from protocol.elgamal import encode_deck
 from protocol.errors import DealerlessError
-from protocol.group import P_FIELD, G, L, Point, base_mul, mul, scalar_bytes, sub
+from protocol.group import IDENTITY, P_FIELD, G, L, Point, base_mul, mul, scalar_bytes, sub
 from protocol.hashing import VERSION, H, Tag, hash_to_point, hash_to_scalar, nonce_scalars
 from protocol.schnorr import prove_key, schnorr_challenge
 from protocol.shuffle import (
@@ -171,6 +171,12 @@ def schnorr_vectors() -> dict[str, Any]:
              "expected": "point/non-canonical"},
             {**base, "name": "response >= L", "proof": bump_scalar_hex(blob, 32),
              "expected": "scalar/out-of-range"},
+            {**base, "name": "small-order key", "key": ORDER2_HEX,
+             "expected": "point/small-order"},
+            {**base, "name": "key not on the curve", "key": NOT_ON_CURVE_HEX,
+             "expected": "point/not-on-curve"},
+            {**base, "name": "proof one byte short", "proof": blob[:-1].hex(),
+             "expected": "schnorr/length"},
         ],
     }
 
@@ -212,6 +218,10 @@ def dleq_vectors() -> dict[str, Any]:
              "expected": "point/non-canonical"},
             {**base, "name": "challenge >= L", "proof": bump_scalar_hex(blob, 0),
              "expected": "scalar/out-of-range"},
+            {**base, "name": "small-order share", "share": ORDER2_HEX,
+             "expected": "point/small-order"},
+            {**base, "name": "proof one byte long", "proof": blob.hex() + "00",
+             "expected": "dleq/length"},
         ],
     }
 
@@ -266,6 +276,16 @@ def shuffle_case(name: str, n: int, with_trace: bool) -> tuple[dict[str, Any], l
         {**base, "name": f"{name}: torsion point in output deck", "deck_out": replace_hex(
             bytes.fromhex(case["deck_out"]), 32, torsion_of(deck_out[0].c2)),
          "expected": "point/torsion"},
+        {**base, "name": f"{name}: small-order commitment", "proof": replace_hex(
+            blob, 0, ORDER2_HEX), "expected": "point/small-order"},
+        {**base, "name": f"{name}: chain point not on the curve", "proof": replace_hex(
+            blob, n * 32, NOT_ON_CURVE_HEX), "expected": "point/not-on-curve"},
+        {**base, "name": f"{name}: proof one scalar short", "proof": blob[:-32].hex(),
+         "expected": "shuffle/length"},
+        {**base, "name": f"{name}: output deck not whole ciphertexts",
+         "deck_out": case["deck_out"][:-2], "expected": "deck/length"},
+        {**base, "name": f"{name}: output deck one ciphertext short",
+         "deck_out": case["deck_out"][:-128], "expected": "shuffle/size"},
     ]
     return case, negatives
 
@@ -285,12 +305,14 @@ def deck_vectors() -> dict[str, Any]:
     keys = [base_mul(x) for x in xs]
     key_proofs = [prove_key(x, Context(game, 0, i), seed(f"deck/key{i}"))
                   for i, x in enumerate(xs)]
+    key_contexts = [ctx_json(Context(game, 0, i)) for i in range(3)]
     key = joint_key(keys)
     deck = initial_deck(ts, tiles, key)
     rounds = []
     for i in range(3):
         out, proof = shuffle_round(deck, key, Context(game, 1, i), seed(f"deck/shuffle{i}"))
         rounds.append({"seat": i, "context": ctx_json(Context(game, 1, i)),
+                       "fresh": seed(f"deck/shuffle{i}").hex(),
                        "deck_out": encode_deck(out).hex(), "proof": proof.encode().hex()})
         deck = out
     # Position 0 opened privately to seat 2: seats 0 and 1 publish shares.
@@ -309,20 +331,32 @@ def deck_vectors() -> dict[str, Any]:
     return {
         "set": ts.name, "tiles": [f"{a}-{b}" for a, b in tiles], "game_id": game.hex(),
         "secrets": [str(x) for x in xs], "keys": [k.data.hex() for k in keys],
-        "key_proofs": [p.encode().hex() for p in key_proofs], "joint_key": key.data.hex(),
+        "key_proofs": [p.encode().hex() for p in key_proofs], "key_contexts": key_contexts,
+        "key_fresh": [seed(f"deck/key{i}").hex() for i in range(3)],
+        "joint_key": key.data.hex(),
         "initial_deck": encode_deck(initial_deck(ts, tiles, key)).hex(), "rounds": rounds,
         "private_opening": {
             "position": 0, "to_seat": 2,
             "shares": [{"seat": i, "context": ctx_json(Context(game, 2, i)),
+                        "fresh": seed(f"deck/priv{i}").hex(),
                         "share": ds.share.data.hex(), "proof": ds.proof.encode().hex()}
                        for i, ds in enumerate(private)],
             "own_share": own.data.hex(), "tile": "{}-{}".format(*private_tile)},
         "public_opening": {
             "position": 1,
             "shares": [{"seat": i, "context": ctx_json(Context(game, 3, i)),
+                        "fresh": seed(f"deck/pub{i}").hex(),
                         "share": ds.share.data.hex(), "proof": ds.proof.encode().hex()}
                        for i, ds in enumerate(public)],
             "tile": "{}-{}".format(*ts.decode(pub_pt))},
+        "negative": [
+            {"name": "key shares that cancel", "check": "joint_key",
+             "keys": [keys[0].data.hex(), sub(IDENTITY, keys[0]).data.hex()],
+             "expected": "deck/joint-key-identity"},
+            {"name": "private opening without the owner's share", "check": "open",
+             "position": 0, "shares": [ds.share.data.hex() for ds in private],
+             "expected": "deck/not-a-tile"},
+        ],
     }
 
 
