@@ -1,0 +1,53 @@
+"""Rule sets: pure game logic behind one interface (spec/rules/bram.md section 1).
+
+`RULESETS` maps a rule-set name to a factory taking its JSON parameters;
+`make_rules(name, params)` looks one up. Every factory returns a `RuleSet`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from types import MappingProxyType
+from typing import Any
+
+from ..errors import EncodingError
+from .base import DealPlan, Outcome, Params, ParamValue, RuleSet, RuleViolation, halves_text
+from .bram import BramRules, BramState, End, Move, Pass, Play
+
+
+def _bram(params: Mapping[str, object]) -> RuleSet[BramState, Move]:
+    # Typed as the Protocol so mypy proves BramRules implements it.
+    return BramRules.from_params(params)
+
+
+RuleSetFactory = Callable[[Mapping[str, object]], RuleSet[Any, Any]]
+
+RULESETS: Mapping[str, RuleSetFactory] = MappingProxyType({"bram": _bram})
+
+
+def make_rules(name: str, params: Mapping[str, object]) -> RuleSet[Any, Any]:
+    """The rule set `name` with `params`; EncodingError for an unknown name or bad params."""
+    factory = RULESETS.get(name)
+    if factory is None:
+        raise EncodingError("rules/unknown-ruleset", f"no rule set named {name!r}")
+    return factory(params)
+
+
+__all__ = [
+    "RULESETS",
+    "BramRules",
+    "BramState",
+    "DealPlan",
+    "End",
+    "Move",
+    "Outcome",
+    "ParamValue",
+    "Params",
+    "Pass",
+    "Play",
+    "RuleSet",
+    "RuleSetFactory",
+    "RuleViolation",
+    "halves_text",
+    "make_rules",
+]
