@@ -57,7 +57,7 @@ def _op_table() -> dict[str, Callable[[], object]]:
     }
 
 
-def sample_op_costs(samples: dict[str, list[float]], batch: int = 200, batches: int = 5) -> None:
+def sample_op_costs(samples: dict[str, list[float]], batch: int = 100, batches: int = 2) -> None:
     """Append per-call seconds of each raw group operation, one sample per batch."""
     for name, fn in _op_table().items():
         for _ in range(batches):
@@ -90,7 +90,8 @@ class Step:
                 "runs": len(self.samples)}
 
 
-def bench_shuffle(n: int, reps: int) -> tuple[dict[str, Step], int]:
+def bench_shuffle(n: int, reps: int,
+                  op_samples: dict[str, list[float]]) -> tuple[dict[str, Step], int]:
     ts = SETS[n]
     keys = [base_mul(_random_scalar()) for _ in range(2)]
     key = joint_key(keys)
@@ -104,6 +105,7 @@ def bench_shuffle(n: int, reps: int) -> tuple[dict[str, Step], int]:
         if rep == 1:
             for step in (shuffle, prove, verify):
                 step.samples.clear()
+        sample_op_costs(op_samples)
         fresh = os.urandom(32)
         witness = derive_witness(n, fresh)
         deck_in = deck
@@ -126,44 +128,56 @@ def _shuffle_report(n: int, steps: dict[str, Step], proof_len: int,
                     costs: dict[str, float]) -> dict[str, Any]:
     rep: dict[str, Any] = {name: step.report(costs) for name, step in steps.items()}
     rep["proof_bytes"] = proof_len
+    rep["op_costs_us"] = {name: us * 1e6 for name, us in costs.items()}
     total_s = sum(rep[s]["median_ms"] for s in steps) / 1e3
     rep["V_per_tile"] = total_s / n / costs["var"]
     return rep
 
 
-def bench_dleq(reps: int) -> dict[str, Step]:
+def bench_dleq(reps: int, op_samples: dict[str, list[float]]) -> dict[str, Step]:
     x = _random_scalar()
     key = base_mul(x)
     deck = initial_deck(DOUBLE_SIX, DOUBLE_SIX.tiles[:1], key)
     ct = deck[0]
     ctx = Context(os.urandom(32), 2, 0)
     prove, verify = Step(), Step()
-    for _ in range(reps):
+    for rep in range(reps):
+        if rep % 10 == 0:
+            sample_op_costs(op_samples)
         ds = prove.run(lambda: make_share(x, ct, ctx, os.urandom(32)))
         verify.run(lambda d=ds: verify_share(key, ct, d, ctx))
     return {"prove": prove, "verify": verify}
 
 
-def run(reps: int = 5, sizes: tuple[int, ...] = (28, 55, 91)) -> dict[str, Any]:
-    # Clock speed drifts on shared machines: sample the operation costs before,
-    # between and after the steps, and use the median of all samples.
-    op_samples: dict[str, list[float]] = {}
-    sample_op_costs(op_samples)
-    raw = {n: bench_shuffle(n, reps) for n in sizes}
-    sample_op_costs(op_samples)
-    dleq_steps = bench_dleq(max(20, 4 * reps))
-    sample_op_costs(op_samples)
-    costs = {name: statistics.median(v) for name, v in op_samples.items()}
-    shuffles = {str(n): _shuffle_report(n, steps, proof_len, costs)
-                for n, (steps, proof_len) in raw.items()}
-    dleq = {name: step.report(costs) for name, step in dleq_steps.items()}
+def _medians(samples: dict[str, list[float]]) -> dict[str, float]:
+    return {name: statistics.median(v) for name, v in samples.items()}
+
+
+def run(reps: int = 9, sizes: tuple[int, ...] = (28, 55, 91)) -> dict[str, Any]:
+    # Clock speed drifts on shared machines, so the operation costs are sampled
+    # between the runs of each step, and each step is compared with the costs
+    # measured alongside it.
+    everything: dict[str, list[float]] = {}
+    shuffles = {}
+    for n in sizes:
+        local: dict[str, list[float]] = {}
+        steps, proof_len = bench_shuffle(n, reps, local)
+        shuffles[str(n)] = _shuffle_report(n, steps, proof_len, _medians(local))
+        for name, v in local.items():
+            everything.setdefault(name, []).extend(v)
+    local = {}
+    dleq_steps = bench_dleq(max(20, 4 * reps), local)
+    dleq_costs = _medians(local)
+    dleq = {name: step.report(dleq_costs) for name, step in dleq_steps.items()}
+    for name, v in local.items():
+        everything.setdefault(name, []).extend(v)
     ratios = [dleq["prove"]["ratio"], dleq["verify"]["ratio"]]
     for rep in shuffles.values():
         ratios += [rep["prove"]["ratio"], rep["verify"]["ratio"]]
     return {
         "floor_ratio_max": max(ratios),
         "shuffle_V_per_tile": {n: rep["V_per_tile"] for n, rep in shuffles.items()},
-        "op_costs_us": {name: costs[name] * 1e6 for name in OP_NAMES},
+        "op_costs_us": {name: us * 1e6 for name, us in _medians(everything).items()},
         "shuffle": shuffles,
         "dleq": dleq,
         "reps": reps,

@@ -33,7 +33,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     bench = sub.add_parser("bench", help="measure group operations, proofs and their floors")
     bench.add_argument("--json", action="store_true", help="print one JSON object")
-    bench.add_argument("--reps", type=int, default=5, help="runs per step (median taken)")
+    bench.add_argument("--reps", type=int, default=9, help="runs per step (median taken)")
     bench.add_argument("--sizes", default="28,55,91", help="deck sizes among 28,55,91")
     bench.set_defaults(func=_cmd_bench)
     return parser
