@@ -20,6 +20,7 @@ from functools import partial
 from typing import Any
 
 from nacl import bindings as na
+from nacl.signing import SigningKey, VerifyKey
 
 from protocol.context import Context
 from protocol.deck import initial_deck, joint_key, make_share, verify_share
@@ -34,9 +35,12 @@ from protocol.shuffle import (
     verify_shuffle,
 )
 from protocol.tiles import DOUBLE_NINE, DOUBLE_SIX, DOUBLE_TWELVE
+from protocol.verifier import replay
+
+from .selfplay import selfplay
 
 SETS = {28: DOUBLE_SIX, 55: DOUBLE_NINE, 91: DOUBLE_TWELVE}
-OP_NAMES = ("var", "base", "add", "valid", "h2p")
+OP_NAMES = ("var", "base", "add", "valid", "h2p", "sig")
 
 
 def _random_scalar() -> int:
@@ -48,12 +52,17 @@ def _op_table() -> dict[str, Callable[[], object]]:
     p = na.crypto_scalarmult_ed25519_base_noclamp(k)
     q = na.crypto_core_ed25519_from_uniform(os.urandom(32))
     label = os.urandom(16)
+    signer = SigningKey(os.urandom(32))
+    message = os.urandom(256)
+    signature = signer.sign(message).signature
+    verifier = bytes(signer.verify_key)
     return {
         "var": lambda: na.crypto_scalarmult_ed25519_noclamp(k, p),
         "base": lambda: na.crypto_scalarmult_ed25519_base_noclamp(k),
         "add": lambda: na.crypto_core_ed25519_add(p, q),
         "valid": lambda: na.crypto_core_ed25519_is_valid_point(p),
         "h2p": lambda: hash_to_point(Tag.GENERATOR, label),
+        "sig": lambda: VerifyKey(verifier).verify(message, signature),
     }
 
 
@@ -81,6 +90,15 @@ class Step:
         self.samples.append(time.perf_counter() - t0)
         self.ops = OPS.snapshot()
         return out
+
+    def run_batch(self, fn: Callable[[], Any], count: int) -> None:
+        """Time `count` calls as one sample (per call), for steps too short to time alone."""
+        OPS.reset()
+        t0 = time.perf_counter()
+        for _ in range(count):
+            fn()
+        self.samples.append((time.perf_counter() - t0) / count)
+        self.ops = {name: n // count for name, n in OPS.snapshot().items()}
 
     def report(self, costs: dict[str, float]) -> dict[str, Any]:
         median = statistics.median(self.samples)
@@ -134,18 +152,19 @@ def _shuffle_report(n: int, steps: dict[str, Step], proof_len: int,
     return rep
 
 
-def bench_dleq(reps: int, op_samples: dict[str, list[float]]) -> dict[str, Step]:
+def bench_dleq(reps: int, op_samples: dict[str, list[float]], batch: int = 20) -> dict[str, Step]:
     x = _random_scalar()
     key = base_mul(x)
     deck = initial_deck(DOUBLE_SIX, DOUBLE_SIX.tiles[:1], key)
     ct = deck[0]
     ctx = Context(os.urandom(32), 2, 0)
+    fresh = os.urandom(32)
+    share = make_share(x, ct, ctx, fresh)
     prove, verify = Step(), Step()
-    for rep in range(reps):
-        if rep % 10 == 0:
-            sample_op_costs(op_samples)
-        ds = prove.run(lambda: make_share(x, ct, ctx, os.urandom(32)))
-        verify.run(lambda d=ds: verify_share(key, ct, d, ctx))
+    for _ in range(reps):
+        sample_op_costs(op_samples)
+        prove.run_batch(partial(make_share, x, ct, ctx, fresh), batch)
+        verify.run_batch(partial(verify_share, key, ct, share, ctx), batch)
     return {"prove": prove, "verify": verify}
 
 
@@ -153,7 +172,26 @@ def _medians(samples: dict[str, list[float]]) -> dict[str, float]:
     return {name: statistics.median(v) for name, v in samples.items()}
 
 
-def run(reps: int = 9, sizes: tuple[int, ...] = (28, 55, 91)) -> dict[str, Any]:
+def bench_game(reps: int, op_samples: dict[str, list[float]]) -> dict[str, Any]:
+    """Self-play a Bram game, then verify its transcript (spec/09-bench.md)."""
+    play, verify = Step(), Step()
+    size = frames = 0
+    for _ in range(reps):
+        sample_op_costs(op_samples)
+        transcript = play.run(lambda: selfplay("bram", {}, ("greedy", "greedy")))
+        data = transcript.encode()
+        size, frames = len(data), len(transcript.frames)
+        verdict = verify.run(partial(replay, data))
+        if verdict.exit_code != 0:
+            raise RuntimeError(f"bench game did not verify: {verdict.violation}")
+    costs = _medians(op_samples)
+    return {"selfplay": play.report(costs), "verify": verify.report(costs),
+            "transcript_bytes": size, "frames": frames,
+            "op_costs_us": {name: us * 1e6 for name, us in costs.items()}}
+
+
+def run(reps: int = 9, sizes: tuple[int, ...] = (28, 55, 91),
+        game: bool = True) -> dict[str, Any]:
     # Clock speed drifts on shared machines, so the operation costs are sampled
     # between the runs of each step, and each step is compared with the costs
     # measured alongside it.
@@ -166,7 +204,7 @@ def run(reps: int = 9, sizes: tuple[int, ...] = (28, 55, 91)) -> dict[str, Any]:
         for name, v in local.items():
             everything.setdefault(name, []).extend(v)
     local = {}
-    dleq_steps = bench_dleq(max(20, 4 * reps), local)
+    dleq_steps = bench_dleq(reps, local)
     dleq_costs = _medians(local)
     dleq = {name: step.report(dleq_costs) for name, step in dleq_steps.items()}
     for name, v in local.items():
@@ -174,7 +212,15 @@ def run(reps: int = 9, sizes: tuple[int, ...] = (28, 55, 91)) -> dict[str, Any]:
     ratios = [dleq["prove"]["ratio"], dleq["verify"]["ratio"]]
     for rep in shuffles.values():
         ratios += [rep["prove"]["ratio"], rep["verify"]["ratio"]]
+    extra: dict[str, Any] = {}
+    if game:
+        local = {}
+        extra["game"] = bench_game(max(3, reps // 2), local)
+        extra["game_verify_floor_ratio"] = extra["game"]["verify"]["ratio"]
+        for name, v in local.items():
+            everything.setdefault(name, []).extend(v)
     return {
+        **extra,
         "floor_ratio_max": max(ratios),
         "shuffle_V_per_tile": {n: rep["V_per_tile"] for n, rep in shuffles.items()},
         "op_costs_us": {name: us * 1e6 for name, us in _medians(everything).items()},
@@ -206,8 +252,18 @@ def render(result: dict[str, Any]) -> str:
     for step in ("prove", "verify"):
         s = result["dleq"][step]
         lines.append(f"    {step:<8} {s['median_ms']:10.3f} {s['floor_ms']:9.3f} {s['ratio']:6.2f}")
+    if "game" in result:
+        g = result["game"]
+        lines.append("")
+        lines.append(f"full Bram game ({g['frames']} frames, {g['transcript_bytes']} bytes):")
+        for step in ("selfplay", "verify"):
+            s = g[step]
+            lines.append(f"    {step:<8} {s['median_ms']:10.1f} {s['floor_ms']:9.1f} "
+                         f"{s['ratio']:6.2f}  ops {s['ops']}")
     lines.append("")
     lines.append(f"floor_ratio_max    {result['floor_ratio_max']:.2f}")
+    if "game_verify_floor_ratio" in result:
+        lines.append(f"game_verify_floor_ratio {result['game_verify_floor_ratio']:.2f}")
     per_tile = ", ".join(f"N={n}: {v:.1f}" for n, v in result["shuffle_V_per_tile"].items())
     lines.append(f"shuffle_V_per_tile {per_tile}")
     return "\n".join(lines)

@@ -1,7 +1,7 @@
-"""The `dealerless` command line (spec/README.md lists the exit codes).
+"""The `dealerless` command line (spec/11-verify.md section 11.1 lists the exit codes).
 
 Results go to stdout, logs and progress to stderr. Exit codes: 0 ok or valid,
-1 invalid or a violation, 2 usage error, 3 incomplete (waiting on a seat).
+1 invalid or a violation, 2 usage error, 3 incomplete (a seat owes a frame).
 """
 
 from __future__ import annotations
@@ -9,20 +9,130 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from fractions import Fraction
+from pathlib import Path
+
+from protocol.errors import DealerlessError
 
 EXIT_OK, EXIT_INVALID, EXIT_USAGE, EXIT_INCOMPLETE = 0, 1, 2, 3
+
+
+def _fail(message: str, code: int = EXIT_USAGE) -> int:
+    print(f"dealerless: {message}", file=sys.stderr)
+    return code
+
+
+def _read(path: str) -> bytes | None:
+    try:
+        return Path(path).read_bytes()
+    except OSError as exc:
+        print(f"dealerless: cannot read {path}: {exc.strerror}", file=sys.stderr)
+        return None
 
 
 def _cmd_bench(args: argparse.Namespace) -> int:
     from . import bench
 
-    sizes = tuple(int(n) for n in args.sizes.split(","))
-    if any(n not in bench.SETS for n in sizes):
-        print(f"dealerless bench: --sizes takes values from {sorted(bench.SETS)}", file=sys.stderr)
-        return EXIT_USAGE
-    result = bench.run(reps=args.reps, sizes=sizes)
+    try:
+        sizes = tuple(int(n) for n in args.sizes.split(","))
+    except ValueError:
+        sizes = ()
+    if not sizes or any(n not in bench.SETS for n in sizes) or args.reps < 1:
+        return _fail(f"bench: --sizes takes values from {sorted(bench.SETS)}; --reps >= 1")
+    result = bench.run(reps=args.reps, sizes=sizes, game=not args.no_game)
     print(json.dumps(result, indent=2, sort_keys=True) if args.json else bench.render(result))
     return EXIT_OK
+
+
+def parse_komi(text: str) -> int:
+    """Komi in whole or half pips ("0", "2.5", "-1") -> half pips."""
+    try:
+        halves = Fraction(text) * 2
+    except (ValueError, ZeroDivisionError):
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of pips") from None
+    if halves.denominator != 1:
+        raise argparse.ArgumentTypeError("komi is a whole or half number of pips")
+    return int(halves)
+
+
+def _cmd_selfplay(args: argparse.Namespace) -> int:
+    from .report import summary
+    from .selfplay import selfplay
+
+    bots = args.bots.split(",")
+    if len(bots) != 2:
+        return _fail("selfplay: --bots takes two bot names, like greedy,random")
+    try:
+        transcript = selfplay(args.rules, {"komi_halves": args.komi}, bots, args.seed)
+    except DealerlessError as exc:
+        return _fail(f"selfplay: {exc}")
+    data = transcript.encode()
+    try:
+        Path(args.out).write_bytes(data)
+    except OSError as exc:
+        return _fail(f"cannot write {args.out}: {exc.strerror}")
+    from protocol.verifier import replay
+    print(summary(replay(data), args.out, len(data)))
+    return EXIT_OK
+
+
+def _cmd_verify(args: argparse.Namespace) -> int:
+    from protocol.verifier import replay
+
+    from .report import account
+
+    data = _read(args.file)
+    if data is None:
+        return EXIT_USAGE
+    verdict = replay(data)
+    print(json.dumps(verdict.to_json(), indent=2) if args.json else account(verdict))
+    return verdict.exit_code
+
+
+def _cmd_dispute(args: argparse.Namespace) -> int:
+    from protocol.verifier import dispute_package
+
+    data = _read(args.file)
+    if data is None:
+        return EXIT_USAGE
+    try:
+        package = dispute_package(data, args.frame)
+    except DealerlessError as exc:
+        return _fail(f"dispute: {exc.detail or exc.code}", EXIT_INVALID)
+    try:
+        Path(args.out).write_bytes(package)
+    except OSError as exc:
+        return _fail(f"cannot write {args.out}: {exc.strerror}")
+    print(f"wrote the dispute package for frame {args.frame} to {args.out} "
+          f"({len(package)} bytes)")
+    return EXIT_OK
+
+
+def _cmd_check_step(args: argparse.Namespace) -> int:
+    from protocol.verifier import check_step
+
+    data = _read(args.package)
+    if data is None:
+        return EXIT_USAGE
+    try:
+        verdict = check_step(data)
+    except DealerlessError as exc:
+        return _fail(f"check-step: not a usable dispute package: {exc}", EXIT_INVALID)
+    v = verdict.violation
+    result = {"frame": verdict.index, "valid": verdict.valid,
+              "violation": None if v is None else {"seat": v.seat, "frame": v.frame,
+                                                   "rule": v.code, "detail": v.detail,
+                                                   "authenticated": v.authenticated},
+              "next_state_hash": verdict.next_state_hash.hex() if verdict.next_state_hash
+              else None}
+    if args.json:
+        print(json.dumps(result, indent=2))
+    elif v is None:
+        print(f"frame {verdict.index}: valid step; next state hash "
+              f"{result['next_state_hash']}")
+    else:
+        print(f"frame {verdict.index}: INVALID: {v.describe()}")
+    return EXIT_OK if v is None else EXIT_INVALID
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -31,11 +141,39 @@ def build_parser() -> argparse.ArgumentParser:
         description="Fair-play referee for remote tile games with no trusted dealer.")
     sub = parser.add_subparsers(dest="command", required=True)
 
-    bench = sub.add_parser("bench", help="measure group operations, proofs and their floors")
-    bench.add_argument("--json", action="store_true", help="print one JSON object")
-    bench.add_argument("--reps", type=int, default=9, help="runs per step (median taken)")
-    bench.add_argument("--sizes", default="28,55,91", help="deck sizes among 28,55,91")
-    bench.set_defaults(func=_cmd_bench)
+    p = sub.add_parser("bench", help="measure group operations, proofs, a game, and floors")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument("--reps", type=int, default=9, help="runs per step (median taken)")
+    p.add_argument("--sizes", default="28,55,91", help="deck sizes among 28,55,91")
+    p.add_argument("--no-game", action="store_true", help="skip the full-game figures")
+    p.set_defaults(func=_cmd_bench)
+
+    p = sub.add_parser("selfplay", help="play a complete game between two local bots")
+    p.add_argument("--rules", default="bram", choices=["bram"])
+    p.add_argument("--out", required=True, help="transcript file to write")
+    p.add_argument("--seed", type=int, default=None,
+                   help="reproducible game from this seed (tests and demos only: anyone "
+                        "who knows the seed knows every secret)")
+    p.add_argument("--bots", default="greedy,random", help="two of: greedy, random")
+    p.add_argument("--komi", type=parse_komi, default=0,
+                   help="pips (whole or half) added to the first player's total")
+    p.set_defaults(func=_cmd_selfplay)
+
+    p = sub.add_parser("verify", help="replay a transcript and print the verdict")
+    p.add_argument("file")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.set_defaults(func=_cmd_verify)
+
+    p = sub.add_parser("dispute", help="write the dispute package of one frame")
+    p.add_argument("file")
+    p.add_argument("frame", type=int, help="frame index N (0-based)")
+    p.add_argument("--out", required=True, help="package file to write")
+    p.set_defaults(func=_cmd_dispute)
+
+    p = sub.add_parser("check-step", help="judge one frame from its dispute package alone")
+    p.add_argument("package")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.set_defaults(func=_cmd_check_step)
     return parser
 
 

@@ -31,3 +31,26 @@ class DeckError(DealerlessError):
 
 class LocalError(DealerlessError):
     """Our own caller misused the API: a bug on this side, not a remote fault."""
+
+
+class Violation(DealerlessError):
+    """A frame breaks the protocol (spec/10-session.md section 10.5).
+
+    `seat` is the seat to blame, or None when no seat can be named (bytes that
+    do not even parse). `frame` is the index (seq) of the offending frame.
+    `authenticated` is False when the frame's signature did not verify: then
+    the seat is only the one the frame claims to come from, and the frame is
+    no evidence against it (a relay or a third party may have sent it).
+    """
+
+    def __init__(self, code: str, detail: str, seat: int | None, frame: int | None,
+                 authenticated: bool = True) -> None:
+        super().__init__(code, detail)
+        self.seat = seat
+        self.frame = frame
+        self.authenticated = authenticated and seat is not None
+
+    def describe(self) -> str:
+        who = f"seat {self.seat}" if self.seat is not None else "no seat can be named"
+        where = f"frame {self.frame}" if self.frame is not None else "the transcript"
+        return f"{where}: {self.code} ({who}): {self.detail}"

@@ -65,7 +65,7 @@ class Point:
 class OpCounter:
     """Counts group operations for the benchmark's cost floor (spec/09-bench.md)."""
 
-    __slots__ = ("add", "base", "h2p", "valid", "var")
+    __slots__ = ("add", "base", "h2p", "sig", "valid", "var")
 
     def __init__(self) -> None:
         self.reset()
@@ -76,10 +76,11 @@ class OpCounter:
         self.add = 0
         self.valid = 0
         self.h2p = 0
+        self.sig = 0  # Ed25519 signature verifications (protocol/identity.py)
 
     def snapshot(self) -> dict[str, int]:
         return {"var": self.var, "base": self.base, "add": self.add,
-                "valid": self.valid, "h2p": self.h2p}
+                "valid": self.valid, "h2p": self.h2p, "sig": self.sig}
 
 
 OPS = OpCounter()

@@ -1,0 +1,41 @@
+"""Bots: move choosers that see only their seat's view (protocol/seat.py SeatView).
+
+A bot is a callable SeatView -> move. It never receives the agent, the public
+deck or any other seat's data, so it cannot peek at what its seat may not know.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from typing import Any
+
+from protocol.seat import SeatView
+
+
+def _plays(view: SeatView) -> list[Any]:
+    return [m for m in view.legal if getattr(m, "tile", None) is not None]
+
+
+def random_bot(rng: random.Random) -> Callable[[SeatView], Any]:
+    """Plays a uniformly random legal tile; passes only when no tile fits."""
+    def choose(view: SeatView) -> Any:
+        plays = _plays(view)
+        return rng.choice(plays) if plays else view.legal[0]
+    return choose
+
+
+def greedy_bot(rng: random.Random) -> Callable[[SeatView], Any]:
+    """Sheds the heaviest tile that fits (most pips first); passes only when stuck."""
+    def choose(view: SeatView) -> Any:
+        plays = _plays(view)
+        if not plays:
+            return view.legal[0]
+        return max(plays, key=lambda m: (sum(m.tile), m.tile, str(m.end)))
+    return choose
+
+
+BOTS: dict[str, Callable[[random.Random], Callable[[SeatView], Any]]] = {
+    "random": random_bot,
+    "greedy": greedy_bot,
+}

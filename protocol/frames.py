@@ -1,0 +1,112 @@
+"""Signed, hash-chained frames (spec/08-wire.md sections 8.3 and 8.4).
+
+A frame on the wire is the canonical msgpack array [payload, signature] where
+payload is itself canonical msgpack of
+
+    [version, game_id, seq, prev, seat, type, state_hash, body]
+
+and signature is the sender's Ed25519 signature over the payload bytes exactly.
+`prev` is the frame hash of frame seq-1 (the game id for seq 0) and
+`state_hash` is the hash of the public state the frame applies to.
+
+Parsing here checks only what needs no game state: sizes, shape, canonical
+encoding and types. The session (protocol/session.py) checks the signature
+against the seat's identity, the chain, the turn and the body.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import IntEnum
+from typing import Any
+
+from .canonical import as_array, as_bytes, as_int, pack, unpack
+from .errors import EncodingError
+from .hashing import H, Tag
+from .identity import SIGNATURE_BYTES, Identity
+
+FRAME_VERSION = 1
+#: Upper bound on a frame's encoding, checked before unpacking. The largest
+#: frame is a double-twelve shuffle: 91*64 deck bytes + 128*91+160 proof bytes.
+MAX_FRAME_BYTES = 1 << 16
+HASH_BYTES = 32
+
+
+class MessageType(IntEnum):
+    """Frame types (spec/08-wire.md 8.5)."""
+
+    KEY = 1
+    NONCE = 2
+    SHUFFLE = 3
+    DEAL = 4
+    MOVE = 5
+    REVEAL = 6
+
+    @property
+    def label(self) -> str:
+        return self.name.lower()
+
+
+@dataclass(frozen=True)
+class Frame:
+    """A parsed frame. `wire` is the exact bytes received, `payload` what was signed."""
+
+    version: int
+    game_id: bytes
+    seq: int
+    prev: bytes
+    seat: int
+    type: MessageType
+    state_hash: bytes
+    body: Any
+    signature: bytes
+    payload: bytes
+    wire: bytes
+
+    @property
+    def hash(self) -> bytes:
+        """H(FRAME, wire bytes), first 32 bytes: the next frame's `prev`."""
+        return frame_hash(self.wire)
+
+
+def frame_hash(wire: bytes) -> bytes:
+    return H(Tag.FRAME, wire)[:HASH_BYTES]
+
+
+def build_frame(identity: Identity, game_id: bytes, seq: int, prev: bytes, seat: int,
+                mtype: MessageType, state_hash: bytes, body: Any) -> bytes:
+    """Encode and sign a frame; returns its wire bytes."""
+    payload = pack([FRAME_VERSION, game_id, seq, prev, seat, int(mtype), state_hash, body])
+    wire = pack([payload, identity.sign(payload)])
+    if len(wire) > MAX_FRAME_BYTES:
+        raise EncodingError("frame/too-large", f"{len(wire)} bytes exceeds {MAX_FRAME_BYTES}")
+    return wire
+
+
+def parse_frame(wire: bytes) -> Frame:
+    """Strictly decode a frame's structure; raises EncodingError (frame/..., msgpack/...)."""
+    outer = as_array(unpack(wire, MAX_FRAME_BYTES), 2, "frame")
+    payload = as_bytes(outer[0], "frame payload", max_len=MAX_FRAME_BYTES)
+    signature = as_bytes(outer[1], "frame signature", SIGNATURE_BYTES)
+    fields = as_array(unpack(payload, MAX_FRAME_BYTES), 8, "frame payload")
+    version = as_int(fields[0], "version")
+    if version != FRAME_VERSION:
+        raise EncodingError("frame/version", f"frame version {version} is not {FRAME_VERSION}")
+    type_code = as_int(fields[5], "type")
+    try:
+        mtype = MessageType(type_code)
+    except ValueError:
+        raise EncodingError("frame/unknown-type", f"no message type {type_code}") from None
+    return Frame(
+        version=version,
+        game_id=as_bytes(fields[1], "game id", HASH_BYTES),
+        seq=as_int(fields[2], "seq"),
+        prev=as_bytes(fields[3], "prev", HASH_BYTES),
+        seat=as_int(fields[4], "seat", 0, 255),
+        type=mtype,
+        state_hash=as_bytes(fields[6], "state hash", HASH_BYTES),
+        body=fields[7],
+        signature=signature,
+        payload=payload,
+        wire=wire,
+    )

@@ -1,0 +1,144 @@
+"""Frame bodies: one class per message type (spec/08-wire.md section 8.5).
+
+Each body is a frozen dataclass with `encode()` to a canonical-msgpack value
+and a strict `decode()` that validates every point and scalar, so a body that
+decodes is well-formed and a body that is not cannot be built.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from .canonical import as_array, as_bytes, as_int, as_list
+from .deck import DecryptionShare
+from .dleq import DLEQ_PROOF_BYTES, DleqProof
+from .elgamal import CIPHERTEXT_BYTES, decode_deck, encode_deck
+from .errors import EncodingError
+from .group import POINT_BYTES, Point, decode_point
+from .schnorr import SCHNORR_PROOF_BYTES, SchnorrProof
+from .shuffle import Deck, ShuffleProof, proof_bytes
+
+COMMITMENT_BYTES = 32
+NONCE_BYTES = 32
+
+
+@dataclass(frozen=True, slots=True)
+class KeyBody:
+    """KEY: the seat's key share Y_i, its Schnorr proof, and its first-player commitment."""
+
+    key_share: Point
+    proof: SchnorrProof
+    commitment: bytes
+
+    def encode(self) -> list[Any]:
+        return [self.key_share.data, self.proof.encode(), self.commitment]
+
+    @classmethod
+    def decode(cls, obj: Any) -> KeyBody:
+        key, proof, commit = as_array(obj, 3, "key body")
+        return cls(decode_point(as_bytes(key, "key share", POINT_BYTES)),
+                   SchnorrProof.decode(as_bytes(proof, "key proof", SCHNORR_PROOF_BYTES)),
+                   as_bytes(commit, "commitment", COMMITMENT_BYTES))
+
+
+@dataclass(frozen=True, slots=True)
+class NonceBody:
+    """NONCE: the opening of the seat's first-player commitment."""
+
+    nonce: bytes
+
+    def encode(self) -> list[Any]:
+        return [self.nonce]
+
+    @classmethod
+    def decode(cls, obj: Any) -> NonceBody:
+        (nonce,) = as_array(obj, 1, "nonce body")
+        return cls(as_bytes(nonce, "nonce", NONCE_BYTES))
+
+
+@dataclass(frozen=True, slots=True)
+class ShuffleBody:
+    """SHUFFLE: the seat's output deck and its proof of shuffle."""
+
+    deck: Deck
+    proof: ShuffleProof
+
+    def encode(self) -> list[Any]:
+        return [encode_deck(self.deck), self.proof.encode()]
+
+    @classmethod
+    def decode(cls, obj: Any, n: int) -> ShuffleBody:
+        deck, proof = as_array(obj, 2, "shuffle body")
+        return cls(decode_deck(as_bytes(deck, "deck", n * CIPHERTEXT_BYTES)),
+                   ShuffleProof.decode(as_bytes(proof, "shuffle proof", proof_bytes(n)), n))
+
+
+@dataclass(frozen=True, slots=True)
+class ShareEntry:
+    """One decryption share for one deck position, with its DLEQ proof."""
+
+    position: int
+    share: DecryptionShare
+
+    def encode(self) -> list[Any]:
+        return [self.position, self.share.share.data, self.share.proof.encode()]
+
+    @classmethod
+    def decode(cls, obj: Any) -> ShareEntry:
+        position, share, proof = as_array(obj, 3, "share entry")
+        return cls(as_int(position, "position", 0, 4095),
+                   decode_share(share, proof))
+
+
+def decode_share(share: Any, proof: Any) -> DecryptionShare:
+    return DecryptionShare(decode_point(as_bytes(share, "share", POINT_BYTES)),
+                           DleqProof.decode(as_bytes(proof, "share proof", DLEQ_PROOF_BYTES)))
+
+
+@dataclass(frozen=True, slots=True)
+class SharesBody:
+    """DEAL and REVEAL: decryption shares for a list of positions, ascending."""
+
+    entries: tuple[ShareEntry, ...]
+
+    def encode(self) -> list[Any]:
+        return [e.encode() for e in self.entries]
+
+    @classmethod
+    def decode(cls, obj: Any) -> SharesBody:
+        entries = tuple(ShareEntry.decode(e) for e in as_list(obj, "shares"))
+        positions = [e.position for e in entries]
+        if positions != sorted(set(positions)):
+            raise EncodingError("body/positions", "positions must be strictly ascending")
+        return cls(entries)
+
+    @property
+    def positions(self) -> list[int]:
+        return [e.position for e in self.entries]
+
+
+@dataclass(frozen=True, slots=True)
+class MoveBody:
+    """MOVE: a move id and, when the move plays a tile, the opening that proves it.
+
+    The opening is the deck position the tile was dealt to and the mover's own
+    decryption share of it: with the other seats' shares from the deal, it opens
+    the position publicly, which proves the tile was the mover's and unplayed.
+    """
+
+    move_id: int
+    opening: ShareEntry | None
+
+    def encode(self) -> list[Any]:
+        if self.opening is None:
+            return [self.move_id, None, None, None]
+        return [self.move_id, *self.opening.encode()]
+
+    @classmethod
+    def decode(cls, obj: Any) -> MoveBody:
+        move_id, position, share, proof = as_array(obj, 4, "move body")
+        move_id = as_int(move_id, "move id", 0, 1 << 20)
+        if position is None and share is None and proof is None:
+            return cls(move_id, None)
+        return cls(move_id, ShareEntry.decode([position, share, proof]))

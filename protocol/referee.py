@@ -1,0 +1,88 @@
+"""The referee: one game's accepted chain of frames (spec/10-session.md section 10.7).
+
+Every seat runs one Referee and feeds it every frame it sees, its own
+included; the verifier runs the same class over a transcript. It wraps the
+pure `step` with what a live table needs: the accepted frames, duplicate
+detection (a relay may deliver a frame twice), equivocation detection (two
+different frames signed by one seat for one step), and an absorbing error
+state once a seat is proven to have cheated.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .errors import Violation
+from .frames import Frame, MessageType
+from .messages import MoveBody
+from .rules.base import Outcome
+from .session import Game, apply_frame, authenticate, awaiting, final_outcome
+from .setup import GameSetup
+from .state import Phase, PublicState
+from .transcript import Transcript
+
+
+class Referee:
+    def __init__(self, setup: GameSetup) -> None:
+        self.game = Game(setup)
+        self.state: PublicState = self.game.initial_state()
+        self.frames: list[Frame] = []
+        self.evidence: list[bytes] = []
+        self.violation: Violation | None = None
+
+    @property
+    def awaiting(self) -> tuple[int, MessageType] | None:
+        return None if self.violation else awaiting(self.state)
+
+    @property
+    def complete(self) -> bool:
+        return self.violation is None and self.state.phase is Phase.DONE
+
+    def outcome(self) -> Outcome:
+        return final_outcome(self.game, self.state)
+
+    def receive(self, wire: bytes) -> Frame | None:
+        """Apply one frame. Returns it, or None for an exact duplicate of an accepted frame.
+
+        Raises Violation. An authenticated violation is final: the referee keeps
+        it and refuses everything after. A frame that fails authentication is
+        reported but changes nothing, since anyone could have sent it.
+        """
+        if self.violation is not None:
+            raise self.violation
+        try:
+            frame = authenticate(self.game, wire, len(self.frames))
+            if frame.game_id == self.game.game_id and frame.seq < len(self.frames):
+                self._check_earlier(frame)
+                return None
+            self.state = apply_frame(self.game, self.state, frame)
+        except Violation as v:
+            if v.authenticated:
+                self.violation = v
+            raise
+        self.frames.append(frame)
+        return frame
+
+    def _check_earlier(self, frame: Frame) -> None:
+        """A frame for a step already taken: a harmless duplicate, or equivocation."""
+        accepted = self.frames[frame.seq]
+        if frame.wire == accepted.wire:
+            return
+        if frame.seat == accepted.seat:
+            self.evidence.append(frame.wire)
+            raise Violation("frame/equivocation",
+                            f"seat {frame.seat} signed two different frames for step "
+                            f"{frame.seq}", frame.seat, frame.seq)
+        raise Violation("frame/sequence", f"step {frame.seq} was taken by seat "
+                        f"{accepted.seat}", frame.seat, frame.seq)
+
+    def transcript(self) -> Transcript:
+        return Transcript(self.game.setup, tuple(f.wire for f in self.frames),
+                          tuple(self.evidence))
+
+    def moves(self) -> list[dict[str, Any]]:
+        """The moves made so far, in order, as {frame, seat, move} with the move's text."""
+        rules = self.game.rules
+        return [{"frame": f.seq, "seat": f.seat,
+                 "move": rules.move_text(rules.move_from_id(MoveBody.decode(f.body).move_id))}
+                for f in self.frames if f.type is MessageType.MOVE]

@@ -1,0 +1,143 @@
+"""A seat's private side: its secrets, its hand, and the frames it owes (spec/10-session.md 10.4).
+
+The session (protocol/session.py) is public and judges everyone; a SeatAgent is
+what one player adds to it: the key share x_i, the first-player nonce, and the
+hand it decrypts after the deal. It builds the frame its seat owes from the
+public state, with all randomness passed in as `fresh` bytes, so a seed makes a
+whole game reproducible while real play feeds it from the OS CSPRNG.
+
+What a bot or a UI may see is a SeatView: the public rule state, this seat's
+own hand and its legal moves. Nothing else of the agent is exposed to them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from .context import Context
+from .deck import joint_key, make_share, open_tile, own_share, shuffle_round
+from .errors import LocalError
+from .frames import MessageType, build_frame
+from .group import base_mul
+from .hashing import H, Tag, hash_to_scalar
+from .identity import Identity
+from .messages import KeyBody, MoveBody, NonceBody, ShareEntry, SharesBody, ShuffleBody
+from .schnorr import prove_key
+from .session import Game, awaiting, commitment
+from .state import HIDDEN, Phase, PublicState
+from .tiles import Tile
+
+
+@dataclass(frozen=True)
+class SeatView:
+    """Everything a seat's player may know when choosing a move."""
+
+    seat: int
+    rules_state: Any
+    hand: tuple[Tile, ...]
+    legal: tuple[Any, ...]
+
+
+Chooser = Callable[[SeatView], Any]
+
+
+class SeatAgent:
+    """One seat's secrets and frame builder. Never shared with other seats."""
+
+    def __init__(self, game: Game, seat: int, identity: Identity, secret_seed: bytes) -> None:
+        if identity.public_key != game.setup.identities[seat]:
+            raise LocalError("seat/identity", f"this identity is not seat {seat}'s")
+        if len(secret_seed) < 32:
+            raise LocalError("nonce/fresh-too-short", "the secret seed needs 32 bytes")
+        self.game = game
+        self.seat = seat
+        self.identity = identity
+        self._x = hash_to_scalar(Tag.KEY_SHARE, secret_seed, b"x") or 1
+        self._nonce = H(Tag.KEY_SHARE, secret_seed, b"first-player nonce")[:32]
+        self._hand: dict[int, Tile] | None = None
+
+    def __repr__(self) -> str:  # never print secrets
+        return f"SeatAgent(seat={self.seat})"
+
+    def owes(self, state: PublicState) -> bool:
+        due = awaiting(state)
+        return due is not None and due[0] == self.seat
+
+    def hand_positions(self, state: PublicState) -> dict[int, Tile]:
+        """Position -> tile of this seat's unplayed tiles (known once the deal is done)."""
+        if state.phase in (Phase.KEYS, Phase.NONCES, Phase.SHUFFLE, Phase.DEAL):
+            return {}
+        if self._hand is None:
+            ts = self.game.rules.tile_set
+            hand = {}
+            for p, owner in enumerate(state.owners):
+                if owner == self.seat:
+                    others = [s for i, s in enumerate(state.shares[p])
+                              if i != self.seat and s is not None]
+                    hand[p] = open_tile(ts, state.deck[p], [*others,
+                                                           own_share(self._x, state.deck[p])])
+            self._hand = hand
+        return {p: t for p, t in self._hand.items() if not state.played[p]}
+
+    def view(self, state: PublicState) -> SeatView:
+        hand = tuple(sorted(self.hand_positions(state).values()))
+        legal = (self.game.rules.legal_moves(state.rules_state, hand)
+                 if state.phase is Phase.PLAY and self.owes(state) else ())
+        return SeatView(self.seat, state.rules_state, hand, legal)
+
+    def body(self, state: PublicState, fresh: bytes,
+             choose: Chooser | None = None) -> tuple[MessageType, Any]:
+        """The body of the frame this seat owes now, as (type, canonical value)."""
+        if not self.owes(state):
+            raise LocalError("seat/not-our-turn", f"seat {self.seat} owes nothing now")
+        ctx = Context(self.game.game_id, state.seq, self.seat)
+        phase = state.phase
+        if phase is Phase.KEYS:
+            return MessageType.KEY, KeyBody(
+                base_mul(self._x), prove_key(self._x, ctx, fresh),
+                commitment(self.game.game_id, self.seat, self._nonce)).encode()
+        if phase is Phase.NONCES:
+            return MessageType.NONCE, NonceBody(self._nonce).encode()
+        if phase is Phase.SHUFFLE:
+            deck, proof = shuffle_round(state.deck, joint_key(state.key_shares), ctx, fresh)
+            return MessageType.SHUFFLE, ShuffleBody(deck, proof).encode()
+        if phase is Phase.DEAL:
+            positions = [p for p, o in enumerate(state.owners) if o >= 0 and o != self.seat]
+            return MessageType.DEAL, self._shares(state, positions, ctx, fresh).encode()
+        if phase is Phase.PLAY:
+            if choose is None:
+                raise LocalError("seat/no-chooser", "a move needs a chooser")
+            view = self.view(state)
+            move = choose(view)
+            if move not in view.legal:
+                raise LocalError("seat/illegal-choice", f"the chooser picked {move!r}")
+            return MessageType.MOVE, self._move_body(state, move, ctx, fresh).encode()
+        if phase is Phase.REVEAL:
+            positions = [p for p, o in enumerate(state.owners)
+                         if (o == self.seat and state.opened[p] is None) or o == HIDDEN]
+            return MessageType.REVEAL, self._shares(state, positions, ctx, fresh).encode()
+        raise LocalError("seat/done", "the game is over")
+
+    def _shares(self, state: PublicState, positions: list[int], ctx: Context,
+                fresh: bytes) -> SharesBody:
+        return SharesBody(tuple(ShareEntry(p, make_share(self._x, state.deck[p], ctx, fresh))
+                                for p in positions))
+
+    def _move_body(self, state: PublicState, move: Any, ctx: Context, fresh: bytes) -> MoveBody:
+        rules = self.game.rules
+        tile = rules.played_tile(move)
+        if tile is None:
+            return MoveBody(rules.move_id(move), None)
+        position = next(p for p, t in self.hand_positions(state).items() if t == tile)
+        return MoveBody(rules.move_id(move), ShareEntry(
+            position, make_share(self._x, state.deck[position], ctx, fresh)))
+
+    def sign(self, state: PublicState, mtype: MessageType, body: Any) -> bytes:
+        """Wrap a body into this seat's signed frame for the current step."""
+        return build_frame(self.identity, self.game.game_id, state.seq, state.prev, self.seat,
+                           mtype, state.hash(self.game.rules), body)
+
+    def next_frame(self, state: PublicState, fresh: bytes, choose: Chooser | None = None) -> bytes:
+        return self.sign(state, *self.body(state, fresh, choose))

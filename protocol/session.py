@@ -1,0 +1,327 @@
+"""The session: one sans-IO state machine for every seat and the verifier (spec/10-session.md).
+
+Theory of operation
+-------------------
+`step(game, state, wire)` is the whole protocol: it takes the public state and
+one frame's bytes and returns the next state, or raises a Violation naming the
+seat to blame, the frame and the rule. It never knows which seat "we" are, so
+the same code judges our own frames, the other seats' frames, and a
+transcript replayed by a stranger. A single step needs nothing but the state it
+starts from, which is what makes the one-frame dispute check possible.
+
+The phase machine is the table `PHASES`: (phase, message type) -> handler.
+A frame whose (phase, type) pair is not in the table is a violation. Within a
+phase the turn order is fixed (seat order, or the rules' turn in PLAY), so at
+every point exactly one seat owes exactly one kind of message: `awaiting`.
+
+The checks of `step` are numbered as in spec/10-session.md section 10.5; the
+comments below quote those numbers.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import cached_property
+from typing import Any
+
+from .context import Context
+from .deck import initial_deck, joint_key, open_tile, verify_share
+from .errors import DealerlessError, EncodingError, LocalError, Violation
+from .frames import Frame, MessageType, parse_frame
+from .group import Point
+from .hashing import H, Tag
+from .identity import SignatureError, verify_signature
+from .messages import KeyBody, MoveBody, NonceBody, SharesBody, ShuffleBody
+from .rules.base import Outcome, RuleSet, RuleViolation
+from .schnorr import verify_key
+from .setup import GameSetup
+from .shuffle import verify_shuffle
+from .state import BONEYARD, HIDDEN, Phase, PublicState
+from .tiles import Tile
+
+
+@dataclass(frozen=True)
+class Game:
+    """The fixed facts of one game, derived from its setup."""
+
+    setup: GameSetup
+
+    @cached_property
+    def rules(self) -> RuleSet[Any, Any]:
+        ruleset: RuleSet[Any, Any] = self.setup.ruleset
+        return ruleset
+
+    @property
+    def seats(self) -> int:
+        return self.setup.seats
+
+    @property
+    def game_id(self) -> bytes:
+        return self.setup.game_id
+
+    @cached_property
+    def deck_tiles(self) -> tuple[Tile, ...]:
+        return self.rules.deal.deck_tiles(self.rules.tile_set)
+
+    @cached_property
+    def owners(self) -> tuple[int, ...]:
+        """Seat s gets positions [s*h, (s+1)*h); then the hidden ones; then the boneyard."""
+        plan = self.rules.deal
+        owners = [s for s in range(self.seats) for _ in range(plan.hand_size)]
+        owners += [HIDDEN] * plan.hidden
+        owners += [BONEYARD] * (len(self.deck_tiles) - len(owners))
+        return tuple(owners)
+
+    def initial_state(self) -> PublicState:
+        n = len(self.deck_tiles)
+        return PublicState(
+            game_id=self.game_id, seq=0, prev=self.game_id, phase=Phase.KEYS, turn=0,
+            key_shares=(), commitments=(), nonces=(), first_player=None, deck=(),
+            owners=self.owners, shares=tuple((None,) * self.seats for _ in range(n)),
+            opened=(None,) * n, played=(False,) * n)
+
+    def ctx(self, frame: Frame) -> Context:
+        """Every proof in a frame is bound to (game id, the frame's seq, its sender)."""
+        return Context(self.game_id, frame.seq, frame.seat)
+
+
+def commitment(game_id: bytes, seat: int, nonce: bytes) -> bytes:
+    """The first-player commitment H(COMMIT, game_id, u8 seat, nonce), 32 bytes."""
+    return H(Tag.COMMIT, game_id, bytes([seat]), nonce)[:32]
+
+
+def first_player(game_id: bytes, nonces: tuple[bytes, ...]) -> int:
+    """H(FIRST_PLAYER, game_id, nonce_0, ..., nonce_{k-1}) mod k: uniform if one seat is."""
+    return int.from_bytes(H(Tag.FIRST_PLAYER, game_id, *nonces), "big") % len(nonces)
+
+
+# -- handlers: (game, state, frame) -> next state, raising DealerlessError -------------
+
+def _next_in_order(game: Game, state: PublicState, done: int,
+                   then: Callable[[], PublicState]) -> PublicState:
+    """Seat-order phases: the next seat owes, or the phase ends and `then` decides."""
+    return state.with_(turn=done) if done < game.seats else then()
+
+
+def on_key(game: Game, state: PublicState, frame: Frame) -> PublicState:
+    body = KeyBody.decode(frame.body)
+    verify_key(body.key_share, body.proof, game.ctx(frame))
+    state = state.with_(key_shares=(*state.key_shares, body.key_share),
+                        commitments=(*state.commitments, body.commitment))
+
+    def keys_done() -> PublicState:
+        joint_key(state.key_shares)  # raises deck/joint-key-identity, blamed on the last seat
+        return state.with_(phase=Phase.NONCES, turn=0)
+
+    return _next_in_order(game, state, len(state.key_shares), keys_done)
+
+
+def on_nonce(game: Game, state: PublicState, frame: Frame) -> PublicState:
+    body = NonceBody.decode(frame.body)
+    if commitment(game.game_id, frame.seat, body.nonce) != state.commitments[frame.seat]:
+        raise DealerlessError("nonce/commitment-mismatch",
+                              "the nonce does not open the seat's commitment")
+    state = state.with_(nonces=(*state.nonces, body.nonce))
+
+    def nonces_done() -> PublicState:
+        ts = game.rules.tile_set
+        deck = initial_deck(ts, game.deck_tiles, joint_key(state.key_shares))
+        return state.with_(phase=Phase.SHUFFLE, turn=0, deck=deck,
+                           first_player=first_player(game.game_id, state.nonces))
+
+    return _next_in_order(game, state, len(state.nonces), nonces_done)
+
+
+def on_shuffle(game: Game, state: PublicState, frame: Frame) -> PublicState:
+    body = ShuffleBody.decode(frame.body, len(state.deck))
+    verify_shuffle(state.deck, body.deck, joint_key(state.key_shares), body.proof,
+                   game.ctx(frame))
+    state = state.with_(deck=body.deck)
+    return _next_in_order(game, state, frame.seat + 1,
+                          lambda: state.with_(phase=Phase.DEAL, turn=0))
+
+
+def _with_shares(game: Game, state: PublicState, frame: Frame, body: SharesBody,
+                 expected: list[int], what: str) -> list[list[Point | None]]:
+    """Check that `body` covers exactly `expected` and every share's proof; return shares."""
+    if body.positions != expected:
+        raise DealerlessError(f"{what}/positions",
+                              f"expected shares for positions {expected}, got {body.positions}")
+    key = state.key_shares[frame.seat]
+    ctx = game.ctx(frame)
+    shares = [list(row) for row in state.shares]
+    for entry in body.entries:
+        verify_share(key, state.deck[entry.position], entry.share, ctx)
+        shares[entry.position][frame.seat] = entry.share.share
+    return shares
+
+
+def on_deal(game: Game, state: PublicState, frame: Frame) -> PublicState:
+    """Seat i publishes its share of every position dealt to another seat (section 10.4)."""
+    body = SharesBody.decode(frame.body)
+    expected = [p for p, o in enumerate(state.owners) if o >= 0 and o != frame.seat]
+    shares = _with_shares(game, state, frame, body, expected, "deal")
+    state = state.with_(shares=tuple(tuple(r) for r in shares))
+
+    def deal_done() -> PublicState:
+        if state.first_player is None:
+            raise LocalError("session/state", "no first player after the nonce phase")
+        rs = game.rules.initial_state(state.first_player)
+        return state.with_(phase=Phase.PLAY, rules_state=rs, turn=game.rules.to_move(rs))
+
+    return _next_in_order(game, state, frame.seat + 1, deal_done)
+
+
+def on_move(game: Game, state: PublicState, frame: Frame) -> PublicState:
+    body = MoveBody.decode(frame.body)
+    rules = game.rules
+    try:
+        move = rules.move_from_id(body.move_id)
+    except (EncodingError, LocalError) as exc:
+        raise DealerlessError("move/unknown-id", exc.detail) from None
+    tile = rules.played_tile(move)
+    shares, opened, played = state.shares, state.opened, state.played
+    if tile is None:
+        if body.opening is not None:
+            raise DealerlessError("move/unexpected-opening", "this move plays no tile")
+    else:
+        if body.opening is None:
+            raise DealerlessError("move/missing-opening",
+                                  "a tile played must be opened with the mover's share")
+        p = body.opening.position
+        if p >= len(state.owners) or state.owners[p] != frame.seat:
+            raise DealerlessError("move/not-dealt-to-seat",
+                                  f"position {p} was not dealt to seat {frame.seat}")
+        if state.opened[p] is not None:
+            raise DealerlessError("move/already-played",
+                                  f"position {p} was already played ({state.opened[p]})")
+        verify_share(state.key_shares[frame.seat], state.deck[p], body.opening.share,
+                     game.ctx(frame))
+        row = list(state.shares[p])
+        row[frame.seat] = body.opening.share.share
+        got = open_tile(rules.tile_set, state.deck[p], [s for s in row if s is not None])
+        if got != tile:
+            raise DealerlessError("move/tile-mismatch",
+                                  f"position {p} holds {got}, not the {tile} claimed")
+        shares = (*state.shares[:p], tuple(row), *state.shares[p + 1:])
+        opened = (*state.opened[:p], got, *state.opened[p + 1:])
+        played = (*state.played[:p], True, *state.played[p + 1:])
+    rs = rules.apply(state.rules_state, frame.seat, move)
+    state = state.with_(rules_state=rs, shares=shares, opened=opened, played=played)
+    if rules.is_over(rs):
+        return state.with_(phase=Phase.REVEAL, turn=0)
+    return state.with_(turn=rules.to_move(rs))
+
+
+def on_reveal(game: Game, state: PublicState, frame: Frame) -> PublicState:
+    """Seat i opens its unplayed positions and adds its share of the hidden ones."""
+    body = SharesBody.decode(frame.body)
+    seat = frame.seat
+    expected = [p for p, o in enumerate(state.owners)
+                if (o == seat and state.opened[p] is None) or o == HIDDEN]
+    shares = _with_shares(game, state, frame, body, expected, "reveal")
+    opened = list(state.opened)
+    for p in expected:
+        if all(s is not None for s in shares[p]):
+            opened[p] = open_tile(game.rules.tile_set, state.deck[p],
+                                  [s for s in shares[p] if s is not None])
+    state = state.with_(shares=tuple(tuple(r) for r in shares), opened=tuple(opened))
+    return _next_in_order(game, state, seat + 1,
+                          lambda: state.with_(phase=Phase.DONE, turn=None))
+
+
+Handler = Callable[[Game, PublicState, Frame], PublicState]
+
+#: The phase table (spec/10-session.md section 10.2). Nothing else is legal.
+PHASES: dict[tuple[Phase, MessageType], Handler] = {
+    (Phase.KEYS, MessageType.KEY): on_key,
+    (Phase.NONCES, MessageType.NONCE): on_nonce,
+    (Phase.SHUFFLE, MessageType.SHUFFLE): on_shuffle,
+    (Phase.DEAL, MessageType.DEAL): on_deal,
+    (Phase.PLAY, MessageType.MOVE): on_move,
+    (Phase.REVEAL, MessageType.REVEAL): on_reveal,
+}
+
+EXPECTED: dict[Phase, MessageType] = {phase: mtype for phase, mtype in PHASES}
+
+
+def awaiting(state: PublicState) -> tuple[int, MessageType] | None:
+    """The seat that owes the next frame and its type, or None once the game is done."""
+    if state.phase is Phase.DONE or state.turn is None:
+        return None
+    return state.turn, EXPECTED[state.phase]
+
+
+def authenticate(game: Game, wire: bytes, index: int | None) -> Frame:
+    """Checks 1-2: parse the frame and verify its signature. Raises Violation."""
+    try:
+        frame = parse_frame(wire)
+    except EncodingError as exc:
+        raise Violation(exc.code, exc.detail, seat=None, frame=index) from None
+    if frame.seat >= game.seats:
+        raise Violation("frame/unknown-seat", f"there is no seat {frame.seat}", None, index)
+    try:
+        verify_signature(game.setup.identities[frame.seat], frame.payload, frame.signature)
+    except SignatureError as exc:
+        # Anyone can put a seat number on garbage: the claimed seat is named, but
+        # the frame is not evidence against it (authenticated=False).
+        raise Violation(exc.code, exc.detail, frame.seat, index, authenticated=False) from None
+    return frame
+
+
+def step(game: Game, state: PublicState, wire: bytes) -> tuple[PublicState, Frame]:
+    """Apply one frame's bytes to `state` (spec/10-session.md 10.5). Raises Violation."""
+    frame = authenticate(game, wire, state.seq)                                # 1-2
+    return apply_frame(game, state, frame), frame
+
+
+def apply_frame(game: Game, state: PublicState, frame: Frame) -> PublicState:
+    """Checks 3-10 on an authenticated frame; returns the next state or raises Violation."""
+    index = state.seq
+    seat = frame.seat
+
+    def blame(code: str, detail: str) -> Violation:
+        return Violation(code, detail, seat, index)
+
+    if frame.game_id != game.game_id:                                          # 3
+        raise blame("frame/wrong-game", "the frame belongs to another game")
+    if frame.seq != state.seq:                                                 # 4
+        raise blame("frame/sequence", f"expected seq {state.seq}, got {frame.seq}")
+    if frame.prev != state.prev:                                               # 5
+        raise blame("frame/chain", "prev is not the hash of the previous frame")
+    if frame.state_hash != state.hash(game.rules):                             # 6
+        raise blame("state/hash-mismatch", "the frame commits to a different public state")
+    if state.phase is Phase.DONE:                                              # 7
+        raise blame("frame/after-end", "the game is over")
+    if seat != state.turn:                                                     # 8
+        raise blame("frame/out-of-turn", f"seat {state.turn} owes the next frame")
+    handler = PHASES.get((state.phase, frame.type))                            # 9
+    if handler is None:
+        raise blame("frame/unexpected-type",
+                    f"{frame.type.label} is not allowed in the {state.phase} phase")
+    try:
+        new = handler(game, state, frame)                                      # 10
+    except DealerlessError as exc:
+        raise blame(exc.code, exc.detail) from None
+    return new.with_(seq=state.seq + 1, prev=frame.hash)
+
+
+def final_outcome(game: Game, state: PublicState) -> Outcome:
+    """The result once every seat has revealed (spec/10-session.md 10.6)."""
+    if state.phase is not Phase.DONE:
+        raise LocalError("session/not-done", "the game is not over")
+    hands: list[list[Tile]] = [[] for _ in range(game.seats)]
+    hidden: list[Tile] = []
+    for p, owner in enumerate(state.owners):
+        tile = state.opened[p]
+        if tile is None or state.played[p]:
+            continue
+        if owner >= 0:
+            hands[owner].append(tile)
+        elif owner == HIDDEN:
+            hidden.append(tile)
+    try:
+        return game.rules.outcome(state.rules_state, hands, hidden)
+    except RuleViolation as exc:
+        raise LocalError(exc.code, exc.detail) from None

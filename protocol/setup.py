@@ -1,0 +1,103 @@
+"""The game setup and the game id (spec/08-wire.md section 8.2).
+
+Before the first frame the seats agree on a setup: the rule set and its
+parameters, every seat's Ed25519 identity key in seat order, and one fresh
+32-byte nonce per seat. The game id is the hash of its canonical encoding, so
+it binds all of these, and every frame and proof carries it: nothing from one
+game verifies in another.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cached_property
+from typing import Any
+
+from .canonical import as_array, as_bytes, as_int, as_list, as_str, pack, unpack
+from .errors import EncodingError, LocalError
+from .hashing import H, Tag
+from .identity import PUBLIC_KEY_BYTES
+from .rules import RULESETS, make_rules
+from .rules.base import ParamValue, RuleSet
+
+SETUP_MAGIC = "dealerless/setup"
+SETUP_VERSION = 1
+NONCE_BYTES = 32
+MAX_SETUP_BYTES = 4096
+
+
+@dataclass(frozen=True)
+class GameSetup:
+    rules: str
+    params: tuple[tuple[str, ParamValue], ...]
+    identities: tuple[bytes, ...]
+    nonces: tuple[bytes, ...]
+
+    def __post_init__(self) -> None:
+        if self.rules not in RULESETS:
+            raise LocalError("setup/rules", f"unknown rule set {self.rules!r}")
+        ruleset = self.ruleset  # validates the parameters
+        if dict(self.params) != ruleset.params:
+            # One setup, one encoding: defaults are spelled out, never implied.
+            raise LocalError("setup/params", "the parameters must list every key, in full")
+        k = ruleset.deal.seats
+        if len(self.identities) != k or len(self.nonces) != k:
+            raise LocalError("setup/seats", f"{self.rules} needs {k} identities and nonces")
+        if len(set(self.identities)) != k:
+            raise LocalError("setup/seats", "two seats have the same identity key")
+        for key in self.identities:
+            if not isinstance(key, bytes) or len(key) != PUBLIC_KEY_BYTES:
+                raise LocalError("setup/identity", "an identity key is 32 bytes")
+        for nonce in self.nonces:
+            if not isinstance(nonce, bytes) or len(nonce) != NONCE_BYTES:
+                raise LocalError("setup/nonce", "a setup nonce is 32 bytes")
+
+    @classmethod
+    def create(cls, rules: str, params: dict[str, ParamValue], identities: list[bytes],
+               nonces: list[bytes]) -> GameSetup:
+        """A setup with every parameter spelled out, defaults included."""
+        try:
+            full = make_rules(rules, params).params
+        except EncodingError as exc:
+            raise LocalError(exc.code, exc.detail) from None
+        return cls(rules, tuple(sorted(full.items())), tuple(identities), tuple(nonces))
+
+    @cached_property
+    def ruleset(self) -> RuleSet[Any, Any]:
+        try:
+            return make_rules(self.rules, dict(self.params))
+        except EncodingError as exc:
+            raise LocalError("setup/params", exc.detail) from None
+
+    @property
+    def seats(self) -> int:
+        return len(self.identities)
+
+    def encode(self) -> bytes:
+        return pack([SETUP_MAGIC, SETUP_VERSION, self.rules, dict(self.params),
+                     list(self.identities), list(self.nonces)])
+
+    @cached_property
+    def game_id(self) -> bytes:
+        """H(GAME, setup bytes), first 32 bytes."""
+        return H(Tag.GAME, self.encode())[:32]
+
+    @classmethod
+    def decode(cls, data: bytes) -> GameSetup:
+        obj = as_array(unpack(data, MAX_SETUP_BYTES), 6, "setup")
+        if obj[0] != SETUP_MAGIC or obj[1] != SETUP_VERSION:
+            raise EncodingError("setup/version", "not a dealerless/1 setup")
+        rules = as_str(obj[2], "setup rules")
+        params = obj[3]
+        if not isinstance(params, dict) or not all(
+                isinstance(v, int | str | bool) for v in params.values()):
+            raise EncodingError("setup/params", "parameters are a map of scalars")
+        ids = tuple(as_bytes(x, "identity key", PUBLIC_KEY_BYTES)
+                    for x in as_list(obj[4], "identities", 8))
+        nonces = tuple(as_bytes(x, "setup nonce", NONCE_BYTES) for x in as_list(obj[5],
+                                                                                "nonces", 8))
+        as_int(len(ids), "seat count", 2, 8)
+        try:
+            return cls(rules, tuple(sorted(params.items())), ids, nonces)
+        except LocalError as exc:
+            raise EncodingError(exc.code, exc.detail) from None

@@ -1,0 +1,149 @@
+"""The public session state and its canonical encoding (spec/10-session.md section 10.3).
+
+This is everything an on-chain referee would hold between two frames: the
+phase and whose turn it is, the chain position, the key shares and
+first-player commitments, the current encrypted deck, which seat owns which
+position, every published decryption share, every publicly opened tile and
+the rule set's public state. It holds no secret of any seat, so it can be
+published, hashed into every frame and shipped in a dispute package.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from enum import StrEnum
+from functools import cached_property
+from typing import Any
+
+from .canonical import as_array, as_bool, as_bytes, as_int, as_list, as_str, pack, unpack
+from .elgamal import CIPHERTEXT_BYTES, Ciphertext, decode_deck, encode_deck
+from .errors import EncodingError, LocalError
+from .group import POINT_BYTES, Point, decode_point
+from .hashing import H, Tag
+from .rules.base import RuleSet
+from .tiles import Tile, parse_tile, tile_text
+
+STATE_MAGIC = "dealerless/state"
+MAX_STATE_BYTES = 1 << 17
+HIDDEN = -1     # owner of a position that stays face down until the end
+BONEYARD = -2   # owner of an undealt position
+
+
+class Phase(StrEnum):
+    """The session phases (spec/10-session.md section 10.2)."""
+
+    KEYS = "keys"
+    NONCES = "nonces"
+    SHUFFLE = "shuffle"
+    DEAL = "deal"
+    PLAY = "play"
+    REVEAL = "reveal"
+    DONE = "done"
+
+
+@dataclass(frozen=True)
+class PublicState:
+    game_id: bytes
+    seq: int                                   # the seq the next frame must carry
+    prev: bytes                                # the hash that frame must carry as prev
+    phase: Phase
+    turn: int | None                           # the seat that owes the next frame
+    key_shares: tuple[Point, ...]              # Y_i, in seat order, as received
+    commitments: tuple[bytes, ...]             # first-player commitments, seat order
+    nonces: tuple[bytes, ...]                  # their openings, seat order
+    first_player: int | None
+    deck: tuple[Ciphertext, ...]               # the current encrypted deck
+    owners: tuple[int, ...]                    # per position: seat, HIDDEN or BONEYARD
+    shares: tuple[tuple[Point | None, ...], ...]  # [position][seat] published D_i
+    opened: tuple[Tile | None, ...]            # per position: the tile, once public
+    played: tuple[bool, ...]                   # per position: opened by a move in play
+    rules_state: Any = field(default=None)     # the rule set's public state, in PLAY on
+
+    def with_(self, **changes: Any) -> PublicState:
+        return replace(self, **changes)
+
+    def to_obj(self, rules: RuleSet[Any, Any]) -> dict[str, Any]:
+        return {
+            "magic": STATE_MAGIC,
+            "game_id": self.game_id,
+            "seq": self.seq,
+            "prev": self.prev,
+            "phase": self.phase.value,
+            "turn": self.turn,
+            "key_shares": [k.data for k in self.key_shares],
+            "commitments": list(self.commitments),
+            "nonces": list(self.nonces),
+            "first_player": self.first_player,
+            "deck": encode_deck(self.deck),
+            "owners": list(self.owners),
+            "shares": [[s.data if s else None for s in row] for row in self.shares],
+            "opened": [tile_text(t) if t else None for t in self.opened],
+            "played": list(self.played),
+            "rules": None if self.rules_state is None else rules.state_to_json(self.rules_state),
+        }
+
+    def encode(self, rules: RuleSet[Any, Any]) -> bytes:
+        return pack(self.to_obj(rules))
+
+    @cached_property
+    def _hash_cache(self) -> dict[int, bytes]:
+        return {}
+
+    def hash(self, rules: RuleSet[Any, Any]) -> bytes:
+        """H(STATE, canonical encoding), first 32 bytes: the state_hash frames carry."""
+        cache = self._hash_cache
+        if id(rules) not in cache:
+            cache[id(rules)] = H(Tag.STATE, self.encode(rules))[:32]
+        return cache[id(rules)]
+
+    @classmethod
+    def decode(cls, data: bytes, rules: RuleSet[Any, Any], seats: int) -> PublicState:
+        """Strictly decode a state, e.g. from a dispute package."""
+        obj = unpack(data, MAX_STATE_BYTES)
+        keys = ["commitments", "deck", "first_player", "game_id", "key_shares", "magic",
+                "nonces", "opened", "owners", "phase", "played", "prev", "rules", "seq",
+                "shares", "turn"]
+        if not isinstance(obj, dict) or sorted(obj) != keys or obj["magic"] != STATE_MAGIC:
+            raise EncodingError("state/schema", "not a dealerless/1 public state")
+        try:
+            phase = Phase(as_str(obj["phase"], "phase"))
+        except ValueError:
+            raise EncodingError("state/schema", "unknown phase") from None
+        deck = decode_deck(as_bytes(obj["deck"], "deck", max_len=4096 * CIPHERTEXT_BYTES))
+        owners = tuple(as_int(o, "owner", BONEYARD, seats - 1) for o in as_list(obj["owners"],
+                                                                                 "owners"))
+        shares = tuple(tuple(None if s is None else decode_point(as_bytes(s, "share",
+                                                                          POINT_BYTES))
+                             for s in as_array(row, seats, "shares row"))
+                       for row in as_list(obj["shares"], "shares"))
+        opened = tuple(None if t is None else parse_tile(as_str(t, "tile"))
+                       for t in as_list(obj["opened"], "opened"))
+        played = tuple(as_bool(b, "played") for b in as_list(obj["played"], "played"))
+        turn = obj["turn"]
+        first = obj["first_player"]
+        try:
+            state = cls(
+                game_id=as_bytes(obj["game_id"], "game id", 32),
+                seq=as_int(obj["seq"], "seq"),
+                prev=as_bytes(obj["prev"], "prev", 32),
+                phase=phase,
+                turn=None if turn is None else as_int(turn, "turn", 0, seats - 1),
+                key_shares=tuple(decode_point(as_bytes(k, "key share", POINT_BYTES))
+                                 for k in as_list(obj["key_shares"], "key shares", seats)),
+                commitments=tuple(as_bytes(c, "commitment", 32)
+                                  for c in as_list(obj["commitments"], "commitments", seats)),
+                nonces=tuple(as_bytes(n, "nonce", 32)
+                             for n in as_list(obj["nonces"], "nonces", seats)),
+                first_player=None if first is None else as_int(first, "first player", 0,
+                                                               seats - 1),
+                deck=deck, owners=owners, shares=shares, opened=opened, played=played,
+                rules_state=None if obj["rules"] is None else rules.state_from_json(
+                    obj["rules"]),
+            )
+        except LocalError as exc:
+            raise EncodingError("state/schema", exc.detail) from None
+        if not len(deck) == len(owners) == len(shares) == len(opened) == len(played):
+            raise EncodingError("state/schema", "per-position lists differ in length")
+        if state.encode(rules) != data:
+            raise EncodingError("state/non-canonical", "the state does not re-encode exactly")
+        return state

@@ -1,0 +1,180 @@
+"""Replay a transcript to a verdict; dispute packages and the single-step check (spec/11-verify.md).
+
+`replay` runs the same Referee the players ran, from nothing but the file, and
+returns a Verdict value: valid and complete (with the outcome), a valid prefix
+(naming the seat that owes the next frame and what it owes), or invalid (naming
+the seat to blame where one can be named, the frame and the rule).
+
+A dispute package holds the public state that frame N applies to, frame N, and
+the setup (whose identity keys check the signature). `check_step` judges that
+one step from the package alone with the same `step` function, so it reaches
+the same verdict for the step as the full replay.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from .canonical import as_array, as_bytes, as_int, pack, unpack
+from .errors import EncodingError, LocalError, Violation
+from .frames import MAX_FRAME_BYTES
+from .identity import fingerprint
+from .referee import Referee
+from .rules.base import Outcome, halves_text
+from .session import Game, authenticate, awaiting, step
+from .setup import MAX_SETUP_BYTES, GameSetup
+from .state import MAX_STATE_BYTES, PublicState
+from .tiles import tile_text
+from .transcript import Transcript
+
+DISPUTE_MAGIC = "dealerless/dispute"
+MAX_DISPUTE_BYTES = MAX_SETUP_BYTES + MAX_STATE_BYTES + MAX_FRAME_BYTES + 64
+
+
+@dataclass(frozen=True)
+class Verdict:
+    valid: bool
+    complete: bool
+    frames: int
+    setup: GameSetup | None = None
+    violation: Violation | None = None
+    awaiting: tuple[int, str] | None = None
+    outcome: Outcome | None = None
+    first_player: int | None = None
+    moves: list[dict[str, Any]] = field(default_factory=list)
+
+    @property
+    def exit_code(self) -> int:
+        """0 valid and complete, 1 invalid, 3 valid prefix (spec/11-verify.md 11.1)."""
+        return 1 if not self.valid else 0 if self.complete else 3
+
+    def to_json(self) -> dict[str, Any]:
+        setup = self.setup
+        out = self.outcome
+        return {
+            "valid": self.valid,
+            "complete": self.complete,
+            "frames": self.frames,
+            "game_id": setup.game_id.hex() if setup else None,
+            "rules": {"name": setup.rules, "params": dict(setup.params)} if setup else None,
+            "seats": [{"seat": i, "fingerprint": fingerprint(k)}
+                      for i, k in enumerate(setup.identities)] if setup else [],
+            "first_player": self.first_player,
+            "outcome": None if out is None else {
+                "winner": out.winner, "draw": out.winner is None, "reason": out.reason,
+                "pips": [halves_text(h) for h in out.pips_halves],
+                "pips_halves": list(out.pips_halves), "hand_pips": list(out.hand_pips),
+                "margin": halves_text(out.margin_halves), "margin_halves": out.margin_halves},
+            "hidden_tile": [tile_text(t) for t in out.hidden] if out else None,
+            "moves": self.moves,
+            "violation": None if self.violation is None else {
+                "seat": self.violation.seat, "frame": self.violation.frame,
+                "rule": self.violation.code, "detail": self.violation.detail,
+                "authenticated": self.violation.authenticated},
+            "awaiting": None if self.awaiting is None else {
+                "seat": self.awaiting[0], "message": self.awaiting[1]},
+        }
+
+
+def _evidence(ref: Referee, wires: tuple[bytes, ...]) -> Violation | None:
+    """An evidence record must prove equivocation against an accepted frame (11.2 step 4)."""
+    for wire in wires:
+        try:
+            frame = authenticate(ref.game, wire, None)
+        except Violation as v:
+            return Violation("transcript/bad-evidence", v.detail, None, None)
+        accepted = ref.frames[frame.seq] if frame.seq < len(ref.frames) else None
+        if (accepted is None or frame.game_id != ref.game.game_id
+                or accepted.seat != frame.seat or accepted.wire == frame.wire):
+            return Violation("transcript/bad-evidence",
+                             "an evidence record proves no equivocation", None, None)
+        return Violation("frame/equivocation", f"seat {frame.seat} signed two different "
+                         f"frames for step {frame.seq}", frame.seat, frame.seq)
+    return None
+
+
+def replay(data: bytes) -> Verdict:
+    """Verify a transcript file from nothing (spec/11-verify.md section 11.2)."""
+    try:
+        transcript = Transcript.decode(data)
+    except EncodingError as exc:
+        return Verdict(False, False, 0, violation=Violation(exc.code, exc.detail, None, None))
+    ref = Referee(transcript.setup)
+    for wire in transcript.frames:
+        try:
+            if ref.receive(wire) is None:
+                raise Violation("transcript/duplicate", "a frame appears twice", None,
+                                len(ref.frames))
+        except Violation as v:
+            return _verdict(ref, violation=v)
+    bad = _evidence(ref, transcript.evidence)
+    if bad is not None:
+        return _verdict(ref, violation=bad)
+    return _verdict(ref)
+
+
+def _verdict(ref: Referee, violation: Violation | None = None) -> Verdict:
+    state = ref.state
+    due = None if violation else awaiting(state)
+    return Verdict(
+        valid=violation is None, complete=violation is None and ref.complete,
+        frames=len(ref.frames), setup=ref.game.setup, violation=violation,
+        awaiting=None if due is None else (due[0], due[1].label),
+        outcome=ref.outcome() if violation is None and ref.complete else None,
+        first_player=state.first_player, moves=ref.moves())
+
+
+# -- dispute packages ---------------------------------------------------------------------
+
+def dispute_package(data: bytes, index: int) -> bytes:
+    """The package for frame `index` of a transcript: [magic, 1, setup, index, state, frame].
+
+    Raises LocalError when the transcript does not reach that frame with a
+    committed state (it is shorter, or the replay stopped at an earlier violation).
+    """
+    transcript = Transcript.decode(data)
+    if not 0 <= index < len(transcript.frames):
+        raise LocalError("dispute/no-frame", f"the transcript has {len(transcript.frames)} "
+                         f"frames; there is no frame {index}")
+    ref = Referee(transcript.setup)
+    for i, wire in enumerate(transcript.frames[:index]):
+        try:
+            ref.receive(wire)
+        except Violation as v:
+            raise LocalError("dispute/after-violation",
+                             f"the replay stops at frame {i} ({v.code}); frame {index} has "
+                             "no committed state to judge it against") from None
+    return pack([DISPUTE_MAGIC, 1, transcript.setup.encode(), index,
+                 ref.state.encode(ref.game.rules), transcript.frames[index]])
+
+
+@dataclass(frozen=True)
+class StepVerdict:
+    index: int
+    violation: Violation | None
+    next_state_hash: bytes | None
+
+    @property
+    def valid(self) -> bool:
+        return self.violation is None
+
+
+def check_step(package: bytes) -> StepVerdict:
+    """Judge one frame from its dispute package alone (spec/11-verify.md section 11.4)."""
+    obj = as_array(unpack(package, MAX_DISPUTE_BYTES), 6, "dispute package")
+    if obj[0] != DISPUTE_MAGIC or obj[1] != 1:
+        raise EncodingError("dispute/magic", "not a dealerless/1 dispute package")
+    setup = GameSetup.decode(as_bytes(obj[2], "setup", max_len=MAX_SETUP_BYTES))
+    index = as_int(obj[3], "frame index")
+    game = Game(setup)
+    state = PublicState.decode(as_bytes(obj[4], "state", max_len=MAX_STATE_BYTES),
+                               game.rules, setup.seats)
+    if state.game_id != setup.game_id or state.seq != index:
+        raise EncodingError("dispute/state", "the state is not of this game at this frame")
+    wire = as_bytes(obj[5], "frame", max_len=MAX_FRAME_BYTES)
+    try:
+        new, _ = step(game, state, wire)
+    except Violation as v:
+        return StepVerdict(index, v, None)
+    return StepVerdict(index, None, new.hash(game.rules))
