@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .context import Context
-from .deck import joint_key, make_share, open_tile, own_share, shuffle_round
+from .deck import DecryptionShare, joint_key, make_share, open_tile, own_share, shuffle_round
 from .errors import LocalError
 from .frames import MessageType, build_frame
 from .group import base_mul
@@ -105,7 +105,7 @@ class SeatAgent:
             return MessageType.SHUFFLE, ShuffleBody(deck, proof).encode()
         if phase is Phase.DEAL:
             positions = [p for p, o in enumerate(state.owners) if o >= 0 and o != self.seat]
-            return MessageType.DEAL, self._shares(state, positions, ctx, fresh).encode()
+            return MessageType.DEAL, self._shares(state, positions, fresh).encode()
         if phase is Phase.PLAY:
             if choose is None:
                 raise LocalError("seat/no-chooser", "a move needs a chooser")
@@ -113,26 +113,30 @@ class SeatAgent:
             move = choose(view)
             if move not in view.legal:
                 raise LocalError("seat/illegal-choice", f"the chooser picked {move!r}")
-            return MessageType.MOVE, self._move_body(state, move, ctx, fresh).encode()
+            return MessageType.MOVE, self._move_body(state, move, fresh).encode()
         if phase is Phase.REVEAL:
             positions = [p for p, o in enumerate(state.owners)
                          if (o == self.seat and state.opened[p] is None) or o == HIDDEN]
-            return MessageType.REVEAL, self._shares(state, positions, ctx, fresh).encode()
+            return MessageType.REVEAL, self._shares(state, positions, fresh).encode()
         raise LocalError("seat/done", "the game is over")
 
-    def _shares(self, state: PublicState, positions: list[int], ctx: Context,
-                fresh: bytes) -> SharesBody:
-        return SharesBody(tuple(ShareEntry(p, make_share(self._x, state.deck[p], ctx, fresh))
+    def share_for(self, state: PublicState, position: int, fresh: bytes) -> DecryptionShare:
+        """This seat's decryption share of `position`, proven for the current step."""
+        ctx = Context(self.game.game_id, state.seq, self.seat)
+        return make_share(self._x, state.deck[position], ctx, fresh)
+
+    def _shares(self, state: PublicState, positions: list[int], fresh: bytes) -> SharesBody:
+        return SharesBody(tuple(ShareEntry(p, self.share_for(state, p, fresh))
                                 for p in positions))
 
-    def _move_body(self, state: PublicState, move: Any, ctx: Context, fresh: bytes) -> MoveBody:
+    def _move_body(self, state: PublicState, move: Any, fresh: bytes) -> MoveBody:
         rules = self.game.rules
         tile = rules.played_tile(move)
         if tile is None:
             return MoveBody(rules.move_id(move), None)
         position = next(p for p, t in self.hand_positions(state).items() if t == tile)
         return MoveBody(rules.move_id(move), ShareEntry(
-            position, make_share(self._x, state.deck[position], ctx, fresh)))
+            position, self.share_for(state, position, fresh)))
 
     def sign(self, state: PublicState, mtype: MessageType, body: Any) -> bytes:
         """Wrap a body into this seat's signed frame for the current step."""

@@ -1,0 +1,273 @@
+"""Deviating seats: one way to cheat per violation class, for tests and golden vectors.
+
+Each cheat plays a seeded game honestly up to the point where its cheater
+deviates, then crafts one bad frame with the cheater's own keys (so every
+signature is valid unless the cheat is about signatures). It returns the
+honest prefix, the bad frame and what the honest referee must conclude.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from protocol.canonical import pack, unpack
+from protocol.elgamal import encode_deck
+from protocol.frames import MAX_FRAME_BYTES, MessageType, build_frame
+from protocol.group import G
+from protocol.messages import MoveBody, ShareEntry, SharesBody, ShuffleBody
+from protocol.referee import Referee
+from protocol.rules.bram import End, Play
+from protocol.seat import SeatAgent
+from protocol.setup import GameSetup
+from protocol.state import Phase
+from protocol.transcript import Transcript
+
+from .entropy import Entropy
+from .selfplay import Table
+
+
+@dataclass(frozen=True)
+class Cheat:
+    """The outcome of a cheat: the honest prefix, the bad frame, and the expected verdict."""
+
+    name: str
+    prefix: tuple[bytes, ...]
+    bad_frame: bytes | None          # None: the cheater stays silent
+    seat: int                        # the seat to blame (or that owes, when silent)
+    rule: str                        # the expected violation code (or awaited message)
+    evidence: tuple[bytes, ...] = ()  # equivocation: the second frame
+    table: Any = None
+
+    def transcript(self) -> bytes:
+        """The transcript the honest seat would save: its accepted chain + this frame."""
+        frames = self.prefix + (() if self.bad_frame is None or self.evidence
+                                else (self.bad_frame,))
+        return Transcript(self.table.setup, frames, self.evidence).encode()
+
+
+def _table(seed: int) -> Table:
+    return Table.create("bram", {}, ("greedy", "greedy"), Entropy(seed))
+
+
+def _advance_to(table: Table, done: Callable[[Table], bool]) -> None:
+    while not done(table):
+        if table.step() is None:
+            raise RuntimeError("the game ended before the cheat point")
+
+
+def _state(table: Table) -> Any:
+    return table.referees[0].state
+
+
+def _at(phase: Phase, seat: int | None = None) -> Callable[[Table], bool]:
+    def done(t: Table) -> bool:
+        due = t.referees[0].awaiting
+        return _state(t).phase is phase and (seat is None or (due is not None
+                                                               and due[0] == seat))
+    return done
+
+
+def _prefix(table: Table) -> tuple[bytes, ...]:
+    return tuple(f.wire for f in table.referees[0].frames)
+
+
+def _sign(table: Table, seat: int, mtype: MessageType, body: Any) -> bytes:
+    return table.agents[seat].sign(_state(table), mtype, body)
+
+
+def _body(table: Table, seat: int) -> tuple[MessageType, Any]:
+    return table.agents[seat].body(_state(table), table.entropy.bytes("cheat"),
+                                   table.choosers[seat])
+
+
+def bad_shuffle_proof(seed: int = 7) -> Cheat:
+    t = _table(seed)
+    _advance_to(t, _at(Phase.SHUFFLE, 1))
+    mtype, raw = _body(t, 1)
+    body = ShuffleBody.decode(raw, len(_state(t).deck))
+    deck = list(body.deck)
+    deck[0], deck[1] = deck[1], deck[0]  # reorder after proving: the proof no longer fits
+    wire = _sign(t, 1, mtype, [encode_deck(deck), body.proof.encode()])
+    return Cheat("bad shuffle proof", _prefix(t), wire, 1, "shuffle/challenge", table=t)
+
+
+def wrong_decryption_share(seed: int = 7) -> Cheat:
+    t = _table(seed)
+    _advance_to(t, _at(Phase.DEAL, 0))
+    mtype, raw = _body(t, 0)
+    body = SharesBody.decode(raw)
+    first = body.entries[0]
+    bad = dataclasses.replace(first.share, share=first.share.share + G)
+    entries = (ShareEntry(first.position, bad), *body.entries[1:])
+    wire = _sign(t, 0, mtype, SharesBody(entries).encode())
+    return Cheat("wrong decryption share", _prefix(t), wire, 0, "dleq/challenge", table=t)
+
+
+def _mover(t: Table) -> int:
+    due = t.referees[0].awaiting
+    assert due is not None
+    return due[0]
+
+
+def _play_body(t: Table, seat: int, move: Play, position: int) -> Any:
+    """A MOVE body opening `position` with the seat's own (valid) decryption share."""
+    share = t.agents[seat].share_for(_state(t), position, t.entropy.bytes("cheat"))
+    return MoveBody(t.referees[0].game.rules.move_id(move), ShareEntry(position,
+                                                                       share)).encode()
+
+
+def tile_not_dealt(seed: int = 7) -> Cheat:
+    t = _table(seed)
+    _advance_to(t, _at(Phase.PLAY))
+    seat = _mover(t)
+    other = next(p for p, o in enumerate(_state(t).owners) if o == 1 - seat)
+    move = Play((5, 6), End.RIGHT)
+    wire = _sign(t, seat, MessageType.MOVE, _play_body(t, seat, move, other))
+    return Cheat("tile not dealt to the seat", _prefix(t), wire, seat,
+                 "move/not-dealt-to-seat", table=t)
+
+
+def tile_played_twice(seed: int = 7) -> Cheat:
+    t = _table(seed)
+
+    def mover_has_played(x: Table) -> bool:
+        state = _state(x)
+        return state.phase is Phase.PLAY and any(
+            state.played[p] and o == _mover(x) for p, o in enumerate(state.owners))
+
+    _advance_to(t, mover_has_played)
+    seat = _mover(t)
+    state = _state(t)
+    position = next(p for p, o in enumerate(state.owners) if o == seat and state.played[p])
+    move = Play(state.opened[position], End.RIGHT)
+    wire = _sign(t, seat, MessageType.MOVE, _play_body(t, seat, move, position))
+    return Cheat("tile played twice", _prefix(t), wire, seat, "move/already-played", table=t)
+
+
+def illegal_placement(seed: int = 7) -> Cheat:
+    t = _table(seed)
+    _advance_to(t, _at(Phase.PLAY))
+    seat = _mover(t)
+    state = _state(t)
+    hand = t.agents[seat].hand_positions(state)
+    left, right = state.rules_state.ends
+    position, tile = next((p, x) for p, x in hand.items() if right not in x and left not in x)
+    wire = _sign(t, seat, MessageType.MOVE, _play_body(t, seat, Play(tile, End.RIGHT),
+                                                       position))
+    return Cheat("illegal placement", _prefix(t), wire, seat, "rules/tile-does-not-match",
+                 table=t)
+
+
+def out_of_turn(seed: int = 7) -> Cheat:
+    t = _table(seed)
+    _advance_to(t, _at(Phase.PLAY))
+    seat = 1 - _mover(t)
+    wire = _sign(t, seat, MessageType.MOVE, MoveBody(0, None).encode())  # a pass, not its turn
+    return Cheat("frame out of turn", _prefix(t), wire, seat, "frame/out-of-turn", table=t)
+
+
+def replayed_from_other_game(seed: int = 7) -> Cheat:
+    """Same players (same identity keys) in another game: a frame of that game replayed here."""
+    t = _table(seed)
+    _advance_to(t, _at(Phase.PLAY))
+    setup = GameSetup.create("bram", {}, list(t.setup.identities), [b"\x01" * 32, b"\x02" * 32])
+    ref = Referee(setup)
+    seat = _mover(t)
+    for i in range(seat + 1):  # play the other game up to this seat's first frame
+        agent = SeatAgent(ref.game, i, t.agents[i].identity, bytes([i + 3]) * 32)
+        wire = agent.next_frame(ref.state, bytes([i + 9]) * 32)
+        ref.receive(wire)
+    return Cheat("frame replayed from another game", _prefix(t), wire, seat, "frame/wrong-game",
+                 table=t)
+
+
+def equivocation(seed: int = 7) -> Cheat:
+    t = _table(seed)
+    _advance_to(t, _at(Phase.PLAY))
+    seat = _mover(t)
+    state = _state(t)
+    first = _sign(t, seat, MessageType.MOVE, MoveBody(0, None).encode())  # pass
+    hand = t.agents[seat].hand_positions(state)
+    legal = [m for m in t.agents[seat].view(state).legal if isinstance(m, Play)]
+    move = legal[0]
+    position = next(p for p, x in hand.items() if x == move.tile)
+    second = _sign(t, seat, MessageType.MOVE, _play_body(t, seat, move, position))
+    t.deliver(first)
+    return Cheat("equivocation", _prefix(t), second, seat, "frame/equivocation",
+                 evidence=(second,), table=t)
+
+
+def bad_signature(seed: int = 7) -> Cheat:
+    t = _table(seed)
+    _advance_to(t, _at(Phase.PLAY))
+    seat = _mover(t)
+    good = _sign(t, seat, MessageType.MOVE, MoveBody(0, None).encode())
+    payload, signature = unpack(good, MAX_FRAME_BYTES)
+    wire = pack([payload, bytes([signature[0] ^ 1]) + signature[1:]])
+    return Cheat("bad signature", _prefix(t), wire, seat, "frame/bad-signature", table=t)
+
+
+def tampered_and_resigned(seed: int = 7) -> Cheat:
+    """The mover claims another tile for the position it opens, and signs that."""
+    t = _table(seed)
+    _advance_to(t, _at(Phase.PLAY))
+    seat = _mover(t)
+    state = _state(t)
+    legal = [m for m in t.agents[seat].view(state).legal if isinstance(m, Play)]
+    move = legal[0]
+    position = next(p for p, x in t.agents[seat].hand_positions(state).items()
+                    if x == move.tile)
+    body = _play_body(t, seat, move, position)
+    body[0] = t.referees[0].game.rules.move_id(Play((6, 6), End.RIGHT))
+    wire = _sign(t, seat, MessageType.MOVE, body)
+    return Cheat("field tampered and re-signed", _prefix(t), wire, seat, "move/tile-mismatch",
+                 table=t)
+
+
+def state_hash_resigned(seed: int = 7) -> Cheat:
+    """A seat signs a frame that commits to a public state other than the real one."""
+    t = _table(seed)
+    _advance_to(t, _at(Phase.PLAY))
+    seat = _mover(t)
+    state = _state(t)
+    wire = build_frame(t.agents[seat].identity, t.setup.game_id, state.seq, state.prev, seat,
+                       MessageType.MOVE, bytes(32), MoveBody(0, None).encode())
+    return Cheat("state hash tampered and re-signed", _prefix(t), wire, seat,
+                 "state/hash-mismatch", table=t)
+
+
+def withheld_reveal(seed: int = 7) -> Cheat:
+    """At the end the seat reveals nothing of its hand: its shares are missing."""
+    t = _table(seed)
+    _advance_to(t, _at(Phase.REVEAL, 0))
+    _advance_to(t, _at(Phase.REVEAL, 1))
+    wire = _sign(t, 1, MessageType.REVEAL, SharesBody(()).encode())
+    return Cheat("reveal withheld", _prefix(t), wire, 1, "reveal/positions", table=t)
+
+
+def silent_at_reveal(seed: int = 7) -> Cheat:
+    """The seat simply never sends its reveal: the transcript ends awaiting it."""
+    t = _table(seed)
+    _advance_to(t, _at(Phase.REVEAL, 1))
+    return Cheat("silent at the reveal", _prefix(t), None, 1, "reveal", table=t)
+
+
+CHEATS: dict[str, Callable[[], Cheat]] = {
+    "bad-shuffle-proof": bad_shuffle_proof,
+    "wrong-share": wrong_decryption_share,
+    "tile-not-dealt": tile_not_dealt,
+    "tile-played-twice": tile_played_twice,
+    "illegal-placement": illegal_placement,
+    "out-of-turn": out_of_turn,
+    "other-game": replayed_from_other_game,
+    "equivocation": equivocation,
+    "bad-signature": bad_signature,
+    "tampered-resigned": tampered_and_resigned,
+    "state-hash-resigned": state_hash_resigned,
+    "withheld-reveal": withheld_reveal,
+    "silent-at-reveal": silent_at_reveal,
+}
+
