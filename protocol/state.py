@@ -142,7 +142,8 @@ class PublicState:
             )
         except LocalError as exc:
             raise EncodingError("state/schema", exc.detail) from None
-        if not len(deck) == len(owners) == len(shares) == len(opened) == len(played):
+        if not (len(owners) == len(shares) == len(opened) == len(played)
+                and len(deck) in (0, len(owners))):
             raise EncodingError("state/schema", "per-position lists differ in length")
         if state.encode(rules) != data:
             raise EncodingError("state/non-canonical", "the state does not re-encode exactly")

@@ -16,9 +16,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from .canonical import as_array, as_bytes, as_int, pack, unpack
+from .canonical import as_array, as_bytes, as_int, as_list, pack, unpack
 from .errors import EncodingError, LocalError, Violation
-from .frames import MAX_FRAME_BYTES
+from .frames import MAX_FRAME_BYTES, Frame
 from .identity import fingerprint
 from .referee import Referee
 from .rules.base import Outcome, halves_text
@@ -26,10 +26,10 @@ from .session import Game, authenticate, awaiting, step
 from .setup import MAX_SETUP_BYTES, GameSetup
 from .state import MAX_STATE_BYTES, PublicState
 from .tiles import tile_text
-from .transcript import Transcript
+from .transcript import MAX_EVIDENCE, Transcript
 
 DISPUTE_MAGIC = "dealerless/dispute"
-MAX_DISPUTE_BYTES = MAX_SETUP_BYTES + MAX_STATE_BYTES + MAX_FRAME_BYTES + 64
+MAX_DISPUTE_BYTES = MAX_SETUP_BYTES + MAX_STATE_BYTES + (1 + MAX_EVIDENCE) * MAX_FRAME_BYTES
 
 
 @dataclass(frozen=True)
@@ -81,16 +81,14 @@ def _evidence(ref: Referee, wires: tuple[bytes, ...]) -> Violation | None:
     """An evidence record must prove equivocation against an accepted frame (11.2 step 4)."""
     for wire in wires:
         try:
-            frame = authenticate(ref.game, wire, None)
+            seq = authenticate(ref.game, wire, None).seq
+            if seq >= len(ref.frames):
+                raise Violation("transcript/bad-evidence", "evidence for a step never taken",
+                                None, None)
+            _check_equivocation(ref.game, ref.frames[seq], wire)
         except Violation as v:
-            return Violation("transcript/bad-evidence", v.detail, None, None)
-        accepted = ref.frames[frame.seq] if frame.seq < len(ref.frames) else None
-        if (accepted is None or frame.game_id != ref.game.game_id
-                or accepted.seat != frame.seat or accepted.wire == frame.wire):
-            return Violation("transcript/bad-evidence",
-                             "an evidence record proves no equivocation", None, None)
-        return Violation("frame/equivocation", f"seat {frame.seat} signed two different "
-                         f"frames for step {frame.seq}", frame.seat, frame.seq)
+            return v if v.code != "frame/bad-signature" else Violation(
+                "transcript/bad-evidence", v.detail, None, None)
     return None
 
 
@@ -128,7 +126,9 @@ def _verdict(ref: Referee, violation: Violation | None = None) -> Verdict:
 # -- dispute packages ---------------------------------------------------------------------
 
 def dispute_package(data: bytes, index: int) -> bytes:
-    """The package for frame `index` of a transcript: [magic, 1, setup, index, state, frame].
+    """The package for frame `index`: [magic, 1, setup, index, state, frame, evidence].
+
+    `evidence` holds the transcript's equivocation records for that step, if any.
 
     Raises LocalError when the transcript does not reach that frame with a
     committed state (it is shorter, or the replay stopped at an earlier violation).
@@ -145,8 +145,15 @@ def dispute_package(data: bytes, index: int) -> bytes:
             raise LocalError("dispute/after-violation",
                              f"the replay stops at frame {i} ({v.code}); frame {index} has "
                              "no committed state to judge it against") from None
+    evidence = []
+    for wire in transcript.evidence:
+        try:
+            if authenticate(ref.game, wire, None).seq == index:
+                evidence.append(wire)
+        except Violation:
+            continue
     return pack([DISPUTE_MAGIC, 1, transcript.setup.encode(), index,
-                 ref.state.encode(ref.game.rules), transcript.frames[index]])
+                 ref.state.encode(ref.game.rules), transcript.frames[index], evidence])
 
 
 @dataclass(frozen=True)
@@ -162,7 +169,7 @@ class StepVerdict:
 
 def check_step(package: bytes) -> StepVerdict:
     """Judge one frame from its dispute package alone (spec/11-verify.md section 11.4)."""
-    obj = as_array(unpack(package, MAX_DISPUTE_BYTES), 6, "dispute package")
+    obj = as_array(unpack(package, MAX_DISPUTE_BYTES), 7, "dispute package")
     if obj[0] != DISPUTE_MAGIC or obj[1] != 1:
         raise EncodingError("dispute/magic", "not a dealerless/1 dispute package")
     setup = GameSetup.decode(as_bytes(obj[2], "setup", max_len=MAX_SETUP_BYTES))
@@ -173,8 +180,26 @@ def check_step(package: bytes) -> StepVerdict:
     if state.game_id != setup.game_id or state.seq != index:
         raise EncodingError("dispute/state", "the state is not of this game at this frame")
     wire = as_bytes(obj[5], "frame", max_len=MAX_FRAME_BYTES)
+    evidence = [as_bytes(e, "evidence", max_len=MAX_FRAME_BYTES)
+                for e in as_list(obj[6], "evidence", MAX_EVIDENCE)]
     try:
-        new, _ = step(game, state, wire)
+        new, frame = step(game, state, wire)
+        for other in evidence:
+            _check_equivocation(game, frame, other)
     except Violation as v:
         return StepVerdict(index, v, None)
     return StepVerdict(index, None, new.hash(game.rules))
+
+
+def _check_equivocation(game: Game, accepted: Frame, wire: bytes) -> None:
+    """Raise the equivocation an evidence frame proves, or bad-evidence if it proves none."""
+    try:
+        frame = authenticate(game, wire, None)
+    except Violation as v:
+        raise Violation("transcript/bad-evidence", v.detail, None, None) from None
+    if (frame.game_id != game.game_id or frame.seq != accepted.seq
+            or frame.seat != accepted.seat or frame.wire == accepted.wire):
+        raise Violation("transcript/bad-evidence", "an evidence record proves no equivocation",
+                        None, None)
+    raise Violation("frame/equivocation", f"seat {frame.seat} signed two different frames "
+                    f"for step {frame.seq}", frame.seat, frame.seq)
