@@ -1,0 +1,57 @@
+"""Golden transcripts in spec/vectors/transcripts/: verdicts and single-step disputes (spec/11)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from protocol.errors import LocalError
+from protocol.transcript import Transcript
+from protocol.verifier import check_step, dispute_package, replay
+
+ROOT = Path(__file__).resolve().parent.parent
+GOLDEN = ROOT / "spec" / "vectors" / "transcripts"
+INDEX: dict[str, Any] = json.loads((GOLDEN / "index.json").read_text())["transcripts"]
+
+
+@pytest.mark.parametrize("name", sorted(INDEX))
+def test_golden_transcript_verdict(name: str) -> None:
+    want = INDEX[name]
+    verdict = replay((GOLDEN / want["file"]).read_bytes())
+    got = verdict.to_json()
+    assert verdict.exit_code == want["exit"]
+    for key in ("valid", "complete", "frames", "first_player", "outcome", "hidden_tile",
+                "violation", "awaiting"):
+        assert got[key] == want[key], key
+
+
+@pytest.mark.parametrize("name", sorted(INDEX))
+def test_check_step_agrees_with_the_full_replay_on_every_frame(name: str) -> None:
+    data = (GOLDEN / INDEX[name]["file"]).read_bytes()
+    frames = Transcript.decode(data).frames
+    violation = INDEX[name]["violation"]
+    stop = violation["frame"] if violation else len(frames)
+    for n in range(min(stop + 1, len(frames))):
+        verdict = check_step(dispute_package(data, n))
+        if n < stop:
+            assert verdict.valid, n
+        else:  # the violating frame: the same rule, seat and frame as the replay
+            v = verdict.violation
+            assert v is not None, n
+            assert {"rule": v.code, "seat": v.seat, "frame": v.frame} == {
+                k: violation[k] for k in ("rule", "seat", "frame")}
+    # After the violation the replay holds no committed state: no package can be made.
+    for n in range(stop + 1, len(frames)):
+        with pytest.raises(LocalError):
+            dispute_package(data, n)
+
+
+def test_golden_transcripts_are_reproducible_from_their_generator() -> None:
+    proc = subprocess.run([sys.executable, str(ROOT / "tools" / "gen_transcripts.py"),
+                           "--check"], cwd=ROOT, capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr

@@ -1,0 +1,69 @@
+#!/usr/bin/env python3
+"""Generate the golden transcripts in spec/vectors/transcripts/ from fixed seeds.
+
+    python tools/gen_transcripts.py          # rewrite the files and index.json
+    python tools/gen_transcripts.py --check  # exit 1 if they differ from the code
+
+`valid` is a complete seeded self-play game; `prefix` is it cut after frame 12;
+every other file is the transcript an honest seat saves after one of the cheats
+in peers/adversary.py. index.json gives each file's expected verdict.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from peers.adversary import CHEATS
+from peers.selfplay import selfplay
+from protocol.transcript import Transcript
+from protocol.verifier import replay
+
+OUT = Path(__file__).resolve().parent.parent / "spec" / "vectors" / "transcripts"
+
+
+def expected(data: bytes) -> dict[str, Any]:
+    v = replay(data).to_json()
+    keep = ("valid", "complete", "frames", "first_player", "outcome", "hidden_tile",
+            "violation", "awaiting")
+    return {"exit": replay(data).exit_code, **{k: v[k] for k in keep}}
+
+
+def build() -> dict[str, bytes]:
+    valid = selfplay("bram", {"komi_halves": 1}, ("greedy", "random"), seed=1)
+    files = {"valid": valid.encode(),
+             "prefix": Transcript(valid.setup, valid.frames[:13]).encode()}
+    for name, make in CHEATS.items():
+        files[name] = make().transcript()
+    return files
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description="golden transcripts")
+    parser.add_argument("--check", action="store_true", help="compare instead of writing")
+    args = parser.parse_args()
+    files = build()
+    index = {"about": {"generated_by": "python tools/gen_transcripts.py",
+                       "spec": "spec/11-verify.md"},
+             "transcripts": {name: {"file": f"{name}.transcript", **expected(data)}
+                             for name, data in files.items()}}
+    outputs = {f"{name}.transcript": data for name, data in files.items()}
+    outputs["index.json"] = (json.dumps(index, indent=1, sort_keys=True) + "\n").encode()
+    stale = [n for n, data in outputs.items()
+             if not (OUT / n).exists() or (OUT / n).read_bytes() != data]
+    if args.check:
+        if stale:
+            print("stale golden transcripts: " + ", ".join(stale), file=sys.stderr)
+            return 1
+        return 0
+    OUT.mkdir(parents=True, exist_ok=True)
+    for name, data in outputs.items():
+        (OUT / name).write_bytes(data)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
