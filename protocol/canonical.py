@@ -37,7 +37,10 @@ def _normalise(obj: Any) -> Any:
 
 def pack(obj: Any) -> bytes:
     """The canonical encoding of `obj`."""
-    out: bytes = msgpack.packb(_normalise(obj), use_bin_type=True)
+    try:
+        out: bytes = msgpack.packb(_normalise(obj), use_bin_type=True)
+    except (OverflowError, ValueError) as exc:
+        raise EncodingError("msgpack/unencodable", str(exc)) from None
     return out
 
 
