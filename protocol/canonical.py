@@ -21,15 +21,20 @@ from .errors import EncodingError
 
 MAX_CONTAINER = 4096
 MAX_BYTES = 1 << 20
+#: No dealerless value nests deeper than 6; the limit keeps hostile input from
+#: exhausting the stack while it is re-encoded.
+MAX_DEPTH = 16
 
 
-def _normalise(obj: Any) -> Any:
+def _normalise(obj: Any, depth: int = 0) -> Any:
+    if depth > MAX_DEPTH:
+        raise EncodingError("msgpack/too-deep", f"values nest at most {MAX_DEPTH} deep")
     if isinstance(obj, dict):
         if not all(isinstance(k, str) for k in obj):
             raise EncodingError("msgpack/map-key", "map keys must be text")
-        return {k: _normalise(obj[k]) for k in sorted(obj)}
+        return {k: _normalise(obj[k], depth + 1) for k in sorted(obj)}
     if isinstance(obj, list | tuple):
-        return [_normalise(x) for x in obj]
+        return [_normalise(x, depth + 1) for x in obj]
     if obj is None or isinstance(obj, bool | int | bytes | str):
         return obj
     raise EncodingError("msgpack/type", f"{type(obj).__name__} has no canonical encoding")

@@ -37,8 +37,9 @@ class KeyBody:
     @classmethod
     def decode(cls, obj: Any) -> KeyBody:
         key, proof, commit = as_array(obj, 3, "key body")
-        return cls(decode_point(as_bytes(key, "key share", POINT_BYTES)),
-                   SchnorrProof.decode(as_bytes(proof, "key proof", SCHNORR_PROOF_BYTES)),
+        return cls(decode_point(as_bytes(key, "key share", max_len=POINT_BYTES + 1)),
+                   SchnorrProof.decode(as_bytes(proof, "key proof",
+                                                max_len=SCHNORR_PROOF_BYTES + 1)),
                    as_bytes(commit, "commitment", COMMITMENT_BYTES))
 
 
@@ -70,8 +71,11 @@ class ShuffleBody:
     @classmethod
     def decode(cls, obj: Any, n: int) -> ShuffleBody:
         deck, proof = as_array(obj, 2, "shuffle body")
-        return cls(decode_deck(as_bytes(deck, "deck", n * CIPHERTEXT_BYTES)),
-                   ShuffleProof.decode(as_bytes(proof, "shuffle proof", proof_bytes(n)), n))
+        # The decoders check the lengths, with their own codes (deck/length,
+        # shuffle/length); a deck of the wrong size fails the proof's shuffle/size.
+        return cls(decode_deck(as_bytes(deck, "deck", max_len=(n + 1) * CIPHERTEXT_BYTES)),
+                   ShuffleProof.decode(as_bytes(proof, "shuffle proof",
+                                                max_len=proof_bytes(n) + 1), n))
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,8 +96,9 @@ class ShareEntry:
 
 
 def decode_share(share: Any, proof: Any) -> DecryptionShare:
-    return DecryptionShare(decode_point(as_bytes(share, "share", POINT_BYTES)),
-                           DleqProof.decode(as_bytes(proof, "share proof", DLEQ_PROOF_BYTES)))
+    return DecryptionShare(decode_point(as_bytes(share, "share", max_len=POINT_BYTES + 1)),
+                           DleqProof.decode(as_bytes(proof, "share proof",
+                                                     max_len=DLEQ_PROOF_BYTES + 1)))
 
 
 @dataclass(frozen=True, slots=True)

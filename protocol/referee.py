@@ -29,6 +29,7 @@ class Referee:
         self.frames: list[Frame] = []
         self.evidence: list[bytes] = []
         self.violation: Violation | None = None
+        self._offending: bytes | None = None  # the frame that proved `violation`
 
     @property
     def awaiting(self) -> tuple[int, MessageType] | None:
@@ -41,24 +42,30 @@ class Referee:
     def outcome(self) -> Outcome:
         return final_outcome(self.game, self.state)
 
-    def receive(self, wire: bytes) -> Frame | None:
+    def receive(self, wire: bytes, dedupe: bool = True) -> Frame | None:
         """Apply one frame. Returns it, or None for an exact duplicate of an accepted frame.
 
         Raises Violation. An authenticated violation is final: the referee keeps
-        it and refuses everything after. A frame that fails authentication is
-        reported but changes nothing, since anyone could have sent it.
+        it, and the offending frame, and refuses everything after. A frame that
+        is no evidence against its seat (bad signature, another game, out of
+        place) is reported but changes nothing, since anyone could have sent it.
+        With `dedupe` False (replaying a transcript) a repeated frame is out of
+        place like any other.
         """
         if self.violation is not None:
             raise self.violation
         try:
             frame = authenticate(self.game, wire, len(self.frames))
-            if frame.game_id == self.game.game_id and frame.seq < len(self.frames):
+            if (dedupe and frame.game_id == self.game.game_id
+                    and frame.seq < len(self.frames)):
                 self._check_earlier(frame)
                 return None
             self.state = apply_frame(self.game, self.state, frame)
         except Violation as v:
             if v.authenticated:
                 self.violation = v
+                if v.code != "frame/equivocation":
+                    self._offending = wire
             raise
         self.frames.append(frame)
         return frame
@@ -74,11 +81,14 @@ class Referee:
                             f"seat {frame.seat} signed two different frames for step "
                             f"{frame.seq}", frame.seat, frame.seq)
         raise Violation("frame/sequence", f"step {frame.seq} was taken by seat "
-                        f"{accepted.seat}", frame.seat, frame.seq)
+                        f"{accepted.seat}", frame.seat, frame.seq, authenticated=False)
 
     def transcript(self) -> Transcript:
-        return Transcript(self.game.setup, tuple(f.wire for f in self.frames),
-                          tuple(self.evidence))
+        """Accepted frames, then the frame that proved a violation, then any evidence."""
+        frames = tuple(f.wire for f in self.frames)
+        if self._offending is not None:
+            frames += (self._offending,)
+        return Transcript(self.game.setup, frames, tuple(self.evidence))
 
     def moves(self) -> list[dict[str, Any]]:
         """The moves made so far, in order, as {frame, seat, move} with the move's text."""

@@ -33,7 +33,7 @@ from .group import Point
 from .hashing import H, Tag
 from .identity import SignatureError, verify_signature
 from .messages import KeyBody, MoveBody, NonceBody, SharesBody, ShuffleBody
-from .rules.base import Outcome, RuleSet, RuleViolation
+from .rules.base import Outcome, RuleSet
 from .schnorr import verify_key
 from .setup import GameSetup
 from .shuffle import verify_shuffle
@@ -227,8 +227,13 @@ def on_reveal(game: Game, state: PublicState, frame: Frame) -> PublicState:
             opened[p] = open_tile(game.rules.tile_set, state.deck[p],
                                   [s for s in shares[p] if s is not None])
     state = state.with_(shares=tuple(tuple(r) for r in shares), opened=tuple(opened))
-    return _next_in_order(game, state, seat + 1,
-                          lambda: state.with_(phase=Phase.DONE, turn=None))
+
+    def reveal_done() -> PublicState:
+        done = state.with_(phase=Phase.DONE, turn=None)
+        final_outcome(game, done)  # the revealed tiles must fit the public state
+        return done
+
+    return _next_in_order(game, state, seat + 1, reveal_done)
 
 
 Handler = Callable[[Game, PublicState, Frame], PublicState]
@@ -285,13 +290,19 @@ def apply_frame(game: Game, state: PublicState, frame: Frame) -> PublicState:
         return Violation(code, detail, seat, index)
 
     if frame.game_id != game.game_id:                                          # 3
-        raise blame("frame/wrong-game", "the frame belongs to another game")
+        # Identity keys are long-term: anyone holding a frame of another game can
+        # replay it here. It proves nothing against its signer in this game.
+        raise Violation("frame/wrong-game", "the frame belongs to another game", seat, index,
+                        authenticated=False)
     if frame.seq != state.seq:                                                 # 4
-        raise blame("frame/sequence", f"expected seq {state.seq}, got {frame.seq}")
-    if frame.prev != state.prev:                                               # 5
-        raise blame("frame/chain", "prev is not the hash of the previous frame")
-    if frame.state_hash != state.hash(game.rules):                             # 6
+        # A frame out of place (lost, reordered or repeated by the network) is not
+        # evidence either: the seat signed it for another position in the chain.
+        raise Violation("frame/sequence", f"expected seq {state.seq}, got {frame.seq}",
+                        seat, index, authenticated=False)
+    if frame.state_hash != state.hash(game.rules):                             # 5
         raise blame("state/hash-mismatch", "the frame commits to a different public state")
+    if frame.prev != state.prev:                                               # 6
+        raise blame("frame/chain", "prev is not the hash of the previous frame")
     if state.phase is Phase.DONE:                                              # 7
         raise blame("frame/after-end", "the game is over")
     if seat != state.turn:                                                     # 8
@@ -302,13 +313,19 @@ def apply_frame(game: Game, state: PublicState, frame: Frame) -> PublicState:
                     f"{frame.type.label} is not allowed in the {state.phase} phase")
     try:
         new = handler(game, state, frame)                                      # 10
+    except LocalError:
+        raise  # a bug on this side is never blamed on the sender
     except DealerlessError as exc:
         raise blame(exc.code, exc.detail) from None
     return new.with_(seq=state.seq + 1, prev=frame.hash)
 
 
 def final_outcome(game: Game, state: PublicState) -> Outcome:
-    """The result once every seat has revealed (spec/10-session.md 10.6)."""
+    """The result once every seat has revealed (spec/10-session.md 10.6).
+
+    Raises RuleViolation (rules/reveal-mismatch) if the opened tiles do not fit
+    the public state, which the proofs make impossible for a game that got here.
+    """
     if state.phase is not Phase.DONE:
         raise LocalError("session/not-done", "the game is not over")
     hands: list[list[Tile]] = [[] for _ in range(game.seats)]
@@ -321,7 +338,4 @@ def final_outcome(game: Game, state: PublicState) -> Outcome:
             hands[owner].append(tile)
         elif owner == HIDDEN:
             hidden.append(tile)
-    try:
-        return game.rules.outcome(state.rules_state, hands, hidden)
-    except RuleViolation as exc:
-        raise LocalError(exc.code, exc.detail) from None
+    return game.rules.outcome(state.rules_state, hands, hidden)

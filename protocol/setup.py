@@ -85,7 +85,7 @@ class GameSetup:
     @classmethod
     def decode(cls, data: bytes) -> GameSetup:
         obj = as_array(unpack(data, MAX_SETUP_BYTES), 6, "setup")
-        if obj[0] != SETUP_MAGIC or obj[1] != SETUP_VERSION:
+        if obj[0] != SETUP_MAGIC or as_int(obj[1], "setup version") != SETUP_VERSION:
             raise EncodingError("setup/version", "not a dealerless/1 setup")
         rules = as_str(obj[2], "setup rules")
         params = obj[3]

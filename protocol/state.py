@@ -86,19 +86,22 @@ class PublicState:
         return pack(self.to_obj(rules))
 
     @cached_property
-    def _hash_cache(self) -> dict[int, bytes]:
-        return {}
+    def _hash_memo(self) -> list[tuple[RuleSet[Any, Any], bytes]]:
+        return []
 
     def hash(self, rules: RuleSet[Any, Any]) -> bytes:
         """H(STATE, canonical encoding), first 32 bytes: the state_hash frames carry."""
-        cache = self._hash_cache
-        if id(rules) not in cache:
-            cache[id(rules)] = H(Tag.STATE, self.encode(rules))[:32]
-        return cache[id(rules)]
+        memo = self._hash_memo  # holds `rules` itself, so an identity match is exact
+        for known, digest in memo:
+            if known is rules:
+                return digest
+        digest = H(Tag.STATE, self.encode(rules))[:32]
+        memo.append((rules, digest))
+        return digest
 
     @classmethod
     def decode(cls, data: bytes, rules: RuleSet[Any, Any], seats: int) -> PublicState:
-        """Strictly decode a state, e.g. from a dispute package."""
+        """Strictly decode a state (e.g. from a dispute package): EncodingError if malformed."""
         obj = unpack(data, MAX_STATE_BYTES)
         keys = ["commitments", "deck", "first_player", "game_id", "key_shares", "magic",
                 "nonces", "opened", "owners", "phase", "played", "prev", "rules", "seq",
@@ -106,45 +109,76 @@ class PublicState:
         if not isinstance(obj, dict) or sorted(obj) != keys or obj["magic"] != STATE_MAGIC:
             raise EncodingError("state/schema", "not a dealerless/1 public state")
         try:
-            phase = Phase(as_str(obj["phase"], "phase"))
-        except ValueError:
-            raise EncodingError("state/schema", "unknown phase") from None
-        deck = decode_deck(as_bytes(obj["deck"], "deck", max_len=4096 * CIPHERTEXT_BYTES))
-        owners = tuple(as_int(o, "owner", BONEYARD, seats - 1) for o in as_list(obj["owners"],
-                                                                                 "owners"))
-        shares = tuple(tuple(None if s is None else decode_point(as_bytes(s, "share",
-                                                                          POINT_BYTES))
-                             for s in as_array(row, seats, "shares row"))
-                       for row in as_list(obj["shares"], "shares"))
-        opened = tuple(None if t is None else parse_tile(as_str(t, "tile"))
-                       for t in as_list(obj["opened"], "opened"))
-        played = tuple(as_bool(b, "played") for b in as_list(obj["played"], "played"))
-        turn = obj["turn"]
-        first = obj["first_player"]
-        try:
-            state = cls(
-                game_id=as_bytes(obj["game_id"], "game id", 32),
-                seq=as_int(obj["seq"], "seq"),
-                prev=as_bytes(obj["prev"], "prev", 32),
-                phase=phase,
-                turn=None if turn is None else as_int(turn, "turn", 0, seats - 1),
-                key_shares=tuple(decode_point(as_bytes(k, "key share", POINT_BYTES))
-                                 for k in as_list(obj["key_shares"], "key shares", seats)),
-                commitments=tuple(as_bytes(c, "commitment", 32)
-                                  for c in as_list(obj["commitments"], "commitments", seats)),
-                nonces=tuple(as_bytes(n, "nonce", 32)
-                             for n in as_list(obj["nonces"], "nonces", seats)),
-                first_player=None if first is None else as_int(first, "first player", 0,
-                                                               seats - 1),
-                deck=deck, owners=owners, shares=shares, opened=opened, played=played,
-                rules_state=None if obj["rules"] is None else rules.state_from_json(
-                    obj["rules"]),
-            )
-        except LocalError as exc:
-            raise EncodingError("state/schema", exc.detail) from None
-        if not (len(owners) == len(shares) == len(opened) == len(played)
-                and len(deck) in (0, len(owners))):
-            raise EncodingError("state/schema", "per-position lists differ in length")
+            state = cls._from_obj(obj, rules, seats)
+        except (LocalError, EncodingError, ValueError) as exc:
+            detail = exc.detail if isinstance(exc, LocalError | EncodingError) else str(exc)
+            raise EncodingError("state/schema", detail) from None
+        problem = _inconsistency(state, seats)
+        if problem:
+            raise EncodingError("state/inconsistent", problem)
         if state.encode(rules) != data:
             raise EncodingError("state/non-canonical", "the state does not re-encode exactly")
         return state
+
+    @classmethod
+    def _from_obj(cls, obj: dict[str, Any], rules: RuleSet[Any, Any],
+                  seats: int) -> PublicState:
+        def tile_of(text: Any) -> Tile:
+            t = parse_tile(as_str(text, "tile"))
+            if t not in rules.tile_set:
+                raise EncodingError("state/schema", f"{t} is not in the {rules.tile_set.name}")
+            return t
+
+        turn, first = obj["turn"], obj["first_player"]
+        return cls(
+            game_id=as_bytes(obj["game_id"], "game id", 32),
+            seq=as_int(obj["seq"], "seq"),
+            prev=as_bytes(obj["prev"], "prev", 32),
+            phase=Phase(as_str(obj["phase"], "phase")),
+            turn=None if turn is None else as_int(turn, "turn", 0, seats - 1),
+            key_shares=tuple(decode_point(as_bytes(k, "key share", POINT_BYTES))
+                             for k in as_list(obj["key_shares"], "key shares", seats)),
+            commitments=tuple(as_bytes(c, "commitment", 32)
+                              for c in as_list(obj["commitments"], "commitments", seats)),
+            nonces=tuple(as_bytes(n, "nonce", 32) for n in as_list(obj["nonces"], "nonces",
+                                                                    seats)),
+            first_player=None if first is None else as_int(first, "first player", 0,
+                                                           seats - 1),
+            deck=decode_deck(as_bytes(obj["deck"], "deck", max_len=4096 * CIPHERTEXT_BYTES)),
+            owners=tuple(as_int(o, "owner", BONEYARD, seats - 1)
+                         for o in as_list(obj["owners"], "owners")),
+            shares=tuple(tuple(None if x is None else decode_point(as_bytes(x, "share",
+                                                                            POINT_BYTES))
+                               for x in as_array(row, seats, "shares row"))
+                         for row in as_list(obj["shares"], "shares")),
+            opened=tuple(None if t is None else tile_of(t) for t in as_list(obj["opened"],
+                                                                           "opened")),
+            played=tuple(as_bool(b, "played") for b in as_list(obj["played"], "played")),
+            rules_state=None if obj["rules"] is None else rules.state_from_json(obj["rules"]),
+        )
+
+
+_BEFORE_PLAY = (Phase.KEYS, Phase.NONCES, Phase.SHUFFLE, Phase.DEAL)
+
+
+def _inconsistency(s: PublicState, seats: int) -> str | None:
+    """What makes a decoded state one no game can reach, as far as the step relies on it."""
+    n = len(s.owners)
+    if not len(s.shares) == len(s.opened) == len(s.played) == n:
+        return "per-position lists differ in length"
+    if (s.turn is None) != (s.phase is Phase.DONE):
+        return "a turn is owed exactly while the game is not done"
+    keys_done = s.phase is not Phase.KEYS
+    if keys_done and (len(s.key_shares) != seats or len(s.commitments) != seats):
+        return "every seat's key share is in after the key phase"
+    if len(s.key_shares) != len(s.commitments):
+        return "one commitment per key share"
+    nonces_done = s.phase not in (Phase.KEYS, Phase.NONCES)
+    if nonces_done != (len(s.nonces) == seats and s.first_player is not None
+                       and len(s.deck) == n):
+        return "nonces, the first player and the deck come with the shuffle phase"
+    if not nonces_done and (s.deck or s.first_player is not None):
+        return "no deck before the shuffle phase"
+    if (s.rules_state is None) != (s.phase in _BEFORE_PLAY):
+        return "the rules' state exists from the play phase on"
+    return None

@@ -5,8 +5,8 @@
     record = kind (1 byte) || u32 big-endian length || payload
 
 Kinds: 'S' the setup (exactly one, first), 'F' a frame (in chain order), 'E' an
-equivocation evidence frame (after the frames). Records are appended as the game
-goes, so a file cut at any record boundary is a valid prefix of a game, and a
+equivocation evidence frame (after the frames). Records can be appended as the
+game goes, a file cut at any record boundary is a valid prefix of a game, and a
 verifier needs nothing but the file.
 """
 

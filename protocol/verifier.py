@@ -78,18 +78,23 @@ class Verdict:
 
 
 def _evidence(ref: Referee, wires: tuple[bytes, ...]) -> Violation | None:
-    """An evidence record must prove equivocation against an accepted frame (11.2 step 4)."""
+    """Every evidence record must prove equivocation against an accepted frame (11.2)."""
+    found: Violation | None = None
     for wire in wires:
         try:
             seq = authenticate(ref.game, wire, None).seq
-            if seq >= len(ref.frames):
-                raise Violation("transcript/bad-evidence", "evidence for a step never taken",
-                                None, None)
+        except Violation as v:
+            return Violation("transcript/bad-evidence", v.detail, None, None)
+        if seq >= len(ref.frames):
+            return Violation("transcript/bad-evidence", "evidence for a step never taken",
+                             None, None)
+        try:
             _check_equivocation(ref.game, ref.frames[seq], wire)
         except Violation as v:
-            return v if v.code != "frame/bad-signature" else Violation(
-                "transcript/bad-evidence", v.detail, None, None)
-    return None
+            if v.code != "frame/equivocation":
+                return v
+            found = found or v
+    return found
 
 
 def replay(data: bytes) -> Verdict:
@@ -101,9 +106,7 @@ def replay(data: bytes) -> Verdict:
     ref = Referee(transcript.setup)
     for wire in transcript.frames:
         try:
-            if ref.receive(wire) is None:
-                raise Violation("transcript/duplicate", "a frame appears twice", None,
-                                len(ref.frames))
+            ref.receive(wire, dedupe=False)
         except Violation as v:
             return _verdict(ref, violation=v)
     bad = _evidence(ref, transcript.evidence)
@@ -140,7 +143,7 @@ def dispute_package(data: bytes, index: int) -> bytes:
     ref = Referee(transcript.setup)
     for i, wire in enumerate(transcript.frames[:index]):
         try:
-            ref.receive(wire)
+            ref.receive(wire, dedupe=False)
         except Violation as v:
             raise LocalError("dispute/after-violation",
                              f"the replay stops at frame {i} ({v.code}); frame {index} has "
@@ -170,14 +173,15 @@ class StepVerdict:
 def check_step(package: bytes) -> StepVerdict:
     """Judge one frame from its dispute package alone (spec/11-verify.md section 11.4)."""
     obj = as_array(unpack(package, MAX_DISPUTE_BYTES), 7, "dispute package")
-    if obj[0] != DISPUTE_MAGIC or obj[1] != 1:
+    if obj[0] != DISPUTE_MAGIC or as_int(obj[1], "package version") != 1:
         raise EncodingError("dispute/magic", "not a dealerless/1 dispute package")
     setup = GameSetup.decode(as_bytes(obj[2], "setup", max_len=MAX_SETUP_BYTES))
     index = as_int(obj[3], "frame index")
     game = Game(setup)
     state = PublicState.decode(as_bytes(obj[4], "state", max_len=MAX_STATE_BYTES),
                                game.rules, setup.seats)
-    if state.game_id != setup.game_id or state.seq != index:
+    if (state.game_id != setup.game_id or state.seq != index
+            or state.owners != game.owners):
         raise EncodingError("dispute/state", "the state is not of this game at this frame")
     wire = as_bytes(obj[5], "frame", max_len=MAX_FRAME_BYTES)
     evidence = [as_bytes(e, "evidence", max_len=MAX_FRAME_BYTES)

@@ -129,3 +129,29 @@ def test_oversized_frames_are_refused_before_unpacking() -> None:
                     ref.state.prev, seat, MessageType.MOVE, bytes(32),
                     [0, bytes(MAX_FRAME_BYTES), None, None])
     assert "too-large" in str(built.value) or "msgpack" in str(built.value)
+
+
+def test_deeply_nested_input_is_a_typed_error_not_a_crash() -> None:
+    ref = TABLES[Phase.PLAY].referees[0]
+    deep = b"\x91" * 5000 + b"\xc0"
+    with pytest.raises(Violation) as err:
+        ref.receive(deep)
+    assert err.value.code.startswith("msgpack/")
+    from protocol.canonical import unpack
+    with pytest.raises(EncodingError):
+        unpack(deep, 1 << 16)
+
+
+def test_check_step_refuses_an_impossible_state_instead_of_crashing() -> None:
+    from protocol.canonical import unpack
+    from protocol.verifier import check_step, dispute_package
+
+    table = TABLES[Phase.PLAY]
+    data = table.referees[0].transcript().encode()
+    package = unpack(dispute_package(data, len(table.referees[0].frames) - 1), 1 << 20)
+    state = unpack(package[4], 1 << 20)
+    state["phase"], state["rules"] = "play", None
+    package[4] = pack(state)
+    with pytest.raises(EncodingError) as err:
+        check_step(pack(package))
+    assert err.value.code == "state/inconsistent"

@@ -69,6 +69,12 @@ def test_cheat_is_caught_by_the_honest_seat_and_by_verify(name: str) -> None:
         assert (err.value.code, err.value.seat) == (cheat.rule, cheat.seat)
         assert err.value.frame == len(cheat.prefix) - (1 if cheat.evidence else 0)
         assert honest.frames == accepted_before      # nothing accepted, nothing lost
+        saved = replay(honest.transcript().encode())  # what the honest seat keeps
+        if err.value.authenticated:
+            assert saved.violation is not None
+            assert (saved.violation.code, saved.violation.seat) == (cheat.rule, cheat.seat)
+        else:  # not evidence: the saved chain stays a valid prefix
+            assert saved.exit_code == 3
     verdict = replay(cheat.transcript())
     if cheat.bad_frame is None:
         assert verdict.exit_code == 3
