@@ -22,6 +22,25 @@ from .state import Phase, PublicState
 from .transcript import Transcript
 
 
+def earlier_step_violation(accepted: Frame, other: Frame) -> Violation | None:
+    """What a second signed frame for an accepted step proves (spec/10-session.md 10.7).
+
+    The same seat signing two different frames for one step is equivocation. Another
+    seat signing a frame on the same chain position (same prev and state hash) signed
+    out of turn: only one seat owes each step. Anything else proves nothing.
+    """
+    if other.game_id != accepted.game_id or other.seq != accepted.seq:
+        return None
+    if other.seat == accepted.seat and other.wire != accepted.wire:
+        return Violation("frame/equivocation", f"seat {other.seat} signed two different "
+                         f"frames for step {other.seq}", other.seat, other.seq)
+    if (other.seat != accepted.seat and other.prev == accepted.prev
+            and other.state_hash == accepted.state_hash):
+        return Violation("frame/out-of-turn", f"seat {accepted.seat} owed step {other.seq}, "
+                         f"but seat {other.seat} signed a frame for it", other.seat, other.seq)
+    return None
+
+
 class Referee:
     def __init__(self, setup: GameSetup) -> None:
         self.game = Game(setup)
@@ -34,6 +53,11 @@ class Referee:
     @property
     def awaiting(self) -> tuple[int, MessageType] | None:
         return None if self.violation else awaiting(self.state)
+
+    @property
+    def offending_frame(self) -> bytes | None:
+        """The frame that proved the kept violation (None when it is an evidence record)."""
+        return self._offending
 
     @property
     def complete(self) -> bool:
@@ -64,24 +88,23 @@ class Referee:
         except Violation as v:
             if v.authenticated:
                 self.violation = v
-                if v.code != "frame/equivocation":
+                if not self.evidence or self.evidence[-1] != wire:
                     self._offending = wire
             raise
         self.frames.append(frame)
         return frame
 
     def _check_earlier(self, frame: Frame) -> None:
-        """A frame for a step already taken: a harmless duplicate, or equivocation."""
+        """A frame for a step already taken: a harmless duplicate, or proof of cheating."""
         accepted = self.frames[frame.seq]
         if frame.wire == accepted.wire:
             return
-        if frame.seat == accepted.seat:
-            self.evidence.append(frame.wire)
-            raise Violation("frame/equivocation",
-                            f"seat {frame.seat} signed two different frames for step "
-                            f"{frame.seq}", frame.seat, frame.seq)
-        raise Violation("frame/sequence", f"step {frame.seq} was taken by seat "
-                        f"{accepted.seat}", frame.seat, frame.seq, authenticated=False)
+        proof = earlier_step_violation(accepted, frame)
+        if proof is None:
+            raise Violation("frame/sequence", f"step {frame.seq} was taken by seat "
+                            f"{accepted.seat}", frame.seat, frame.seq, authenticated=False)
+        self.evidence.append(frame.wire)
+        raise proof
 
     def transcript(self) -> Transcript:
         """Accepted frames, then the frame that proved a violation, then any evidence."""

@@ -5,7 +5,7 @@
     record = kind (1 byte) || u32 big-endian length || payload
 
 Kinds: 'S' the setup (exactly one, first), 'F' a frame (in chain order), 'E' an
-equivocation evidence frame (after the frames). Records can be appended as the
+evidence frame (equivocation or out of turn, after the frames). Records can be appended as the
 game goes, a file cut at any record boundary is a valid prefix of a game, and a
 verifier needs nothing but the file.
 """

@@ -20,7 +20,7 @@ from .canonical import as_array, as_bytes, as_int, as_list, pack, unpack
 from .errors import EncodingError, LocalError, Violation
 from .frames import MAX_FRAME_BYTES, Frame
 from .identity import fingerprint
-from .referee import Referee
+from .referee import Referee, earlier_step_violation
 from .rules.base import Outcome, halves_text
 from .session import Game, authenticate, awaiting, step
 from .setup import MAX_SETUP_BYTES, GameSetup
@@ -78,7 +78,7 @@ class Verdict:
 
 
 def _evidence(ref: Referee, wires: tuple[bytes, ...]) -> Violation | None:
-    """Every evidence record must prove equivocation against an accepted frame (11.2)."""
+    """Every evidence record must prove a violation against an accepted frame (11.2)."""
     found: Violation | None = None
     for wire in wires:
         try:
@@ -89,9 +89,9 @@ def _evidence(ref: Referee, wires: tuple[bytes, ...]) -> Violation | None:
             return Violation("transcript/bad-evidence", "evidence for a step never taken",
                              None, None)
         try:
-            _check_equivocation(ref.game, ref.frames[seq], wire)
+            _check_evidence(ref.game, ref.frames[seq], wire)
         except Violation as v:
-            if v.code != "frame/equivocation":
+            if not v.authenticated:
                 return v
             found = found or v
     return found
@@ -131,7 +131,7 @@ def _verdict(ref: Referee, violation: Violation | None = None) -> Verdict:
 def dispute_package(data: bytes, index: int) -> bytes:
     """The package for frame `index`: [magic, 1, setup, index, state, frame, evidence].
 
-    `evidence` holds the transcript's equivocation records for that step, if any.
+    `evidence` holds the transcript's evidence records for that step, if any.
 
     Raises LocalError when the transcript does not reach that frame with a
     committed state (it is shorter, or the replay stopped at an earlier violation).
@@ -189,21 +189,20 @@ def check_step(package: bytes) -> StepVerdict:
     try:
         new, frame = step(game, state, wire)
         for other in evidence:
-            _check_equivocation(game, frame, other)
+            _check_evidence(game, frame, other)
     except Violation as v:
         return StepVerdict(index, v, None)
     return StepVerdict(index, None, new.hash(game.rules))
 
 
-def _check_equivocation(game: Game, accepted: Frame, wire: bytes) -> None:
-    """Raise the equivocation an evidence frame proves, or bad-evidence if it proves none."""
+def _check_evidence(game: Game, accepted: Frame, wire: bytes) -> None:
+    """Raise what an evidence frame proves against an accepted frame (11.2 step 4)."""
     try:
         frame = authenticate(game, wire, None)
     except Violation as v:
         raise Violation("transcript/bad-evidence", v.detail, None, None) from None
-    if (frame.game_id != game.game_id or frame.seq != accepted.seq
-            or frame.seat != accepted.seat or frame.wire == accepted.wire):
-        raise Violation("transcript/bad-evidence", "an evidence record proves no equivocation",
+    proof = earlier_step_violation(accepted, frame)
+    if proof is None:
+        raise Violation("transcript/bad-evidence", "an evidence record proves nothing",
                         None, None)
-    raise Violation("frame/equivocation", f"seat {frame.seat} signed two different frames "
-                    f"for step {frame.seq}", frame.seat, frame.seq)
+    raise proof

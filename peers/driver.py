@@ -1,0 +1,124 @@
+"""Game drivers: what a user interface talks to, whether the other seat is local or remote.
+
+A driver runs one seat's side of a game and reports what happens as events;
+when its seat must choose a move it awaits an async chooser (a person at a
+terminal, or a bot wrapped to look like one). The UI never touches the
+protocol objects beyond the SeatView it is shown.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from protocol.frames import Frame, MessageType
+from protocol.messages import MoveBody
+from protocol.referee import Referee
+from protocol.seat import SeatView
+from protocol.verifier import Verdict, replay
+
+from .entropy import Entropy
+from .selfplay import Table
+
+
+@dataclass(frozen=True)
+class StepEvent:
+    """A frame was accepted; `note` says what was checked (shown as verification status)."""
+
+    seq: int
+    seat: int
+    kind: str
+    note: str
+
+
+@dataclass(frozen=True)
+class ViewEvent:
+    """The position changed: what this seat may see now."""
+
+    view: SeatView
+    hand_counts: tuple[int, ...]
+    awaiting: tuple[int, str] | None
+
+
+@dataclass(frozen=True)
+class EndEvent:
+    """The game is over (or stopped): the verdict of the saved transcript."""
+
+    verdict: Verdict
+    transcript: bytes
+    message: str
+
+
+Event = StepEvent | ViewEvent | EndEvent
+AsyncChooser = Callable[[SeatView], Awaitable[Any]]
+Notify = Callable[[Event], None]
+
+NOTES = {
+    MessageType.KEY: "key share and Schnorr proof verified",
+    MessageType.NONCE: "first-player commitment opened",
+    MessageType.SHUFFLE: "shuffle proof verified",
+    MessageType.DEAL: "decryption shares of the deal verified",
+    MessageType.MOVE: "move checked",
+    MessageType.REVEAL: "reveal shares verified",
+}
+
+
+def describe(referee: Referee, frame: Frame) -> StepEvent:
+    note = NOTES[frame.type]
+    if frame.type is MessageType.MOVE:
+        rules = referee.game.rules
+        move = rules.move_from_id(MoveBody.decode(frame.body).move_id)
+        note = f"{rules.move_text(move)}: " + (
+            "tile opened with a proven share, placement legal"
+            if rules.played_tile(move) else "pass")
+    return StepEvent(frame.seq, frame.seat, frame.type.label, note)
+
+
+def view_event(referee: Referee, view: SeatView) -> ViewEvent:
+    due = referee.awaiting
+    rs = referee.state.rules_state
+    counts = tuple(rs.hand_counts) if rs is not None else ()
+    return ViewEvent(view, counts, None if due is None else (due[0], due[1].label))
+
+
+class Driver(Protocol):
+    seat: int
+
+    async def run(self, choose: AsyncChooser, notify: Notify) -> Verdict: ...
+
+
+class LocalDriver:
+    """A person (seat `seat`) against local bots, all in this process (`dealerless play`)."""
+
+    def __init__(self, bot: str = "greedy", seat: int = 0, komi_halves: int = 0,
+                 seed: int | None = None) -> None:
+        bots = ["human", bot] if seat == 0 else [bot, "human"]
+        self.seat = seat
+        self.table = Table.create("bram", {"komi_halves": komi_halves},
+                                  [b if b != "human" else "greedy" for b in bots],
+                                  Entropy(seed))
+
+    async def run(self, choose: AsyncChooser, notify: Notify) -> Verdict:
+        table, me = self.table, self.seat
+        ref = table.referees[me]
+        agent = table.agents[me]
+        while (due := ref.awaiting) is not None:
+            seat = due[0]
+            state = table.referees[seat].state
+            fresh = table.entropy.bytes(f"fresh {seat}")
+            if seat == me and due[1] is MessageType.MOVE:
+                notify(view_event(ref, agent.view(ref.state)))
+                move = await choose(agent.view(state))
+                wire = agent.next_frame(state, fresh, lambda _v, m=move: m)
+            else:
+                wire = table.agents[seat].next_frame(state, fresh, table.choosers[seat])
+            table.deliver(wire)
+            notify(describe(ref, ref.frames[-1]))
+            notify(view_event(ref, agent.view(ref.state)))
+            await asyncio.sleep(0)  # let the UI draw between steps
+        data = ref.transcript().encode()
+        verdict = replay(data)
+        notify(EndEvent(verdict, data, "game over"))
+        return verdict

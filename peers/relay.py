@@ -1,0 +1,156 @@
+"""An untrusted store-and-forward relay (spec/12-peers.md section 12.5).
+
+Both seats connect outward to ws://RELAY/room/<rendezvous id>. The relay keeps
+each room's messages and forwards every message to the room's other
+connections; a connection that arrives later (or comes back) first gets every
+message the room holds, so a peer that reconnects gets what it missed. The
+relay checks nothing and can forge nothing: peers verify every frame.
+
+Resources are bounded: message size, messages and bytes per room, rooms,
+connections per room and in all, and an idle time after which a room expires.
+For tests the relay can misbehave on purpose (`Chaos`): drop, duplicate or
+reorder what it forwards.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import random
+import re
+import time
+from dataclasses import dataclass, field
+
+from websockets.asyncio.server import ServerConnection, serve
+from websockets.exceptions import ConnectionClosed
+
+from .link import MAX_MESSAGE_BYTES
+
+log = logging.getLogger("dealerless.relay")
+ROOM_PATH = re.compile(r"^/room/([0-9a-f]{16,64})$")
+
+
+@dataclass(frozen=True)
+class Limits:
+    max_message: int = MAX_MESSAGE_BYTES
+    max_messages_per_room: int = 4096
+    max_bytes_per_room: int = 8 << 20
+    max_rooms: int = 256
+    max_connections_per_room: int = 4
+    max_connections: int = 512
+    idle_seconds: float = 3600.0
+
+
+@dataclass
+class Chaos:
+    """Deliberate misbehaviour for tests: probabilities per forwarded message."""
+
+    drop: float = 0.0
+    duplicate: float = 0.0
+    reorder: float = 0.0
+    rng: random.Random = field(default_factory=random.Random)
+
+    @property
+    def active(self) -> bool:
+        return self.drop > 0 or self.duplicate > 0 or self.reorder > 0
+
+
+@dataclass
+class Room:
+    log: list[bytes] = field(default_factory=list)
+    size: int = 0
+    connections: set[ServerConnection] = field(default_factory=set)
+    held: dict[ServerConnection, bytes] = field(default_factory=dict)
+    last_active: float = field(default_factory=time.monotonic)
+
+
+class Relay:
+    def __init__(self, limits: Limits | None = None, chaos: Chaos | None = None) -> None:
+        self.limits = limits or Limits()
+        self.chaos = chaos or Chaos()
+        self.rooms: dict[str, Room] = {}
+        self.connections = 0
+
+    async def serve(self, host: str, port: int) -> tuple[object, int]:
+        server = await serve(self._handle, host, port, max_size=self.limits.max_message,
+                             compression=None)
+        sockets = list(server.sockets)
+        return server, int(sockets[0].getsockname()[1]) if sockets else port
+
+    def _expire(self) -> None:
+        now = time.monotonic()
+        for rid in [r for r, room in self.rooms.items()
+                    if not room.connections and now - room.last_active > self.limits.idle_seconds]:
+            del self.rooms[rid]
+
+    async def _handle(self, conn: ServerConnection) -> None:
+        path = conn.request.path if conn.request is not None else ""
+        match = ROOM_PATH.match(path)
+        if match is None:
+            await conn.close(1008, "unknown path: use /room/<rendezvous id>")
+            return
+        self._expire()
+        rid = match.group(1)
+        room = self.rooms.get(rid)
+        if room is None:
+            if len(self.rooms) >= self.limits.max_rooms:
+                await conn.close(1013, "relay full: too many rooms")
+                return
+            room = self.rooms[rid] = Room()
+        if (len(room.connections) >= self.limits.max_connections_per_room
+                or self.connections >= self.limits.max_connections):
+            await conn.close(1013, "relay full: too many connections")
+            return
+        room.connections.add(conn)
+        self.connections += 1
+        try:
+            for message in list(room.log):  # catch up on everything the room holds
+                await conn.send(message)
+            async for message in conn:
+                if not isinstance(message, bytes):
+                    continue
+                if (len(room.log) >= self.limits.max_messages_per_room
+                        or room.size + len(message) > self.limits.max_bytes_per_room):
+                    await conn.close(1009, "room full")
+                    break
+                room.log.append(message)
+                room.size += len(message)
+                room.last_active = time.monotonic()
+                for other in list(room.connections - {conn}):
+                    await self._forward(room, other, message)
+        except ConnectionClosed:
+            pass
+        finally:
+            room.connections.discard(conn)
+            room.held.pop(conn, None)
+            room.last_active = time.monotonic()
+            self.connections -= 1
+
+    async def _forward(self, room: Room, conn: ServerConnection, message: bytes) -> None:
+        chaos = self.chaos
+        out = [message]
+        if chaos.active:
+            rng = chaos.rng
+            if rng.random() < chaos.drop:
+                out = []
+            elif rng.random() < chaos.duplicate:
+                out = [message, message]
+            if out and rng.random() < chaos.reorder and conn not in room.held:
+                room.held[conn] = out.pop()      # sent after the next message instead
+            elif conn in room.held:
+                out.append(room.held.pop(conn))
+        for m in out:
+            with contextlib.suppress(ConnectionClosed):
+                await conn.send(m)
+
+
+async def run_relay(host: str, port: int, limits: Limits | None = None,
+                    chaos: Chaos | None = None, ready: asyncio.Event | None = None) -> None:
+    relay = Relay(limits, chaos)
+    server, bound = await relay.serve(host, port)
+    print(f"relay listening on ws://{host}:{bound}/room/<rendezvous id>", flush=True)
+    if ready is not None:
+        ready.set()
+    await asyncio.Future()  # run until cancelled
+    del server

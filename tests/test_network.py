@@ -1,0 +1,149 @@
+"""Peers over links: in-memory, through a misbehaving relay, silent and hostile opponents.
+
+(spec/12-peers.md) These run in one process with real websockets on loopback
+where a relay is involved; tests/test_processes.py runs separate OS processes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from peers.bots import BOTS
+from peers.link import ClientLink, MemoryLink
+from peers.peer import HOST, JOIN, Peer, PeerConfig, PeerResult
+from peers.relay import Chaos, Relay
+from peers.store import GameStore
+from protocol.canonical import pack, unpack
+from protocol.frames import MessageType
+from protocol.identity import Identity
+from protocol.messages import NonceBody
+from protocol.referee import Referee
+from protocol.seat import SeatAgent
+from protocol.setup import GameSetup
+from protocol.verifier import replay
+
+
+def config(tmp: Path, role: str, choose: Any = None, **kw: Any) -> PeerConfig:
+    bot = BOTS["greedy"](random.Random(1))
+
+    async def greedy(view: Any) -> Any:
+        return bot(view)
+
+    return PeerConfig(games_dir=tmp / role, role=role, identity=Identity(os.urandom(32)),
+                      choose=choose or greedy, notify=lambda e: None,
+                      params={"komi_halves": 1}, sync_interval=0.05, linger=0.5, **kw)
+
+
+def transcripts(results: list[PeerResult]) -> list[bytes]:
+    out = []
+    for r in results:
+        store = GameStore.open(r.path)
+        out.append(store.transcript().encode())
+        store.close()
+    return out
+
+
+@pytest.mark.asyncio
+async def test_two_peers_over_a_memory_link_finish_with_identical_transcripts(
+        tmp_path: Path) -> None:
+    a, b = MemoryLink.pair()
+    results = await asyncio.gather(Peer(a, config(tmp_path, HOST)).run(),
+                                   Peer(b, config(tmp_path, JOIN)).run())
+    one, two = transcripts(list(results))
+    assert one == two
+    assert replay(one).exit_code == 0
+
+
+@pytest.mark.asyncio
+async def test_a_game_through_a_relay_that_drops_duplicates_and_reorders(
+        tmp_path: Path) -> None:
+    relay = Relay(chaos=Chaos(drop=0.25, duplicate=0.25, reorder=0.25,
+                              rng=random.Random(5)))
+    server, port = await relay.serve("127.0.0.1", 0)
+    url = f"ws://127.0.0.1:{port}/room/{os.urandom(16).hex()}"
+    links = [ClientLink(url), ClientLink(url)]
+    for link in links:
+        link.start()
+    try:
+        results = await asyncio.wait_for(asyncio.gather(
+            Peer(links[0], config(tmp_path, HOST)).run(),
+            Peer(links[1], config(tmp_path, JOIN)).run()), timeout=90)
+    finally:
+        server.close()  # type: ignore[attr-defined]
+    one, two = transcripts(list(results))
+    assert one == two and replay(one).exit_code == 0
+
+
+@pytest.mark.asyncio
+async def test_a_silent_opponent_is_named_after_the_move_timeout(tmp_path: Path) -> None:
+    a, b = MemoryLink.pair()
+    never = asyncio.Event()
+
+    async def stuck(view: Any) -> Any:   # the host's player never moves
+        await never.wait()
+
+    host = asyncio.create_task(Peer(a, config(tmp_path, HOST, choose=stuck)).run())
+    joiner = await Peer(b, config(tmp_path, JOIN, move_timeout=1.0)).run()
+    host.cancel()
+    assert joiner.verdict.exit_code == 3
+    data = transcripts([joiner])[0]
+    verdict = replay(data)
+    assert verdict.awaiting == (0, "move")
+    assert "evidence of abandonment" in joiner.message
+
+
+async def _malicious_host(link: MemoryLink, tmp: Path) -> None:
+    """Handshake honestly, then send garbage, an oversized message, a frame of another
+    game, a valid first frame, and then a frame out of turn."""
+    me = Identity(os.urandom(32))
+    nonce = os.urandom(32)
+    hello = pack(["hello", 1, HOST, me.public_key, nonce, "bram", {"komi_halves": 0}])
+    while True:
+        await link.send(hello)
+        msg = await link.recv(0.05)
+        if msg and msg.startswith(b"\x97\xa5hello"):
+            break
+    _, _, _, their_key, their_nonce, _, _ = unpack(msg, 1 << 16)
+    setup = GameSetup.create("bram", {}, [me.public_key, their_key], [nonce, their_nonce])
+    other = GameSetup.create("bram", {}, [me.public_key, their_key], [their_nonce, nonce])
+    await link.send(hello)
+    ref = Referee(setup)
+    agent = SeatAgent(ref.game, 0, me, os.urandom(32))
+    stray = SeatAgent(Referee(other).game, 0, me, os.urandom(32)).next_frame(
+        Referee(other).state, os.urandom(32))
+    await link.send(b"\x00garbage")
+    await link.send(pack(["frame", os.urandom(300)]))
+    await link.send(os.urandom(70_000))
+    await link.send(pack(["frame", stray]))
+    first = agent.next_frame(ref.state, os.urandom(32))
+    ref.receive(first)
+    # Seat 1 owes step 1; seat 0 signs a frame for it anyway, right behind step 0.
+    out_of_turn = agent.sign(ref.state, MessageType.NONCE, NonceBody(nonce).encode())
+    await link.send(pack(["frame", first]))
+    await link.send(pack(["frame", out_of_turn]))
+    await asyncio.sleep(5)
+
+
+@pytest.mark.asyncio
+async def test_a_hostile_peer_is_reported_and_the_honest_database_stays_intact(
+        tmp_path: Path) -> None:
+    a, b = MemoryLink.pair()
+    events: list[Any] = []
+    cfg = config(tmp_path, JOIN, move_timeout=5.0)
+    cfg.notify = events.append
+    attacker = asyncio.create_task(_malicious_host(a, tmp_path))
+    result = await Peer(b, cfg).run()
+    attacker.cancel()
+    assert result.verdict.exit_code == 1
+    v = result.verdict.violation
+    assert v is not None and (v.code, v.seat, v.frame) == ("frame/out-of-turn", 0, 1)
+    store = GameStore.open(result.path)
+    assert store.frame_count() == 2       # the valid frames, its own included, are kept
+    assert replay(store.transcript().encode()).violation.code == "frame/out-of-turn"
+    store.close()
