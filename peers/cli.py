@@ -135,6 +135,12 @@ def _cmd_check_step(args: argparse.Namespace) -> int:
     return EXIT_OK if v is None else EXIT_INVALID
 
 
+def _cmd_play(args: argparse.Namespace) -> int:
+    from .tui import run_play  # Textual loads only for the commands that show it
+
+    return run_play(args)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="dealerless",
@@ -174,6 +180,23 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("package")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(func=_cmd_check_step)
+
+    p = sub.add_parser("play", help="play a game in the terminal against a local bot")
+    p.add_argument("--vs", default="greedy", choices=["greedy", "random"],
+                   help="the bot to play against")
+    p.add_argument("--seed", type=int, default=None,
+                   help="reproducible game from this seed (demos only: anyone who knows the "
+                        "seed knows every secret)")
+    p.add_argument("--komi", type=parse_komi, default=0,
+                   help="pips (whole or half) added to the first player's total")
+    p.add_argument("--seat", type=int, choices=[0, 1], default=0, help="your seat")
+    p.add_argument("--out", default="dealerless-game.transcript", help="transcript file")
+    p.set_defaults(func=_cmd_play)
+
+    from .keycli import add_key_commands
+    from .netcli import add_network_commands
+    add_network_commands(sub, parse_komi)
+    add_key_commands(sub)
     return parser
 
 

@@ -70,9 +70,9 @@ def describe(referee: Referee, frame: Frame) -> StepEvent:
     if frame.type is MessageType.MOVE:
         rules = referee.game.rules
         move = rules.move_from_id(MoveBody.decode(frame.body).move_id)
-        note = f"{rules.move_text(move)}: " + (
-            "tile opened with a proven share, placement legal"
-            if rules.played_tile(move) else "pass")
+        text = rules.move_text(move)
+        note = (f"{text}: tile opened with a proven share, placement legal"
+                if rules.played_tile(move) else text)
     return StepEvent(frame.seq, frame.seat, frame.type.label, note)
 
 

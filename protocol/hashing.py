@@ -39,6 +39,7 @@ class Tag(Enum):
     COMMIT = b"dealerless/first-player-commit"
     FIRST_PLAYER = b"dealerless/first-player"
     KEY_SHARE = b"dealerless/key-share"
+    SAS = b"dealerless/short-auth-string"
 
 
 def lp(part: bytes) -> bytes:

@@ -16,6 +16,7 @@ from nacl.signing import SigningKey, VerifyKey
 
 from .errors import EncodingError, LocalError
 from .group import OPS
+from .hashing import H, Tag
 
 PUBLIC_KEY_BYTES = 32
 SIGNATURE_BYTES = 64
@@ -64,3 +65,18 @@ def fingerprint(public_key: bytes) -> str:
     blob = len(name).to_bytes(4, "big") + name + len(public_key).to_bytes(4, "big") + public_key
     digest = hashlib.sha256(blob).digest()
     return "SHA256:" + base64.b64encode(digest).decode().rstrip("=")
+
+
+def short_auth_string(game_id: bytes) -> str:
+    """Twelve digits both players compare out of band (spec/12-peers.md section 12.2).
+
+    n = the first 8 bytes of H(SAS, game_id), big-endian, mod 10^12, written as 12
+    digits grouped 4-4-4. Matching strings mean both players hold the same setup:
+    the same rules, the same identity keys and the same nonces. A man in the middle
+    would have to find two setups whose strings match, about one chance in 10^12
+    per attempt, and could not try offline faster than the players' nonces allow.
+    """
+    if not isinstance(game_id, bytes) or not game_id:
+        raise LocalError("identity/game-id", "the game id is non-empty bytes")
+    digits = f"{int.from_bytes(H(Tag.SAS, game_id)[:8], 'big') % 10**12:012d}"
+    return f"{digits[0:4]}-{digits[4:8]}-{digits[8:12]}"

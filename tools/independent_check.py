@@ -189,6 +189,7 @@ TAGS = {
     "COMMIT": "dealerless/first-player-commit",
     "FIRST_PLAYER": "dealerless/first-player",
     "KEY_SHARE": "dealerless/key-share",
+    "SAS": "dealerless/short-auth-string",
 }
 T = {k: v.encode() for k, v in TAGS.items()}
 
