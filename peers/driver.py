@@ -51,7 +51,14 @@ class EndEvent:
     message: str
 
 
-Event = StepEvent | ViewEvent | EndEvent
+@dataclass(frozen=True)
+class NoticeEvent:
+    """Something the person should read: the invitation, the opponent's key, the SAS."""
+
+    text: str
+
+
+Event = StepEvent | ViewEvent | EndEvent | NoticeEvent
 AsyncChooser = Callable[[SeatView], Awaitable[Any]]
 Notify = Callable[[Event], None]
 

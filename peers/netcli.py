@@ -23,7 +23,7 @@ from protocol.identity import short_auth_string
 from protocol.setup import GameSetup
 
 from .bots import BOTS
-from .driver import AsyncChooser, Event, Notify, StepEvent
+from .driver import AsyncChooser, Event, NoticeEvent, Notify, StepEvent
 from .keys import KeyStoreError
 from .link import ClientLink, HostLink, Link
 from .peer import HOST, JOIN, Peer, PeerConfig, PeerError, PeerResult
@@ -61,7 +61,10 @@ def _parse_hostport(text: str) -> tuple[str, int]:
 
 
 def _progress(event: Event) -> None:
-    if isinstance(event, StepEvent):
+    """Bot seats: notices on stdout, each verified step on stderr."""
+    if isinstance(event, NoticeEvent):
+        print(event.text, flush=True)
+    elif isinstance(event, StepEvent):
         print(f"  frame {event.seq:>3}  seat {event.seat}  {event.kind:<8} {event.note}",
               file=sys.stderr)
 
@@ -69,14 +72,15 @@ def _progress(event: Event) -> None:
 class NetworkDriver:
     """Runs a Peer for a person at the terminal UI (peers/tui.py)."""
 
-    def __init__(self, link: Link, config: PeerConfig, store: GameStore | None = None,
-                 seat: int = 0) -> None:
-        self.link, self.config, self.store, self.seat = link, config, store, seat
+    def __init__(self, link: Link, config: PeerConfig, store: GameStore | None) -> None:
+        self.link, self.config, self.store = link, config, store
+        self.seat = store.seat if store is not None else (0 if config.role == HOST else 1)
+        self.result: PeerResult | None = None
 
     async def run(self, choose: AsyncChooser, notify: Notify) -> Any:
         self.config.choose, self.config.notify = choose, notify
-        result = await Peer(self.link, self.config, self.store).run()
-        return result.verdict
+        self.result = await Peer(self.link, self.config, self.store).run()
+        return self.result.verdict
 
 
 def _bot_chooser(name: str) -> AsyncChooser:
@@ -87,16 +91,18 @@ def _bot_chooser(name: str) -> AsyncChooser:
     return choose
 
 
-def _announce(home: Path) -> Any:
+def _announce(home: Path, config: PeerConfig) -> Any:
+    """Once the setup is agreed: the game, the opponent's key, the SAS to compare."""
     from . import keys
 
     def on_setup(setup: GameSetup, store: GameStore) -> None:
         other = setup.identities[1 - store.seat]
-        print(f"game {setup.game_id.hex()[:16]}: you are seat {store.seat}; rules "
-              f"{setup.rules} {dict(setup.params)}", flush=True)
-        print(f"opponent: {keys.check_opponent(home, other)}", flush=True)
-        print(f"short authentication string: {short_auth_string(setup.game_id)} "
-              "(compare it with your opponent out of band)", flush=True)
+        for line in (f"game {setup.game_id.hex()[:16]}: you are seat {store.seat}; rules "
+                     f"{setup.rules} {dict(setup.params)}",
+                     f"opponent: {keys.check_opponent(home, other)}",
+                     f"short authentication string: {short_auth_string(setup.game_id)} "
+                     "(compare it with your opponent out of band)"):
+            config.notify(NoticeEvent(line))
     return on_setup
 
 
@@ -106,15 +112,18 @@ async def _run(link: Link, config: PeerConfig, store: GameStore | None, bot: str
         config.choose, config.notify = _bot_chooser(bot), _progress
         return await Peer(link, config, store).run()
     from .tui import PlayApp
-    driver = NetworkDriver(link, config, store, seat=store.seat if store else 0)
-    app = PlayApp(driver, title=title)
-    await app.run_async()
-    return None
+    driver = NetworkDriver(link, config, store)
+    await PlayApp(driver, title=title).run_async()
+    if driver.result is None:
+        await link.close()
+    return driver.result
 
 
 def _report(result: PeerResult | None) -> int:
     if result is None:
-        return 0
+        print("dealerless: stopped before the end; `dealerless resume` continues the game "
+              "(see `dealerless games`)", file=sys.stderr)
+        return 3
     print(headline(result.verdict))
     print(result.message)
     print(f"game database: {result.path}")
@@ -125,10 +134,12 @@ def _config(args: argparse.Namespace, role: str, meta: dict[str, str]) -> PeerCo
     home = _home(args)
     async def unset(_v: Any) -> Any:
         raise PeerError("no chooser")
-    return PeerConfig(games_dir=home / "games", role=role, identity=_identity(args),
-                      choose=unset, notify=_progress, params={"komi_halves": args.komi}
-                      if role == HOST else {}, move_timeout=args.timeout,
-                      meta={**meta, "bot": args.bot or ""}, on_setup=_announce(home))
+    config = PeerConfig(games_dir=home / "games", role=role, identity=_identity(args),
+                        choose=unset, notify=_progress, params={"komi_halves": args.komi}
+                        if role == HOST else {}, move_timeout=args.timeout,
+                        meta={**meta, "bot": args.bot or ""})
+    config.on_setup = _announce(home, config)
+    return config
 
 
 def cmd_host(args: argparse.Namespace) -> int:
@@ -147,7 +158,8 @@ def cmd_host(args: argparse.Namespace) -> int:
             url = f"ws://{host}:{port}/dealerless/{rid}"
             link, meta = server, {"url": url, "listen": f"{host}:{port}", "path": server.path}
         print(f"invitation: dealerless join {url}", flush=True)
-        return await _run(link, _config(args, HOST, meta), None, args.bot, "dealerless host")
+        return await _run(link, _config(args, HOST, meta), None, args.bot,
+                          f"invitation: dealerless join {url}")
     return _guard(main)
 
 

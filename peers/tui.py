@@ -34,7 +34,7 @@ from protocol.seat import SeatView
 from protocol.tiles import Tile
 from protocol.verifier import Verdict
 
-from .driver import Driver, EndEvent, Event, LocalDriver, StepEvent, ViewEvent
+from .driver import Driver, EndEvent, Event, LocalDriver, NoticeEvent, StepEvent, ViewEvent
 
 EXIT_USAGE, EXIT_INCOMPLETE = 2, 3
 DEFAULT_OUT = "dealerless-game.transcript"
@@ -233,6 +233,8 @@ class PlayApp(App[int]):
             self.end = event
             self.awaiting = event.verdict.awaiting
             self._show_result(event)
+        elif isinstance(event, NoticeEvent):
+            self.query_one("#log", RichLog).write(Text(event.text, style="bold"))
 
     # -- input -------------------------------------------------------------------------
 
