@@ -72,6 +72,10 @@ def _run(body: Any) -> Any:
             return _fail(str(exc), 2)
         except KeyStoreError as exc:
             return _fail(str(exc), 1)
+        except (KeyboardInterrupt, EOFError):
+            return _fail("interrupted; nothing was written", 1)
+        except OSError as exc:
+            return _fail(f"{exc.strerror or exc}", 1)
     return command
 
 

@@ -467,6 +467,8 @@ def key_from(key: str | os.PathLike[str] | bytes) -> bytes:
         _check_key(key)
         return key
     text = os.fspath(key)
+    if text.startswith("ssh-"):   # a public line, not a path (which could be too long)
+        return parse_public_line(text)
     if Path(text).is_file():
         try:
             lines = [s for s in Path(text).read_text().splitlines()

@@ -5,8 +5,8 @@ nothing: a message may be lost while the connection is down, or be
 duplicated, delayed or reordered by a relay. The peer protocol above it is
 idempotent and pulls what it misses (SYNC), so a link only has to try.
 
-- HostLink listens (`dealerless host --listen`); the latest connection on the
-  game's path is the current one.
+- HostLink listens (`dealerless host --listen`) and sends to every connection
+  on the game's path (at most a few).
 - ClientLink connects outward, to a host or to a relay room, and reconnects
   with backoff whenever the connection drops.
 - MemoryLink is an in-process pair for tests.
@@ -27,6 +27,9 @@ from protocol.frames import MAX_FRAME_BYTES
 
 #: A peer message is a frame plus a small envelope.
 MAX_MESSAGE_BYTES = MAX_FRAME_BYTES + 256
+#: A connection that does not take a message within this time is given up on.
+SEND_TIMEOUT = 5.0
+MAX_HOST_CONNECTIONS = 4
 log = logging.getLogger("dealerless.link")
 
 
@@ -36,6 +39,11 @@ class Link(Protocol):
     async def recv(self, timeout: float) -> bytes | None: ...
 
     async def close(self) -> None: ...
+
+
+async def _send(conn: Any, message: bytes) -> None:
+    with contextlib.suppress(ConnectionClosed, TimeoutError):
+        await asyncio.wait_for(conn.send(message), SEND_TIMEOUT)
 
 
 class _Queued:
@@ -62,7 +70,7 @@ class HostLink(_Queued):
     def __init__(self, host: str, port: int, path: str) -> None:
         super().__init__()
         self.host, self.port, self.path = host, port, path
-        self.current: ServerConnection | None = None
+        self.connections: set[ServerConnection] = set()
         self.server: Server | None = None
 
     async def start(self) -> int:
@@ -75,21 +83,23 @@ class HostLink(_Queued):
         if conn.request is None or conn.request.path != self.path:
             await conn.close(1008, "no such game here")
             return
-        self.current = conn
+        if len(self.connections) >= MAX_HOST_CONNECTIONS:
+            await conn.close(1013, "too many connections")
+            return
+        self.connections.add(conn)
         try:
             async for message in conn:
                 self._put(message)
         except ConnectionClosed:
             pass
         finally:
-            if self.current is conn:
-                self.current = None
+            self.connections.discard(conn)
 
     async def send(self, message: bytes) -> None:
-        conn = self.current
-        if conn is not None:
-            with contextlib.suppress(ConnectionClosed):
-                await conn.send(message)
+        # To every connection on the game's path: a stranger who connects too cannot
+        # divert our messages from the real opponent (it learns nothing secret either).
+        for conn in list(self.connections):
+            await _send(conn, message)
 
     async def close(self) -> None:
         if self.server is not None:
@@ -134,8 +144,7 @@ class ClientLink(_Queued):
     async def send(self, message: bytes) -> None:
         conn = self.conn
         if conn is not None:
-            with contextlib.suppress(ConnectionClosed):
-                await conn.send(message)
+            await _send(conn, message)
 
     async def close(self) -> None:
         if self.task is not None:

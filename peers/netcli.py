@@ -15,10 +15,12 @@ import json
 import logging
 import os
 import random
+import sqlite3
 import sys
 from pathlib import Path
 from typing import Any
 
+from protocol.errors import DealerlessError
 from protocol.identity import short_auth_string
 from protocol.setup import GameSetup
 
@@ -55,9 +57,13 @@ def _identity(args: argparse.Namespace) -> Any:
 
 def _parse_hostport(text: str) -> tuple[str, int]:
     host, sep, port = text.rpartition(":")
-    if not sep or not port.isdigit() or not host:
-        raise argparse.ArgumentTypeError(f"{text!r} is not HOST:PORT")
+    if not sep or not port.isdigit() or not host or int(port) > 65535:
+        raise argparse.ArgumentTypeError(f"{text!r} is not HOST:PORT (port 0-65535)")
     return host.strip("[]"), int(port)
+
+
+def _url_host(host: str) -> str:
+    return f"[{host}]" if ":" in host else host
 
 
 def _progress(event: Event) -> None:
@@ -155,8 +161,9 @@ def cmd_host(args: argparse.Namespace) -> int:
             host, port = args.listen
             server = HostLink(host, port, f"/dealerless/{rid}")
             port = await server.start()
-            url = f"ws://{host}:{port}/dealerless/{rid}"
-            link, meta = server, {"url": url, "listen": f"{host}:{port}", "path": server.path}
+            url = f"ws://{_url_host(host)}:{port}/dealerless/{rid}"
+            link, meta = server, {"url": url, "listen": f"{_url_host(host)}:{port}",
+                                  "path": server.path}
         print(f"invitation: dealerless join {url}", flush=True)
         return await _run(link, _config(args, HOST, meta), None, args.bot,
                           f"invitation: dealerless join {url}")
@@ -198,7 +205,11 @@ def cmd_resume(args: argparse.Namespace) -> int:
 def _guard(main: Any) -> int:
     try:
         return _report(asyncio.run(main()))
-    except (PeerError, StoreError, KeyStoreError, OSError) as exc:
+    except PeerError as exc:
+        print(f"dealerless: {exc}", file=sys.stderr)
+        return 3
+    except (StoreError, KeyStoreError, DealerlessError, sqlite3.Error, OSError,
+            ValueError) as exc:
         print(f"dealerless: {exc}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
@@ -208,7 +219,11 @@ def _guard(main: Any) -> int:
 
 
 def cmd_games(args: argparse.Namespace) -> int:
-    games = list_games(_home(args) / "games")
+    try:
+        games = list_games(_home(args) / "games")
+    except (DealerlessError, sqlite3.Error, OSError) as exc:
+        print(f"dealerless: {exc}", file=sys.stderr)
+        return 1
     if args.json:
         print(json.dumps([{"game_id": g.game_id, "seat": g.seat, "status": g.status,
                            "frames": g.frames, "path": str(g.path)} for g in games], indent=2))
@@ -225,7 +240,7 @@ def cmd_export(args: argparse.Namespace) -> int:
         store = GameStore.open(find_game(_home(args) / "games", args.game))
         data = store.transcript().encode()
         Path(args.file).write_bytes(data)
-    except (StoreError, OSError) as exc:
+    except (StoreError, DealerlessError, sqlite3.Error, OSError) as exc:
         print(f"dealerless: {exc}", file=sys.stderr)
         return 1
     print(f"wrote {len(data)} bytes to {args.file}")

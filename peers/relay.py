@@ -6,8 +6,9 @@ connections; a connection that arrives later (or comes back) first gets every
 message the room holds, so a peer that reconnects gets what it missed. The
 relay checks nothing and can forge nothing: peers verify every frame.
 
-Resources are bounded: message size, messages and bytes per room, rooms,
-connections per room and in all, and an idle time after which a room expires.
+Resources are bounded: message size, messages and bytes per room (a full room
+forgets its oldest messages), rooms, connections per room and in all, and an
+idle time after which a room expires.
 For tests the relay can misbehave on purpose (`Chaos`): drop, duplicate or
 reorder what it forwards.
 """
@@ -15,17 +16,17 @@ reorder what it forwards.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import random
 import re
 import time
+from collections import deque
 from dataclasses import dataclass, field
 
 from websockets.asyncio.server import ServerConnection, serve
 from websockets.exceptions import ConnectionClosed
 
-from .link import MAX_MESSAGE_BYTES
+from .link import MAX_MESSAGE_BYTES, SEND_TIMEOUT
 
 log = logging.getLogger("dealerless.relay")
 ROOM_PATH = re.compile(r"^/room/([0-9a-f]{16,64})$")
@@ -39,6 +40,8 @@ class Limits:
     max_rooms: int = 256
     max_connections_per_room: int = 4
     max_connections: int = 512
+    max_rooms_per_address: int = 16
+    max_total_bytes: int = 256 << 20
     idle_seconds: float = 3600.0
 
 
@@ -58,11 +61,12 @@ class Chaos:
 
 @dataclass
 class Room:
-    log: list[bytes] = field(default_factory=list)
+    log: deque[bytes] = field(default_factory=deque)
     size: int = 0
     connections: set[ServerConnection] = field(default_factory=set)
     held: dict[ServerConnection, bytes] = field(default_factory=dict)
     last_active: float = field(default_factory=time.monotonic)
+    creator: str = ""
 
 
 class Relay:
@@ -71,6 +75,10 @@ class Relay:
         self.chaos = chaos or Chaos()
         self.rooms: dict[str, Room] = {}
         self.connections = 0
+
+    @property
+    def total_bytes(self) -> int:
+        return sum(room.size for room in self.rooms.values())
 
     async def serve(self, host: str, port: int) -> tuple[object, int]:
         server = await serve(self._handle, host, port, max_size=self.limits.max_message,
@@ -92,28 +100,37 @@ class Relay:
             return
         self._expire()
         rid = match.group(1)
+        address = str(conn.remote_address[0]) if conn.remote_address else ""
         room = self.rooms.get(rid)
         if room is None:
-            if len(self.rooms) >= self.limits.max_rooms:
+            mine = sum(1 for r in self.rooms.values() if r.creator == address)
+            if (len(self.rooms) >= self.limits.max_rooms
+                    or mine >= self.limits.max_rooms_per_address):
                 await conn.close(1013, "relay full: too many rooms")
                 return
-            room = self.rooms[rid] = Room()
-        if (len(room.connections) >= self.limits.max_connections_per_room
+        if ((room is not None and len(room.connections) >= self.limits.max_connections_per_room)
                 or self.connections >= self.limits.max_connections):
             await conn.close(1013, "relay full: too many connections")
             return
+        if room is None:  # created only once the connection is accepted
+            room = self.rooms[rid] = Room(creator=address)
         room.connections.add(conn)
         self.connections += 1
         try:
             for message in list(room.log):  # catch up on everything the room holds
-                await conn.send(message)
+                await self._send(conn, message)
             async for message in conn:
                 if not isinstance(message, bytes):
                     continue
-                if (len(room.log) >= self.limits.max_messages_per_room
-                        or room.size + len(message) > self.limits.max_bytes_per_room):
-                    await conn.close(1009, "room full")
-                    break
+                # A full room forgets its oldest messages rather than stopping a live
+                # game: peers resend what the other side asks for (SYNC), so the log
+                # only speeds up catching up after a reconnect.
+                while room.log and (len(room.log) >= self.limits.max_messages_per_room
+                                    or room.size + len(message)
+                                    > self.limits.max_bytes_per_room
+                                    or self.total_bytes + len(message)
+                                    > self.limits.max_total_bytes):
+                    room.size -= len(room.log.popleft())
                 room.log.append(message)
                 room.size += len(message)
                 room.last_active = time.monotonic()
@@ -126,6 +143,8 @@ class Relay:
             room.held.pop(conn, None)
             room.last_active = time.monotonic()
             self.connections -= 1
+            if not room.connections and not room.log:
+                self.rooms.pop(rid, None)  # nothing to keep: an empty room costs a slot
 
     async def _forward(self, room: Room, conn: ServerConnection, message: bytes) -> None:
         chaos = self.chaos
@@ -141,8 +160,17 @@ class Relay:
             elif conn in room.held:
                 out.append(room.held.pop(conn))
         for m in out:
-            with contextlib.suppress(ConnectionClosed):
-                await conn.send(m)
+            await self._send(conn, m)
+
+    @staticmethod
+    async def _send(conn: ServerConnection, message: bytes) -> None:
+        """Send, or give up on a reader too slow to take a message in SEND_TIMEOUT."""
+        try:
+            await asyncio.wait_for(conn.send(message), SEND_TIMEOUT)
+        except TimeoutError:
+            await conn.close(1008, "too slow")
+        except ConnectionClosed:
+            pass
 
 
 async def run_relay(host: str, port: int, limits: Limits | None = None,

@@ -17,7 +17,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from protocol.errors import Violation
+from protocol.errors import DealerlessError, Violation
 from protocol.referee import Referee
 from protocol.setup import GameSetup
 from protocol.transcript import Transcript
@@ -74,6 +74,15 @@ class GameStore:
     def open(cls, path: Path) -> GameStore:
         if not path.is_file():
             raise StoreError(f"no game database at {path}")
+        # Look before writing: only a dealerless game gets WAL mode and the schema.
+        try:
+            probe = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+            try:
+                probe.execute("SELECT value FROM meta WHERE key = 'setup'").fetchone()
+            finally:
+                probe.close()
+        except sqlite3.Error:
+            raise StoreError(f"{path} is not a dealerless game database") from None
         store = cls(path)
         if store.meta_bytes("setup") is None:
             raise StoreError(f"{path} is not a dealerless game database")
@@ -122,12 +131,15 @@ class GameStore:
         ref = Referee(self.setup)
         for wire in self.frames():
             ref.receive(wire)
-        offending = self.meta_bytes("offending")
-        if offending is not None:
-            # The frame that proved the violation: receiving it again makes the
-            # referee keep the same violation, as it did when the game stopped.
-            with contextlib.suppress(Violation):
-                ref.receive(offending)
+        # The frame (or evidence record) that proved a violation: receiving it again
+        # makes the referee keep the same violation, as it did when the game stopped,
+        # so a resumed game never goes on signing frames to a proven cheater.
+        proofs = [self.meta_bytes("offending"), *(bytes(r[0]) for r in self.db.execute(
+            "SELECT wire FROM evidence ORDER BY id"))]
+        for wire in proofs:
+            if wire is not None and ref.violation is None:
+                with contextlib.suppress(Violation):
+                    ref.receive(wire)
         return ref
 
     def transcript(self) -> Transcript:
@@ -193,6 +205,8 @@ def list_games(games_dir: Path) -> list[GameInfo]:
         try:
             out.append(GameInfo(path, store.setup.game_id.hex(), store.seat,
                                 store.meta("status", "in progress"), store.frame_count()))
+        except (DealerlessError, sqlite3.Error, ValueError):
+            continue  # not a readable game: skipped, as is any other stray file
         finally:
             store.close()
     return out

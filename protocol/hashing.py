@@ -40,6 +40,7 @@ class Tag(Enum):
     FIRST_PLAYER = b"dealerless/first-player"
     KEY_SHARE = b"dealerless/key-share"
     SAS = b"dealerless/short-auth-string"
+    HELLO_COMMIT = b"dealerless/hello-commit"
 
 
 def lp(part: bytes) -> bytes:

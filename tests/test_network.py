@@ -16,7 +16,7 @@ import pytest
 
 from peers.bots import BOTS
 from peers.link import ClientLink, MemoryLink
-from peers.peer import HOST, JOIN, Peer, PeerConfig, PeerResult
+from peers.peer import HOST, JOIN, Peer, PeerConfig, PeerResult, hello_commitment
 from peers.relay import Chaos, Relay
 from peers.store import GameStore
 from protocol.canonical import pack, unpack
@@ -103,7 +103,8 @@ async def _malicious_host(link: MemoryLink, tmp: Path) -> None:
     game, a valid first frame, and then a frame out of turn."""
     me = Identity(os.urandom(32))
     nonce = os.urandom(32)
-    hello = pack(["hello", 1, HOST, me.public_key, nonce, "bram", {"komi_halves": 0}])
+    hello = pack(["hello", 1, HOST, me.public_key, hello_commitment(nonce), "bram",
+                  {"komi_halves": 0}])
     while True:
         await link.send(hello)
         msg = await link.recv(0.05)
@@ -112,7 +113,7 @@ async def _malicious_host(link: MemoryLink, tmp: Path) -> None:
     _, _, _, their_key, their_nonce, _, _ = unpack(msg, 1 << 16)
     setup = GameSetup.create("bram", {}, [me.public_key, their_key], [nonce, their_nonce])
     other = GameSetup.create("bram", {}, [me.public_key, their_key], [their_nonce, nonce])
-    await link.send(hello)
+    await link.send(pack(["reveal", me.public_key, nonce]))
     ref = Referee(setup)
     agent = SeatAgent(ref.game, 0, me, os.urandom(32))
     stray = SeatAgent(Referee(other).game, 0, me, os.urandom(32)).next_frame(

@@ -190,6 +190,7 @@ TAGS = {
     "FIRST_PLAYER": "dealerless/first-player",
     "KEY_SHARE": "dealerless/key-share",
     "SAS": "dealerless/short-auth-string",
+    "HELLO_COMMIT": "dealerless/hello-commit",
 }
 T = {k: v.encode() for k, v in TAGS.items()}
 

@@ -1,0 +1,88 @@
+"""The relay: rooms, catch-up on reconnect, and its resource bounds (spec/12-peers.md 12.5)."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+
+import pytest
+from websockets.asyncio.client import connect
+from websockets.exceptions import ConnectionClosed
+
+from peers.relay import Limits, Relay
+
+
+async def _relay(limits: Limits) -> tuple[Relay, object, str]:
+    relay = Relay(limits)
+    server, port = await relay.serve("127.0.0.1", 0)
+    return relay, server, f"ws://127.0.0.1:{port}"
+
+
+async def _recv_all(ws: object, n: int) -> list[bytes]:
+    return [await asyncio.wait_for(ws.recv(), 5) for _ in range(n)]  # type: ignore[attr-defined]
+
+
+@pytest.mark.asyncio
+async def test_messages_are_forwarded_and_replayed_to_a_peer_that_comes_back() -> None:
+    _, server, base = await _relay(Limits())
+    room = f"{base}/room/{os.urandom(16).hex()}"
+    try:
+        async with connect(room) as a:
+            async with connect(room) as b:
+                await a.send(b"one")
+                assert await asyncio.wait_for(b.recv(), 5) == b"one"
+            await a.send(b"two")              # b is away
+            async with connect(room) as b2:   # b comes back: it gets everything it missed
+                assert await _recv_all(b2, 2) == [b"one", b"two"]
+    finally:
+        server.close()  # type: ignore[attr-defined]
+
+
+@pytest.mark.asyncio
+async def test_rooms_are_separate_and_paths_are_checked() -> None:
+    _, server, base = await _relay(Limits())
+    try:
+        async with connect(f"{base}/room/{'a' * 32}") as a, \
+                connect(f"{base}/room/{'b' * 32}") as b:
+            await a.send(b"for room a")
+            with pytest.raises(TimeoutError):
+                await asyncio.wait_for(b.recv(), 0.3)
+        async with connect(f"{base}/elsewhere") as c:
+            with pytest.raises(ConnectionClosed):
+                await asyncio.wait_for(c.recv(), 5)
+    finally:
+        server.close()  # type: ignore[attr-defined]
+
+
+@pytest.mark.asyncio
+async def test_resource_bounds_are_enforced() -> None:
+    relay, server, base = await _relay(Limits(max_messages_per_room=3, max_rooms=1,
+                                              max_connections_per_room=2, max_message=1000,
+                                              idle_seconds=1.0))
+    room = f"{base}/room/{'c' * 32}"
+    try:
+        async with connect(room) as a:
+            for i in range(4):
+                await a.send(bytes([i]))       # the fourth pushes the oldest out
+        async with connect(room) as late:
+            assert await _recv_all(late, 3) == [b"\x01", b"\x02", b"\x03"]
+            with pytest.raises(TimeoutError):
+                await asyncio.wait_for(late.recv(), 0.3)
+        async with connect(f"{base}/room/{'d' * 32}") as other:   # the room cap: refused
+            with pytest.raises(ConnectionClosed):
+                await asyncio.wait_for(other.recv(), 5)
+        async with connect(room) as a, connect(room) as b, connect(room) as c:
+            with pytest.raises(ConnectionClosed):   # a third connection in one room
+                await asyncio.wait_for(c.recv(), 5)
+            del a, b
+        async with connect(room) as big:
+            await big.send(b"x" * 2000)        # over the message size limit
+            with pytest.raises(ConnectionClosed):
+                while True:                    # (after the room's catch-up messages)
+                    await asyncio.wait_for(big.recv(), 5)
+        await asyncio.sleep(1.1)
+        async with connect(f"{base}/room/{'e' * 32}") as fresh:   # idle rooms expired
+            await fresh.send(b"hello")
+        assert list(relay.rooms) == ["e" * 32]
+    finally:
+        server.close()  # type: ignore[attr-defined]
