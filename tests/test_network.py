@@ -20,6 +20,7 @@ from peers.peer import HOST, JOIN, Peer, PeerConfig, PeerResult, hello_commitmen
 from peers.relay import Chaos, Relay
 from peers.store import GameStore
 from protocol.canonical import pack, unpack
+from protocol.errors import Violation
 from protocol.frames import MessageType
 from protocol.identity import Identity
 from protocol.messages import NonceBody
@@ -148,3 +149,49 @@ async def test_a_hostile_peer_is_reported_and_the_honest_database_stays_intact(
     assert store.frame_count() == 2       # the valid frames, its own included, are kept
     assert replay(store.transcript().encode()).violation.code == "frame/out-of-turn"
     store.close()
+
+
+async def _spammer(link: MemoryLink, stop: asyncio.Event) -> None:
+    """A hostile host: a malformed hello, then huge and stale SYNCs, nothing useful."""
+    me = Identity(os.urandom(32))
+    nonce = os.urandom(32)
+    await link.send(pack(["hello", 1, HOST, me.public_key, hello_commitment(nonce), "bram", 5]))
+    hello = pack(["hello", 1, HOST, me.public_key, hello_commitment(nonce), "bram", {}])
+    while not stop.is_set():
+        await link.send(hello)
+        msg = await link.recv(0.02)
+        if msg and msg.startswith(b"\x97\xa5hello"):
+            break
+    await link.send(pack(["reveal", me.public_key, nonce]))
+    while not stop.is_set():        # never sends its KEY frame; floods instead
+        await link.send(pack(["sync", 2**63]))
+        await link.send(pack(["sync", 0]))
+        await asyncio.sleep(0.01)
+
+
+@pytest.mark.asyncio
+async def test_floods_and_hostile_values_neither_crash_nor_stall_a_peer(tmp_path: Path) -> None:
+    a, b = MemoryLink.pair()
+    stop = asyncio.Event()
+    attacker = asyncio.create_task(_spammer(a, stop))
+    started = asyncio.get_running_loop().time()
+    result = await Peer(b, config(tmp_path, JOIN, move_timeout=1.0)).run()
+    stop.set()
+    await attacker
+    assert asyncio.get_running_loop().time() - started < 10
+    assert result.verdict.exit_code == 3 and result.verdict.awaiting == (0, "key")
+
+
+def test_a_resumed_game_keeps_a_proven_equivocation(tmp_path: Path) -> None:
+    from peers.adversary import CHEATS
+    cheat = CHEATS["equivocation"]()
+    honest = cheat.table.referees[1 - cheat.seat]
+    store = GameStore.create(tmp_path, cheat.table.setup, 1 - cheat.seat, os.urandom(32), {})
+    for frame in honest.frames:
+        store.append(frame.seq, frame.wire)
+    with pytest.raises(Violation):
+        honest.receive(cheat.bad_frame)
+    store.record_violation(honest.offending_frame, honest.evidence, "violation")
+    resumed = store.referee()
+    assert resumed.violation is not None and resumed.violation.code == "frame/equivocation"
+    assert resumed.awaiting is None              # nothing more is owed to a cheater
