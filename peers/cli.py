@@ -141,6 +141,14 @@ def _cmd_play(args: argparse.Namespace) -> int:
     return run_play(args)
 
 
+def _game_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--seed", type=int, default=None,
+                   help="reproducible game from this seed (tests and demos only: anyone "
+                        "who knows the seed knows every secret)")
+    p.add_argument("--komi", type=parse_komi, default=0,
+                   help="pips (whole or half) added to the first player's total")
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="dealerless",
@@ -157,12 +165,8 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("selfplay", help="play a complete game between two local bots")
     p.add_argument("--rules", default="bram", choices=["bram"])
     p.add_argument("--out", required=True, help="transcript file to write")
-    p.add_argument("--seed", type=int, default=None,
-                   help="reproducible game from this seed (tests and demos only: anyone "
-                        "who knows the seed knows every secret)")
     p.add_argument("--bots", default="greedy,random", help="two of: greedy, random")
-    p.add_argument("--komi", type=parse_komi, default=0,
-                   help="pips (whole or half) added to the first player's total")
+    _game_options(p)
     p.set_defaults(func=_cmd_selfplay)
 
     p = sub.add_parser("verify", help="replay a transcript and print the verdict")
@@ -184,11 +188,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("play", help="play a game in the terminal against a local bot")
     p.add_argument("--vs", default="greedy", choices=["greedy", "random"],
                    help="the bot to play against")
-    p.add_argument("--seed", type=int, default=None,
-                   help="reproducible game from this seed (demos only: anyone who knows the "
-                        "seed knows every secret)")
-    p.add_argument("--komi", type=parse_komi, default=0,
-                   help="pips (whole or half) added to the first player's total")
+    _game_options(p)
     p.add_argument("--seat", type=int, choices=[0, 1], default=0, help="your seat")
     p.add_argument("--out", default="dealerless-game.transcript", help="transcript file")
     p.set_defaults(func=_cmd_play)

@@ -35,26 +35,9 @@ def test_sigkill_and_resume_soak(tmp_path: Path, round_: int) -> None:
 @pytest.mark.asyncio
 @pytest.mark.parametrize("seed", range(3))
 async def test_heavy_chaos_relay(tmp_path: Path, seed: int) -> None:
-    import asyncio
-    import os
+    from test_network import play_through_relay
 
-    from test_network import config, transcripts
+    from peers.relay import Chaos
 
-    from peers.link import ClientLink
-    from peers.peer import HOST, JOIN, Peer
-    from peers.relay import Chaos, Relay
-
-    relay = Relay(chaos=Chaos(drop=0.5, duplicate=0.3, reorder=0.5, rng=random.Random(seed)))
-    server, port = await relay.serve("127.0.0.1", 0)
-    url = f"ws://127.0.0.1:{port}/room/{os.urandom(16).hex()}"
-    links = [ClientLink(url), ClientLink(url)]
-    for link in links:
-        link.start()
-    try:
-        results = await asyncio.wait_for(asyncio.gather(
-            Peer(links[0], config(tmp_path, HOST)).run(),
-            Peer(links[1], config(tmp_path, JOIN)).run()), timeout=300)
-    finally:
-        server.close()  # type: ignore[attr-defined]
-    one, two = transcripts(list(results))
-    assert one == two and replay(one).exit_code == 0
+    await play_through_relay(tmp_path, Chaos(drop=0.5, duplicate=0.3, reorder=0.5,
+                                             rng=random.Random(seed)), timeout=300)

@@ -193,25 +193,21 @@ def test_deck_round_vector() -> None:
         verify_shuffle(deck, out, y, ShuffleProof.decode(bytes.fromhex(rnd["proof"]), len(deck)),
                        ctx_from(rnd["context"]))
         deck = out
-    priv = v["private_opening"]
-    ct = deck[priv["position"]]
-    shares = []
-    for s in priv["shares"]:
-        ds = DecryptionShare(decode_point(bytes.fromhex(s["share"])),
-                             DleqProof.decode(bytes.fromhex(s["proof"])))
-        verify_share(keys[s["seat"]], ct, ds, ctx_from(s["context"]))
-        shares.append(ds.share)
+    def verified_shares(opening: dict[str, Any]) -> list[Any]:
+        ct = deck[opening["position"]]
+        out = []
+        for s in opening["shares"]:
+            ds = DecryptionShare(decode_point(bytes.fromhex(s["share"])),
+                                 DleqProof.decode(bytes.fromhex(s["proof"])))
+            verify_share(keys[s["seat"]], ct, ds, ctx_from(s["context"]))
+            out.append(ds.share)
+        return out
+
+    priv, pub = v["private_opening"], v["public_opening"]
     own = decode_point(bytes.fromhex(priv["own_share"]))
-    assert open_tile(ts, ct, [*shares, own]) == parse_tile(priv["tile"])
-    pub = v["public_opening"]
-    ct = deck[pub["position"]]
-    shares = []
-    for s in pub["shares"]:
-        ds = DecryptionShare(decode_point(bytes.fromhex(s["share"])),
-                             DleqProof.decode(bytes.fromhex(s["proof"])))
-        verify_share(keys[s["seat"]], ct, ds, ctx_from(s["context"]))
-        shares.append(ds.share)
-    assert open_tile(ts, ct, shares) == parse_tile(pub["tile"])
+    assert open_tile(ts, deck[priv["position"]],
+                     [*verified_shares(priv), own]) == parse_tile(priv["tile"])
+    assert open_tile(ts, deck[pub["position"]], verified_shares(pub)) == parse_tile(pub["tile"])
 
 
 def test_deck_negative_vectors() -> None:
