@@ -48,7 +48,7 @@ log = logging.getLogger("dealerless.peer")
 HOST, JOIN = "host", "join"
 MAX_PENDING = 64
 MAX_RESEND = 64
-MAX_SYNC_INTERVAL = 4.0
+MAX_SYNC_INTERVAL = 2.0
 
 
 class PeerError(Exception):
@@ -302,9 +302,18 @@ class Peer:
         return True
 
     async def _answer_sync(self, value: Any, have: int) -> None:
-        """Send the frames the other side lacks; stale or repeated questions are ignored."""
-        if type(value) is not int or not 0 <= value < have or not self._may_answer(
-                ("sync", value)):
+        """Send the frames the other side lacks; stale or repeated questions are ignored.
+
+        A SYNC showing that the other side holds more than we do tells us that we
+        lost something: we ask at once instead of waiting out our back-off.
+        """
+        if type(value) is not int or not 0 <= value < 1 << 32:
+            return
+        if value > have:
+            if self._may_answer(("behind", have)):
+                await self.link.send(_msg("sync", have))
+            return
+        if value == have or not self._may_answer(("sync", value)):
             return
         store = self.store
         assert store is not None

@@ -40,4 +40,4 @@ async def test_heavy_chaos_relay(tmp_path: Path, seed: int) -> None:
     from peers.relay import Chaos
 
     await play_through_relay(tmp_path, Chaos(drop=0.5, duplicate=0.3, reorder=0.5,
-                                             rng=random.Random(seed)), timeout=300)
+                                             rng=random.Random(seed)), timeout=600)
