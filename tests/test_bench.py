@@ -1,0 +1,39 @@
+"""`dealerless bench` reports every figure spec/09-bench.md promises (no speed is asserted)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from peers.cli import main
+
+
+def test_bench_json_has_the_promised_figures(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["bench", "--json", "--reps", "1", "--sizes", "28"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert set(report["op_costs_us"]) == {"var", "base", "add", "valid", "h2p", "sig"}
+    shuffle = report["shuffle"]["28"]
+    for step in ("shuffle", "prove", "verify"):
+        assert shuffle[step]["median_ms"] > 0 and shuffle[step]["floor_ms"] > 0
+        assert shuffle[step]["ratio"] == pytest.approx(
+            shuffle[step]["median_ms"] / shuffle[step]["floor_ms"])
+    # Operation counts follow spec/07-shuffle.md 7.7 for N = 28.
+    assert shuffle["prove"]["ops"]["base"] == 3 * 28 + 4
+    assert shuffle["prove"]["ops"]["var"] == 5 * 28 + 1
+    assert shuffle["verify"]["ops"]["var"] == 8 * 28 + 7
+    assert shuffle["proof_bytes"] == 128 * 28 + 160
+    assert report["floor_ratio_max"] == max(
+        report["dleq"]["prove"]["ratio"], report["dleq"]["verify"]["ratio"],
+        shuffle["prove"]["ratio"], shuffle["verify"]["ratio"])
+    assert set(report["shuffle_V_per_tile"]) == {"28"}
+    game = report["game"]
+    assert game["frames"] > 20 and game["transcript_bytes"] > 10_000
+    assert report["game_verify_floor_ratio"] == game["verify"]["ratio"]
+
+
+def test_bench_table_and_usage_errors(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["bench", "--reps", "1", "--sizes", "28", "--no-game"]) == 0
+    out = capsys.readouterr().out
+    assert "floor_ratio_max" in out and "shuffle_V_per_tile" in out
+    assert main(["bench", "--sizes", "30"]) == 2
