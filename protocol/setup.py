@@ -17,7 +17,7 @@ from .canonical import as_array, as_bytes, as_int, as_list, as_str, pack, unpack
 from .errors import EncodingError, LocalError
 from .hashing import H, Tag
 from .identity import PUBLIC_KEY_BYTES
-from .rules import RULESETS, make_rules
+from .rules import make_rules
 from .rules.base import ParamValue, RuleSet
 
 SETUP_MAGIC = "dealerless/setup"
@@ -34,9 +34,7 @@ class GameSetup:
     nonces: tuple[bytes, ...]
 
     def __post_init__(self) -> None:
-        if self.rules not in RULESETS:
-            raise LocalError("setup/rules", f"unknown rule set {self.rules!r}")
-        ruleset = self.ruleset  # validates the parameters
+        ruleset = self.ruleset  # validates the name and the parameters
         if dict(self.params) != ruleset.params:
             # One setup, one encoding: defaults are spelled out, never implied.
             raise LocalError("setup/params", "the parameters must list every key, in full")
@@ -67,7 +65,7 @@ class GameSetup:
         try:
             return make_rules(self.rules, dict(self.params))
         except EncodingError as exc:
-            raise LocalError("setup/params", exc.detail) from None
+            raise LocalError(exc.code, exc.detail) from None
 
     @property
     def seats(self) -> int:
