@@ -55,3 +55,12 @@ def test_golden_transcripts_are_reproducible_from_their_generator() -> None:
     proc = subprocess.run([sys.executable, str(ROOT / "tools" / "gen_transcripts.py"),
                            "--check"], cwd=ROOT, capture_output=True, text=True)
     assert proc.returncode == 0, proc.stderr
+
+
+def test_independent_verifier_written_from_the_spec_agrees_on_every_golden_transcript() -> None:
+    """tools/independent_verify.py was written from spec/ alone (it imports no project code):
+    it must reach every expected verdict and recompute every frame's state hash."""
+    proc = subprocess.run([sys.executable, str(ROOT / "tools" / "independent_verify.py"),
+                           "--golden"], cwd=ROOT, capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stdout[-3000:]
+    assert proc.stdout.rstrip().endswith(" 0 failed")

@@ -4,7 +4,9 @@
     python tools/gen_transcripts.py          # rewrite the files and index.json
     python tools/gen_transcripts.py --check  # exit 1 if they differ from the code
 
-`valid` is a complete seeded self-play game; `prefix` is it cut after frame 12;
+`valid` is a complete seeded self-play game (blocked, first player 0, komi 0.5);
+`valid-out` another (seat 1 first and out, komi -1.5); `prefix` is `valid` cut after
+frame 12;
 every other file is the transcript an honest seat saves after one of the cheats
 in peers/adversary.py. index.json gives each file's expected verdict.
 """
@@ -34,7 +36,9 @@ def expected(data: bytes) -> dict[str, Any]:
 
 def build() -> dict[str, bytes]:
     valid = selfplay("bram", {"komi_halves": 1}, ("greedy", "random"), seed=1)
-    files = {"valid": valid.encode(),
+    # Seat 1 moves first and goes out, under negative komi: the other paths of 8 and 10.
+    out = selfplay("bram", {"komi_halves": -3}, ("random", "greedy"), seed=2)
+    files = {"valid": valid.encode(), "valid-out": out.encode(),
              "prefix": Transcript(valid.setup, valid.frames[:13]).encode()}
     for name, make in CHEATS.items():
         files[name] = make().transcript()
