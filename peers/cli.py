@@ -115,7 +115,11 @@ def _cmd_check_step(args: argparse.Namespace) -> int:
     if data is None:
         return EXIT_USAGE
     try:
-        verdict = check_step(data)
+        trusted = bytes.fromhex(args.state_hash) if args.state_hash else None
+    except ValueError:
+        return _fail("check-step: --state-hash takes 64 hex digits")
+    try:
+        verdict = check_step(data, trusted)
     except DealerlessError as exc:
         return _fail(f"check-step: not a usable dispute package: {exc}", EXIT_INVALID)
     v = verdict.violation
@@ -182,6 +186,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("check-step", help="judge one frame from its dispute package alone")
     p.add_argument("package")
+    p.add_argument("--state-hash", default=None,
+                   help="the committed state hash you hold (hex); without it a state-hash "
+                        "mismatch is reported as not authenticated")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(func=_cmd_check_step)
 

@@ -17,7 +17,14 @@ from .dleq import DleqProof, prove_dleq, verify_dleq
 from .elgamal import Ciphertext
 from .errors import DeckError, LocalError
 from .group import G, Point, add, mul, point_sum, sub
-from .shuffle import Deck, ShuffleProof, apply_shuffle, derive_witness, prove_shuffle
+from .shuffle import (
+    Deck,
+    ShuffleProof,
+    apply_shuffle,
+    derive_witness,
+    prove_shuffle,
+    shuffle_hedge,
+)
 from .tiles import Tile, TileSet
 
 MIN_SEATS = 2
@@ -47,15 +54,16 @@ def initial_deck(ts: TileSet, tiles: Sequence[Tile], key: Point) -> Deck:
     return tuple(Ciphertext(G, add(ts.point(t), key)) for t in tiles)
 
 
-def shuffle_round(deck: Deck, key: Point, ctx: Context,
-                  fresh: bytes) -> tuple[Deck, ShuffleProof]:
+def shuffle_round(deck: Deck, key: Point, ctx: Context, fresh: bytes,
+                  secret: bytes = b"") -> tuple[Deck, ShuffleProof]:
     """One seat's shuffle: permute and re-encrypt `deck`, and prove it.
 
-    `fresh` must be at least 32 bytes from a CSPRNG (or a fixed seed in tests):
-    the permutation and re-encryption randomness come from it, and the proof
-    nonces are hedged with it.
+    `fresh` must be at least 32 bytes from a CSPRNG (or a fixed seed in tests).
+    The permutation and re-encryption randomness come from it hedged with the
+    seat's `secret`, the context and the deck (7.3); the proof nonces are hedged
+    with the witness and the statement (3.4).
     """
-    witness = derive_witness(len(deck), fresh)
+    witness = derive_witness(len(deck), fresh, shuffle_hedge(secret, ctx, deck))
     out = apply_shuffle(deck, key, witness)
     return out, prove_shuffle(deck, out, key, witness, ctx, fresh)
 

@@ -20,7 +20,7 @@ from .context import Context
 from .deck import DecryptionShare, joint_key, make_share, open_tile, own_share, shuffle_round
 from .errors import LocalError
 from .frames import MessageType, build_frame
-from .group import base_mul
+from .group import base_mul, scalar_bytes
 from .hashing import H, Tag, hash_to_scalar
 from .identity import Identity
 from .messages import KeyBody, MoveBody, NonceBody, ShareEntry, SharesBody, ShuffleBody
@@ -54,8 +54,10 @@ class SeatAgent:
         self.game = game
         self.seat = seat
         self.identity = identity
-        self._x = hash_to_scalar(Tag.KEY_SHARE, secret_seed, b"x") or 1
-        self._nonce = H(Tag.KEY_SHARE, secret_seed, b"first-player nonce")[:32]
+        # Bound to the game: a seed reused by mistake still gives unrelated secrets.
+        gid = game.game_id
+        self._x = hash_to_scalar(Tag.KEY_SHARE, secret_seed, gid, b"x") or 1
+        self._nonce = H(Tag.KEY_SHARE, secret_seed, gid, b"first-player nonce")[:32]
         self._hand: dict[int, Tile] | None = None
 
     def __repr__(self) -> str:  # never print secrets
@@ -101,7 +103,8 @@ class SeatAgent:
         if phase is Phase.NONCES:
             return MessageType.NONCE, NonceBody(self._nonce).encode()
         if phase is Phase.SHUFFLE:
-            deck, proof = shuffle_round(state.deck, joint_key(state.key_shares), ctx, fresh)
+            deck, proof = shuffle_round(state.deck, joint_key(state.key_shares), ctx, fresh,
+                                        scalar_bytes(self._x))
             return MessageType.SHUFFLE, ShuffleBody(deck, proof).encode()
         if phase is Phase.DEAL:
             positions = [p for p, o in enumerate(state.owners) if o >= 0 and o != self.seat]

@@ -299,10 +299,15 @@ def apply_frame(game: Game, state: PublicState, frame: Frame) -> PublicState:
         # evidence either: the seat signed it for another position in the chain.
         raise Violation("frame/sequence", f"expected seq {state.seq}, got {frame.seq}",
                         seat, index, authenticated=False)
-    if frame.state_hash != state.hash(game.rules):                             # 5
+    if frame.prev != state.prev:                                               # 5
+        # Built on another history: if someone else equivocated earlier, an honest
+        # seat may have signed on the other branch. Not evidence against this seat.
+        raise Violation("frame/chain", "prev is not the hash of the previous frame", seat,
+                        index, authenticated=False)
+    if frame.state_hash != state.hash(game.rules):                             # 6
+        # Same history, different state: the sender computed or claimed a state
+        # that this history does not give. That is the sender's doing.
         raise blame("state/hash-mismatch", "the frame commits to a different public state")
-    if frame.prev != state.prev:                                               # 6
-        raise blame("frame/chain", "prev is not the hash of the previous frame")
     if state.phase is Phase.DONE:                                              # 7
         raise blame("frame/after-end", "the game is over")
     if seat != state.turn:                                                     # 8

@@ -24,7 +24,7 @@ known discrete-log relation between them would let a prover swap tiles
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 
 from .context import Context
@@ -73,8 +73,8 @@ def _generator_sum(n: int) -> Point:
 class ShuffleWitness:
     """The shuffler's secret: pi (output i holds input pi[i]) and r'_i."""
 
-    permutation: tuple[int, ...]
-    randomness: tuple[int, ...]
+    permutation: tuple[int, ...] = field(repr=False)
+    randomness: tuple[int, ...] = field(repr=False)
 
     def encode(self) -> bytes:
         return b"".join(u64(p) for p in self.permutation) + b"".join(
@@ -128,11 +128,14 @@ def proof_bytes(n: int) -> int:
     return 2 * n * POINT_BYTES + (2 * n + 5) * SCALAR_BYTES
 
 
-def derive_witness(n: int, fresh: bytes) -> ShuffleWitness:
-    """Draw pi (Fisher-Yates) and r' from `fresh` (spec/07-shuffle.md 7.3).
+def derive_witness(n: int, fresh: bytes, hedge: bytes = b"") -> ShuffleWitness:
+    """Draw pi (Fisher-Yates) and r' from `hedge` and `fresh` (spec/07-shuffle.md 7.3).
 
-    Each draw is a 512-bit hash reduced mod (i+1) or mod L, so the bias is
-    below 2^-250: the permutation is uniform for every practical purpose.
+    `hedge` is the shuffler's secret bound to the statement (see shuffle_hedge):
+    if the OS ever repeated `fresh` (a cloned VM, a restored snapshot), two
+    shuffles of different decks would still get unrelated permutations. Each
+    draw is a 512-bit hash reduced mod (i+1) or mod L: uniform for every
+    practical purpose.
     """
     if not 1 <= n <= MAX_DECK:
         raise LocalError("shuffle/size", f"deck size must be in 1..{MAX_DECK}")
@@ -140,10 +143,17 @@ def derive_witness(n: int, fresh: bytes) -> ShuffleWitness:
         raise LocalError("nonce/fresh-too-short", "fresh randomness must be at least 32 bytes")
     perm = list(range(n))
     for i in range(n - 1, 0, -1):
-        j = int.from_bytes(H(Tag.SHUFFLE_WITNESS, fresh, b"pi", u64(i)), "little") % (i + 1)
+        j = int.from_bytes(H(Tag.SHUFFLE_WITNESS, hedge, fresh, b"pi", u64(i)),
+                           "little") % (i + 1)
         perm[i], perm[j] = perm[j], perm[i]
-    rand = tuple(hash_to_scalar(Tag.SHUFFLE_WITNESS, fresh, b"r", u64(i)) for i in range(n))
+    rand = tuple(hash_to_scalar(Tag.SHUFFLE_WITNESS, hedge, fresh, b"r", u64(i))
+                 for i in range(n))
     return ShuffleWitness(tuple(perm), rand)
+
+
+def shuffle_hedge(secret: bytes, ctx: Context, deck_in: Deck) -> bytes:
+    """H(SHUFFLE_WITNESS, secret, ctx, deck): the hedge of derive_witness (7.3)."""
+    return H(Tag.SHUFFLE_WITNESS, secret, ctx.encode(), encode_deck(deck_in))
 
 
 def apply_shuffle(deck: Deck, joint_key: Point, witness: ShuffleWitness) -> Deck:

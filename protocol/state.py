@@ -113,7 +113,7 @@ class PublicState:
         except (LocalError, EncodingError, ValueError) as exc:
             detail = exc.detail if isinstance(exc, LocalError | EncodingError) else str(exc)
             raise EncodingError("state/schema", detail) from None
-        problem = _inconsistency(state, seats)
+        problem = _inconsistency(state, seats) or rules_inconsistency(state, rules)
         if problem:
             raise EncodingError("state/inconsistent", problem)
         if state.encode(rules) != data:
@@ -181,4 +181,16 @@ def _inconsistency(s: PublicState, seats: int) -> str | None:
         return "no deck before the shuffle phase"
     if (s.rules_state is None) != (s.phase in _BEFORE_PLAY):
         return "the rules' state exists from the play phase on"
+    if s.phase is Phase.KEYS and len(s.key_shares) != s.turn:
+        return "in the key phase, the seat to send is the next without a key"
+    if s.phase is Phase.NONCES and len(s.nonces) != s.turn:
+        return "in the nonce phase, the seat to send is the next without a nonce"
+    return None
+
+
+def rules_inconsistency(s: PublicState, rules: RuleSet[Any, Any]) -> str | None:
+    """The rules' hand is over exactly in the reveal and done phases."""
+    if s.rules_state is not None and rules.is_over(s.rules_state) != (
+            s.phase in (Phase.REVEAL, Phase.DONE)):
+        return "the hand is over exactly in the reveal and done phases"
     return None

@@ -170,8 +170,15 @@ class StepVerdict:
         return self.violation is None
 
 
-def check_step(package: bytes) -> StepVerdict:
-    """Judge one frame from its dispute package alone (spec/11-verify.md section 11.4)."""
+def check_step(package: bytes, committed_state_hash: bytes | None = None) -> StepVerdict:
+    """Judge one frame from its dispute package alone (spec/11-verify.md section 11.4).
+
+    Nothing in a package proves that its state is the committed one. A referee that
+    holds the committed state hash (an on-chain contract does) passes it: a package
+    whose state does not match is refused, and a frame that commits to another state
+    is then the sender's violation. Without it, that one finding is reported as not
+    authenticated, since a forged package could produce it against an honest frame.
+    """
     obj = as_array(unpack(package, MAX_DISPUTE_BYTES), 7, "dispute package")
     if obj[0] != DISPUTE_MAGIC or as_int(obj[1], "package version") != 1:
         raise EncodingError("dispute/magic", "not a dealerless/1 dispute package")
@@ -183,6 +190,8 @@ def check_step(package: bytes) -> StepVerdict:
     if (state.game_id != setup.game_id or state.seq != index
             or state.owners != game.owners):
         raise EncodingError("dispute/state", "the state is not of this game at this frame")
+    if committed_state_hash is not None and state.hash(game.rules) != committed_state_hash:
+        raise EncodingError("dispute/state", "the package's state is not the committed one")
     wire = as_bytes(obj[5], "frame", max_len=MAX_FRAME_BYTES)
     evidence = [as_bytes(e, "evidence", max_len=MAX_FRAME_BYTES)
                 for e in as_list(obj[6], "evidence", MAX_EVIDENCE)]
@@ -191,6 +200,9 @@ def check_step(package: bytes) -> StepVerdict:
         for other in evidence:
             _check_evidence(game, frame, other)
     except Violation as v:
+        if v.code == "state/hash-mismatch" and committed_state_hash is None:
+            v = Violation(v.code, v.detail + " (the package's state is not proven to be the "
+                          "committed one)", v.seat, v.frame, authenticated=False)
         return StepVerdict(index, v, None)
     return StepVerdict(index, None, new.hash(game.rules))
 

@@ -10,7 +10,9 @@ from typing import Any
 
 import pytest
 
-from protocol.errors import LocalError
+from protocol.canonical import pack, unpack
+from protocol.errors import EncodingError, LocalError, Violation
+from protocol.referee import Referee
 from protocol.transcript import Transcript
 from protocol.verifier import check_step, dispute_package, replay
 
@@ -36,19 +38,47 @@ def test_check_step_agrees_with_the_full_replay_on_every_frame(name: str) -> Non
     frames = Transcript.decode(data).frames
     violation = INDEX[name]["violation"]
     stop = violation["frame"] if violation else len(frames)
+    committed = _replayed_state_hashes(data)   # what a referee holding the chain knows
     for n in range(min(stop + 1, len(frames))):
-        verdict = check_step(dispute_package(data, n))
+        verdict = check_step(dispute_package(data, n), committed[n])
         if n < stop:
             assert verdict.valid, n
-        else:  # the violating frame: the same rule, seat and frame as the replay
+        else:  # the violating frame: the same rule, seat, frame and blame as the replay
             v = verdict.violation
             assert v is not None, n
-            assert {"rule": v.code, "seat": v.seat, "frame": v.frame} == {
-                k: violation[k] for k in ("rule", "seat", "frame")}
+            assert {"rule": v.code, "seat": v.seat, "frame": v.frame,
+                    "authenticated": v.authenticated} == {
+                k: violation[k] for k in ("rule", "seat", "frame", "authenticated")}
     # After the violation the replay holds no committed state: no package can be made.
     for n in range(stop + 1, len(frames)):
         with pytest.raises(LocalError):
             dispute_package(data, n)
+
+
+def _replayed_state_hashes(data: bytes) -> list[bytes]:
+    """The state hash before each frame, as the replay computes it (until it stops)."""
+    transcript = Transcript.decode(data)
+    ref = Referee(transcript.setup)
+    hashes = [ref.state.hash(ref.game.rules)]
+    for wire in transcript.frames:
+        try:
+            ref.receive(wire, dedupe=False)
+        except Violation:
+            break
+        hashes.append(ref.state.hash(ref.game.rules))
+    return hashes
+
+
+def test_a_forged_package_state_blames_nobody_and_a_committed_hash_refuses_it() -> None:
+    data = (GOLDEN / INDEX["valid"]["file"]).read_bytes()
+    package = unpack(dispute_package(data, 9), 1 << 21)
+    state = unpack(package[4], 1 << 20)
+    state["key_shares"] = state["key_shares"][::-1]      # a forger swaps two fields
+    package[4] = pack(state)
+    v = check_step(pack(package)).violation
+    assert v is not None and v.code == "state/hash-mismatch" and not v.authenticated
+    with pytest.raises(EncodingError):
+        check_step(pack(package), _replayed_state_hashes(data)[9])
 
 
 def test_golden_transcripts_are_reproducible_from_their_generator() -> None:

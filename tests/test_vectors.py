@@ -29,6 +29,7 @@ from protocol.shuffle import (
     commitment_generators,
     derive_witness,
     recompute_shuffle,
+    shuffle_hedge,
     verify_shuffle,
 )
 from protocol.tiles import TILE_SETS, parse_tile
@@ -157,7 +158,10 @@ def test_shuffle_intermediates_and_index_convention() -> None:
     for v in SHUFFLE["positive"]:
         deck_in = decode_deck(bytes.fromhex(v["deck_in"]))
         key = decode_point(bytes.fromhex(v["joint_key"]))
-        witness = derive_witness(v["n"], bytes.fromhex(v["fresh"]))
+        deck_in_hedge = shuffle_hedge(bytes.fromhex(v["secret"]), ctx_from(v["context"]),
+                                      deck_in)
+        assert deck_in_hedge.hex() == v["hedge"]
+        witness = derive_witness(v["n"], bytes.fromhex(v["fresh"]), deck_in_hedge)
         assert list(witness.permutation) == v["permutation"]
         assert [str(r) for r in witness.randomness] == v["randomness"]
         # Output i holds input pi(i), re-encrypted with r'_i (spec/07-shuffle.md 7.3).

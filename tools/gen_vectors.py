@@ -33,6 +33,7 @@ from protocol.shuffle import (
     derive_witness,
     prove_shuffle,
     recompute_shuffle,
+    shuffle_hedge,
 )
 from protocol.tiles import DOUBLE_SIX, TILE_SETS
 
@@ -233,7 +234,9 @@ def shuffle_case(name: str, n: int, with_trace: bool) -> tuple[dict[str, Any], l
     deck_in = initial_deck(ts, ts.tiles[:n], key)
     ctx = Context(seed(f"{name}/game"), 3, 0)
     fresh = seed(f"{name}/fresh")
-    witness = derive_witness(n, fresh)
+    secret_bytes = seed(f"{name}/secret")
+    hedge = shuffle_hedge(secret_bytes, ctx, deck_in)
+    witness = derive_witness(n, fresh, hedge)
     deck_out = apply_shuffle(deck_in, key, witness)
     proof = prove_shuffle(deck_in, deck_out, key, witness, ctx, fresh)
     blob = proof.encode()
@@ -241,6 +244,7 @@ def shuffle_case(name: str, n: int, with_trace: bool) -> tuple[dict[str, Any], l
         "name": name, "n": n, "context": ctx_json(ctx), "joint_key": key.data.hex(),
         "deck_in": encode_deck(deck_in).hex(), "deck_out": encode_deck(deck_out).hex(),
         "proof": blob.hex(), "expected": "ok", "fresh": fresh.hex(),
+        "secret": secret_bytes.hex(), "hedge": hedge.hex(),
         "permutation": list(witness.permutation),
         "randomness": [str(r) for r in witness.randomness],
         "challenge": str(proof.challenge),
@@ -310,9 +314,11 @@ def deck_vectors() -> dict[str, Any]:
     deck = initial_deck(ts, tiles, key)
     rounds = []
     for i in range(3):
-        out, proof = shuffle_round(deck, key, Context(game, 1, i), seed(f"deck/shuffle{i}"))
+        secret_bytes = scalar_bytes(xs[i])
+        out, proof = shuffle_round(deck, key, Context(game, 1, i), seed(f"deck/shuffle{i}"),
+                                   secret_bytes)
         rounds.append({"seat": i, "context": ctx_json(Context(game, 1, i)),
-                       "fresh": seed(f"deck/shuffle{i}").hex(),
+                       "fresh": seed(f"deck/shuffle{i}").hex(), "secret": secret_bytes.hex(),
                        "deck_out": encode_deck(out).hex(), "proof": proof.encode().hex()})
         deck = out
     # Position 0 opened privately to seat 2: seats 0 and 1 publish shares.

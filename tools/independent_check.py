@@ -289,13 +289,19 @@ def dleq_verify(y_b: bytes, c1_b: bytes, d_b: bytes, proof: bytes, ctx: bytes) -
 
 
 # --- 7 shuffle ----------------------------------------------------------------------
-def draw_shuffle(n: int, fresh: bytes) -> tuple[list[int], list[int]]:
+def shuffle_hedge(secret: bytes, ctx: bytes, deck: bytes) -> bytes:
+    """7.3: hedge = H(SHUFFLE_WITNESS, secret, ctx, deck_in)."""
+    return H(T["SHUFFLE_WITNESS"], secret, ctx, deck)
+
+
+def draw_shuffle(n: int, fresh: bytes, hedge: bytes) -> tuple[list[int], list[int]]:
     """7.3: Fisher-Yates permutation and output-indexed re-encryption randomness."""
+    sw = T["SHUFFLE_WITNESS"]
     pi = list(range(n))
     for i in range(n - 1, 0, -1):
-        j = int.from_bytes(H(T["SHUFFLE_WITNESS"], fresh, b"pi", u64(i)), "little") % (i + 1)
+        j = int.from_bytes(H(sw, hedge, fresh, b"pi", u64(i)), "little") % (i + 1)
         pi[i], pi[j] = pi[j], pi[i]
-    return pi, [H_scalar(T["SHUFFLE_WITNESS"], fresh, b"r", u64(i)) for i in range(n)]
+    return pi, [H_scalar(sw, hedge, fresh, b"r", u64(i)) for i in range(n)]
 
 
 def reenc(ct: tuple[bytes, bytes], r: int, y: bytes) -> tuple[bytes, bytes]:
@@ -505,7 +511,9 @@ def check_shuffle(t: Tally) -> None:
     d = load(t, "shuffle.json")
     for v in d["positive"]:
         nm, n, y = v["name"], v["n"], hx(v["joint_key"])
-        pi, rr = draw_shuffle(n, hx(v["fresh"]))
+        hedge = shuffle_hedge(hx(v["secret"]), ctx_bytes(v["context"]), hx(v["deck_in"]))
+        t.eq(f"{nm} hedge (7.3)", hedge.hex(), v["hedge"])
+        pi, rr = draw_shuffle(n, hx(v["fresh"]), hedge)
         t.eq(f"{nm} permutation (7.3)", pi, v["permutation"])
         t.eq(f"{nm} randomness (7.3)", rr, [int(x) for x in v["randomness"]])
         e, e2 = decode_deck(hx(v["deck_in"])), decode_deck(hx(v["deck_out"]))
@@ -548,7 +556,8 @@ def check_deck(t: Tally) -> None:
         t.code(f"shuffle round {i}", lambda r=rnd, c=cur: shuffle_verify(
             ctx_bytes(r["context"]), hx(d["joint_key"]), hx(c), hx(r["deck_out"]),
             hx(r["proof"])), "ok")
-        pi, rr = draw_shuffle(len(d["tiles"]), hx(rnd["fresh"]))
+        pi, rr = draw_shuffle(len(d["tiles"]), hx(rnd["fresh"]), shuffle_hedge(
+            hx(rnd["secret"]), ctx_bytes(rnd["context"]), hx(cur)))
         e_in = decode_deck(hx(cur))
         e_out = [reenc(e_in[j], r, hx(d["joint_key"])) for j, r in zip(pi, rr, strict=True)]
         t.eq(f"round {i} output reproduced (7.3)", deck_bytes(e_out).hex(), rnd["deck_out"])
