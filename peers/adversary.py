@@ -40,11 +40,17 @@ class Cheat:
     rule: str                        # the expected violation code (or awaited message)
     evidence: tuple[bytes, ...] = ()  # equivocation: the second frame
     table: Any = None
+    frames: tuple[bytes, ...] | None = None  # the saved chain, when not prefix + bad frame
+
+    @property
+    def frame(self) -> int:
+        """The index of the frame the violation is charged to."""
+        return len(self.prefix) - (1 if self.evidence else 0)
 
     def transcript(self) -> bytes:
         """The transcript the honest seat would save: its accepted chain + this frame."""
-        frames = self.prefix + (() if self.bad_frame is None or self.evidence
-                                else (self.bad_frame,))
+        frames = self.frames if self.frames is not None else self.prefix + (
+            () if self.bad_frame is None or self.evidence else (self.bad_frame,))
         return Transcript(self.table.setup, frames, self.evidence).encode()
 
 
@@ -200,6 +206,30 @@ def equivocation(seed: int = 7) -> Cheat:
                  evidence=(second,), table=t)
 
 
+def forked_history(seed: int = 7) -> Cheat:
+    """The mover equivocates; the other seat, honestly, builds on the first version.
+
+    The transcript holds the second version, then the honest seat's next frame (built
+    on the first), with the first version as evidence: the equivocator is blamed, and
+    the honest frame, on the other branch, is no evidence against its signer.
+    """
+    t = _table(seed)
+    _advance_to(t, _at(Phase.PLAY))
+    seat = _mover(t)
+    state = _state(t)
+    first = _sign(t, seat, MessageType.MOVE, MoveBody(0, None).encode())  # pass
+    legal = [m for m in t.agents[seat].view(state).legal if isinstance(m, Play)]
+    position = next(p for p, x in t.agents[seat].hand_positions(state).items()
+                    if x == legal[0].tile)
+    second = _sign(t, seat, MessageType.MOVE, _play_body(t, seat, legal[0], position))
+    prefix = _prefix(t)
+    t.deliver(first)                    # both seats accept the first version...
+    reply = t.agents[1 - seat].next_frame(_state(t), t.entropy.bytes("reply"),
+                                          t.choosers[1 - seat])
+    return Cheat("forked history", (*prefix, first), second, seat, "frame/equivocation",
+                 evidence=(first,), table=t, frames=(*prefix, second, reply))
+
+
 def bad_signature(seed: int = 7) -> Cheat:
     t = _table(seed)
     _advance_to(t, _at(Phase.PLAY))
@@ -264,6 +294,7 @@ CHEATS: dict[str, Callable[[], Cheat]] = {
     "out-of-turn": out_of_turn,
     "other-game": replayed_from_other_game,
     "equivocation": equivocation,
+    "forked-history": forked_history,
     "bad-signature": bad_signature,
     "tampered-resigned": tampered_and_resigned,
     "state-hash-resigned": state_hash_resigned,

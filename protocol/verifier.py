@@ -108,7 +108,13 @@ def replay(data: bytes) -> Verdict:
         try:
             ref.receive(wire, dedupe=False)
         except Violation as v:
-            return _verdict(ref, violation=v)
+            if v.authenticated:
+                return _verdict(ref, violation=v)
+            # A frame that is no evidence (e.g. built on another branch of a fork)
+            # still ends the chain; a proven cheat in the evidence records names the
+            # seat really to blame, such as the equivocator who made the fork.
+            proven = _evidence(ref, transcript.evidence)
+            return _verdict(ref, violation=proven if proven and proven.authenticated else v)
     bad = _evidence(ref, transcript.evidence)
     if bad is not None:
         return _verdict(ref, violation=bad)

@@ -67,7 +67,7 @@ def test_cheat_is_caught_by_the_honest_seat_and_by_verify(name: str) -> None:
         with pytest.raises(Violation) as err:
             honest.receive(cheat.bad_frame)
         assert (err.value.code, err.value.seat) == (cheat.rule, cheat.seat)
-        assert err.value.frame == len(cheat.prefix) - (1 if cheat.evidence else 0)
+        assert err.value.frame == cheat.frame
         assert honest.frames == accepted_before      # nothing accepted, nothing lost
         saved = replay(honest.transcript().encode())  # what the honest seat keeps
         if err.value.authenticated:

@@ -852,11 +852,11 @@ def step(g: Game, st: State, wire: bytes) -> tuple[State, Frame]:
         raise v("frame/wrong-game", fr.seat, False, "the frame belongs to another game")
     if fr.seq != st.seq:                                                     # 4
         raise v("frame/sequence", fr.seat, False, f"seq {fr.seq}, expected {st.seq}")
-    if fr.state_hash != st.hash():                                           # 5
+    if fr.prev != st.prev:                                                   # 5
+        raise v("frame/chain", fr.seat, False, "prev is not the last frame's hash")
+    if fr.state_hash != st.hash():                                           # 6
         raise v("state/hash-mismatch", fr.seat, True,
                 "the frame commits to a different public state")
-    if fr.prev != st.prev:                                                   # 6
-        raise v("frame/chain", fr.seat, True, "prev is not the last frame's hash")
     if st.phase == "done":                                                   # 7
         raise v("frame/after-end", fr.seat, True, "the game is over")
     if fr.seat != st.turn:                                                   # 8
@@ -968,13 +968,18 @@ def verify(data: bytes) -> Verdict:
             move = g.rules.move_from_id(fr.body[0])
             verdict.moves.append({"frame": fr.seq, "seat": fr.seat, "move": move.text()})
         verdict.state, verdict.frames = st, len(accepted)
-    if verdict.violation is None:                                            # 4
+    if verdict.violation is None or not verdict.violation.authenticated:   # 4
+        # 11.2 step 4: after an unauthenticated failure, an evidence record that
+        # proves a violation names the seat really to blame.
+        proven: Violation | None = None
         for wire in tr.evidence:
             vio = judge_evidence(g, accepted, wire)
             if vio.rule == "transcript/bad-evidence":
-                verdict.violation = vio
+                proven = vio
                 break
-            verdict.violation = verdict.violation or vio
+            proven = proven or vio
+        if verdict.violation is None or (proven is not None and proven.authenticated):
+            verdict.violation = proven
     if verdict.violation is not None:
         return verdict
     if st.phase == "done":                                                   # 5
