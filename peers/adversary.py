@@ -118,6 +118,13 @@ def _mover(t: Table) -> int:
     return due[0]
 
 
+def _at_play(seed: int) -> tuple[Table, int, Any]:
+    """A seeded game at its first move: the table, the seat to move, the state."""
+    t = _table(seed)
+    _advance_to(t, _at(Phase.PLAY))
+    return t, _mover(t), _state(t)
+
+
 def _play_body(t: Table, seat: int, move: Play, position: int) -> Any:
     """A MOVE body opening `position` with the seat's own (valid) decryption share."""
     share = t.agents[seat].share_for(_state(t), position, t.entropy.bytes("cheat"))
@@ -126,9 +133,7 @@ def _play_body(t: Table, seat: int, move: Play, position: int) -> Any:
 
 
 def tile_not_dealt(seed: int = 7) -> Cheat:
-    t = _table(seed)
-    _advance_to(t, _at(Phase.PLAY))
-    seat = _mover(t)
+    t, seat, _ = _at_play(seed)
     other = next(p for p, o in enumerate(_state(t).owners) if o == 1 - seat)
     move = Play((5, 6), End.RIGHT)
     wire = _sign(t, seat, MessageType.MOVE, _play_body(t, seat, move, other))
@@ -154,10 +159,7 @@ def tile_played_twice(seed: int = 7) -> Cheat:
 
 
 def illegal_placement(seed: int = 7) -> Cheat:
-    t = _table(seed)
-    _advance_to(t, _at(Phase.PLAY))
-    seat = _mover(t)
-    state = _state(t)
+    t, seat, state = _at_play(seed)
     hand = t.agents[seat].hand_positions(state)
     left, right = state.rules_state.ends
     position, tile = next((p, x) for p, x in hand.items() if right not in x and left not in x)
@@ -191,10 +193,7 @@ def replayed_from_other_game(seed: int = 7) -> Cheat:
 
 
 def equivocation(seed: int = 7) -> Cheat:
-    t = _table(seed)
-    _advance_to(t, _at(Phase.PLAY))
-    seat = _mover(t)
-    state = _state(t)
+    t, seat, state = _at_play(seed)
     first = _sign(t, seat, MessageType.MOVE, MoveBody(0, None).encode())  # pass
     hand = t.agents[seat].hand_positions(state)
     legal = [m for m in t.agents[seat].view(state).legal if isinstance(m, Play)]
@@ -213,10 +212,7 @@ def forked_history(seed: int = 7) -> Cheat:
     on the first), with the first version as evidence: the equivocator is blamed, and
     the honest frame, on the other branch, is no evidence against its signer.
     """
-    t = _table(seed)
-    _advance_to(t, _at(Phase.PLAY))
-    seat = _mover(t)
-    state = _state(t)
+    t, seat, state = _at_play(seed)
     first = _sign(t, seat, MessageType.MOVE, MoveBody(0, None).encode())  # pass
     legal = [m for m in t.agents[seat].view(state).legal if isinstance(m, Play)]
     position = next(p for p, x in t.agents[seat].hand_positions(state).items()
@@ -231,9 +227,7 @@ def forked_history(seed: int = 7) -> Cheat:
 
 
 def bad_signature(seed: int = 7) -> Cheat:
-    t = _table(seed)
-    _advance_to(t, _at(Phase.PLAY))
-    seat = _mover(t)
+    t, seat, _ = _at_play(seed)
     good = _sign(t, seat, MessageType.MOVE, MoveBody(0, None).encode())
     payload, signature = unpack(good, MAX_FRAME_BYTES)
     wire = pack([payload, bytes([signature[0] ^ 1]) + signature[1:]])
@@ -242,10 +236,7 @@ def bad_signature(seed: int = 7) -> Cheat:
 
 def tampered_and_resigned(seed: int = 7) -> Cheat:
     """The mover claims another tile for the position it opens, and signs that."""
-    t = _table(seed)
-    _advance_to(t, _at(Phase.PLAY))
-    seat = _mover(t)
-    state = _state(t)
+    t, seat, state = _at_play(seed)
     legal = [m for m in t.agents[seat].view(state).legal if isinstance(m, Play)]
     move = legal[0]
     position = next(p for p, x in t.agents[seat].hand_positions(state).items()
@@ -259,10 +250,7 @@ def tampered_and_resigned(seed: int = 7) -> Cheat:
 
 def state_hash_resigned(seed: int = 7) -> Cheat:
     """A seat signs a frame that commits to a public state other than the real one."""
-    t = _table(seed)
-    _advance_to(t, _at(Phase.PLAY))
-    seat = _mover(t)
-    state = _state(t)
+    t, seat, state = _at_play(seed)
     wire = build_frame(t.agents[seat].identity, t.setup.game_id, state.seq, state.prev, seat,
                        MessageType.MOVE, bytes(32), MoveBody(0, None).encode())
     return Cheat("state hash tampered and re-signed", _prefix(t), wire, seat,
