@@ -15,7 +15,8 @@ def headline(verdict: Verdict) -> str:
     if not verdict.complete and verdict.awaiting is not None:
         seat, message = verdict.awaiting
         return (f"INCOMPLETE: a valid prefix of {verdict.frames} frames; seat {seat} owes "
-                f"the next frame, a {message} frame")
+                f"the next frame, a {message} frame (if it never comes, seat {seat} "
+                f"forfeits)")
     out = verdict.outcome
     if out is None:
         return "VALID"

@@ -74,6 +74,10 @@ class Verdict:
                 "authenticated": self.violation.authenticated},
             "awaiting": None if self.awaiting is None else {
                 "seat": self.awaiting[0], "message": self.awaiting[1]},
+            # The seat that stopped forfeits (spec/rules/bram.md D14); no margin is known.
+            "forfeit": None if self.awaiting is None or setup is None else {
+                "seat": self.awaiting[0],
+                "winners": [s for s in range(setup.seats) if s != self.awaiting[0]]},
         }
 
 

@@ -147,6 +147,11 @@ def test_cli_exit_codes_and_json(tmp_path: Path, capsys: pytest.CaptureFixture[s
     cut.write_bytes(Transcript(t.setup, t.frames[:5]).encode())
     assert main(["verify", str(cut)]) == 3
     assert "seat" in capsys.readouterr().out
+    assert main(["verify", str(cut), "--json"]) == 3
+    prefix = json.loads(capsys.readouterr().out)
+    owing = prefix["awaiting"]["seat"]
+    assert prefix["forfeit"] == {"seat": owing, "winners": [1 - owing]}
+    assert report["forfeit"] is None
     assert main(["verify", str(tmp_path / "missing")]) == 2
     assert main(["selfplay", "--out", str(good), "--komi", "0.3"]) == 2
     pkg = tmp_path / "p.pkg"
