@@ -150,10 +150,6 @@ def sub(p: Point, q: Point) -> Point:
     return Point(_na.crypto_core_ed25519_sub(p.data, q.data))
 
 
-def neg(p: Point) -> Point:
-    return sub(IDENTITY, p)
-
-
 def mul(k: int, p: Point) -> Point:
     """k*P for a scalar k in [0, L) and a point in the prime-order subgroup."""
     k %= L

@@ -83,6 +83,12 @@ def u64(n: int) -> bytes:
 MIN_FRESH_BYTES = 32
 
 
+def require_fresh(fresh: bytes) -> None:
+    """Fresh randomness (or a seed) is at least 32 bytes (spec/01-notation.md 1.3)."""
+    if len(fresh) < MIN_FRESH_BYTES:
+        raise LocalError("nonce/fresh-too-short", "fresh randomness must be at least 32 bytes")
+
+
 def nonce_scalars(label: bytes, secret: bytes, public: bytes, fresh: bytes,
                   count: int) -> list[int]:
     """Hedged nonces (spec/03-hashing.md 3.4).
@@ -92,8 +98,7 @@ def nonce_scalars(label: bytes, secret: bytes, public: bytes, fresh: bytes,
     gives distinct nonces for distinct statements; `fresh` (from the OS CSPRNG in
     peers/) protects against fault and side-channel attacks on a pure derivation.
     """
-    if len(fresh) < MIN_FRESH_BYTES:
-        raise LocalError("nonce/fresh-too-short", "fresh randomness must be at least 32 bytes")
+    require_fresh(fresh)
     prefix = hashlib.sha512(lp(VERSION))
     prefix.update(lp(Tag.NONCE.value))
     for part in (label, secret, public, fresh):

@@ -21,7 +21,7 @@ from .deck import DecryptionShare, joint_key, make_share, open_tile, own_share, 
 from .errors import LocalError
 from .frames import MessageType, build_frame
 from .group import base_mul, scalar_bytes
-from .hashing import H, Tag, hash_to_scalar
+from .hashing import H, Tag, hash_to_scalar, require_fresh
 from .identity import Identity
 from .messages import KeyBody, MoveBody, NonceBody, ShareEntry, SharesBody, ShuffleBody
 from .schnorr import prove_key
@@ -49,8 +49,7 @@ class SeatAgent:
     def __init__(self, game: Game, seat: int, identity: Identity, secret_seed: bytes) -> None:
         if identity.public_key != game.setup.identities[seat]:
             raise LocalError("seat/identity", f"this identity is not seat {seat}'s")
-        if len(secret_seed) < 32:
-            raise LocalError("nonce/fresh-too-short", "the secret seed needs 32 bytes")
+        require_fresh(secret_seed)
         self.game = game
         self.seat = seat
         self.identity = identity

@@ -45,7 +45,7 @@ from .group import (
     scalar_bytes,
     sub,
 )
-from .hashing import H, Tag, hash_to_point, hash_to_scalar, nonce_scalars, u64
+from .hashing import H, Tag, hash_to_point, hash_to_scalar, nonce_scalars, require_fresh, u64
 
 MAX_DECK = 1 << 16
 
@@ -139,8 +139,7 @@ def derive_witness(n: int, fresh: bytes, hedge: bytes = b"") -> ShuffleWitness:
     """
     if not 1 <= n <= MAX_DECK:
         raise LocalError("shuffle/size", f"deck size must be in 1..{MAX_DECK}")
-    if len(fresh) < 32:
-        raise LocalError("nonce/fresh-too-short", "fresh randomness must be at least 32 bytes")
+    require_fresh(fresh)
     perm = list(range(n))
     for i in range(n - 1, 0, -1):
         j = int.from_bytes(H(Tag.SHUFFLE_WITNESS, hedge, fresh, b"pi", u64(i)),

@@ -13,6 +13,7 @@ the same verdict for the step as the full replay.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -83,21 +84,13 @@ class Verdict:
 
 def _evidence(ref: Referee, wires: tuple[bytes, ...]) -> Violation | None:
     """Every evidence record must prove a violation against an accepted frame (11.2)."""
+    accepted = dict(enumerate(ref.frames))
     found: Violation | None = None
     for wire in wires:
-        try:
-            seq = authenticate(ref.game, wire, None).seq
-        except Violation as v:
-            return Violation("transcript/bad-evidence", v.detail, None, None)
-        if seq >= len(ref.frames):
-            return Violation("transcript/bad-evidence", "evidence for a step never taken",
-                             None, None)
-        try:
-            _check_evidence(ref.game, ref.frames[seq], wire)
-        except Violation as v:
-            if not v.authenticated:
-                return v
-            found = found or v
+        proof = judge_evidence(ref.game, accepted, wire)
+        if not proof.authenticated:
+            return proof
+        found = found or proof
     return found
 
 
@@ -208,7 +201,7 @@ def check_step(package: bytes, committed_state_hash: bytes | None = None) -> Ste
     try:
         new, frame = step(game, state, wire)
         for other in evidence:
-            _check_evidence(game, frame, other)
+            raise judge_evidence(game, {frame.seq: frame}, other)
     except Violation as v:
         if v.code == "state/hash-mismatch" and committed_state_hash is None:
             v = Violation(v.code, v.detail + " (the package's state is not proven to be the "
@@ -217,14 +210,15 @@ def check_step(package: bytes, committed_state_hash: bytes | None = None) -> Ste
     return StepVerdict(index, None, new.hash(game.rules))
 
 
-def _check_evidence(game: Game, accepted: Frame, wire: bytes) -> None:
-    """Raise what an evidence frame proves against an accepted frame (11.2 step 4)."""
+def judge_evidence(game: Game, accepted: Mapping[int, Frame], wire: bytes) -> Violation:
+    """What an evidence frame proves against the accepted frame of its step (11.2 step 4):
+    the violation it proves, or `transcript/bad-evidence` (not authenticated)."""
     try:
         frame = authenticate(game, wire, None)
     except Violation as v:
-        raise Violation("transcript/bad-evidence", v.detail, None, None) from None
-    proof = earlier_step_violation(accepted, frame)
-    if proof is None:
-        raise Violation("transcript/bad-evidence", "an evidence record proves nothing",
-                        None, None)
-    raise proof
+        return Violation("transcript/bad-evidence", v.detail, None, None)
+    taken = accepted.get(frame.seq)
+    proof = None if taken is None else earlier_step_violation(taken, frame)
+    return proof or Violation("transcript/bad-evidence",
+                              "an evidence record proves nothing against an accepted step",
+                              None, None)
