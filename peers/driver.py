@@ -53,9 +53,25 @@ class EndEvent:
 
 @dataclass(frozen=True)
 class NoticeEvent:
-    """Something the person should read: the invitation, the opponent's key, the SAS."""
+    """Something the person should read (a line for the log)."""
 
     text: str
+
+
+@dataclass(frozen=True)
+class SetupEvent:
+    """A networked game's setup is agreed: who the opponent is and what to compare.
+
+    `opponent` is the opponent's fingerprint with what the key store knows of it
+    (trusted name, seen before, or new); `sas` is the short authentication string
+    both people read to each other (spec/12-peers.md).
+    """
+
+    game_id: str
+    seat: int
+    rules: str
+    opponent: str
+    sas: str
 
 
 Event = StepEvent | ViewEvent | EndEvent | NoticeEvent

@@ -25,7 +25,7 @@ from protocol.identity import short_auth_string
 from protocol.setup import GameSetup
 
 from .bots import BOTS
-from .driver import AsyncChooser, Event, NoticeEvent, Notify, StepEvent
+from .driver import AsyncChooser, Event, NoticeEvent, Notify, SetupEvent, StepEvent
 from .keys import KeyStoreError
 from .link import ClientLink, HostLink, Link
 from .peer import HOST, JOIN, Peer, PeerConfig, PeerError, PeerResult
@@ -66,10 +66,19 @@ def _url_host(host: str) -> str:
     return f"[{host}]" if ":" in host else host
 
 
+def _setup_lines(event: SetupEvent) -> list[str]:
+    return [f"game {event.game_id[:16]}: you are seat {event.seat}; rules {event.rules}",
+            f"opponent: {event.opponent}",
+            f"short authentication string: {event.sas} (compare it with your opponent "
+            "out of band)"]
+
+
 def _progress(event: Event) -> None:
     """Bot seats: notices on stdout, each verified step on stderr."""
     if isinstance(event, NoticeEvent):
         print(event.text, flush=True)
+    elif isinstance(event, SetupEvent):
+        print("\n".join(_setup_lines(event)), flush=True)
     elif isinstance(event, StepEvent):
         print(f"  frame {event.seq:>3}  seat {event.seat}  {event.kind:<8} {event.note}",
               file=sys.stderr)
@@ -103,23 +112,21 @@ def _announce(home: Path, config: PeerConfig) -> Any:
 
     def on_setup(setup: GameSetup, store: GameStore) -> None:
         other = setup.identities[1 - store.seat]
-        for line in (f"game {setup.game_id.hex()[:16]}: you are seat {store.seat}; rules "
-                     f"{setup.rules} {dict(setup.params)}",
-                     f"opponent: {keys.check_opponent(home, other)}",
-                     f"short authentication string: {short_auth_string(setup.game_id)} "
-                     "(compare it with your opponent out of band)"):
-            config.notify(NoticeEvent(line))
+        config.notify(SetupEvent(setup.game_id.hex(), store.seat,
+                                 f"{setup.rules} {dict(setup.params)}",
+                                 keys.check_opponent(home, other),
+                                 short_auth_string(setup.game_id)))
     return on_setup
 
 
 async def _run(link: Link, config: PeerConfig, store: GameStore | None, bot: str | None,
-               title: str) -> PeerResult | None:
+               title: str, invitation: str | None = None) -> PeerResult | None:
     if bot is not None:
         config.choose, config.notify = _bot_chooser(bot), _progress
         return await Peer(link, config, store).run()
     from .tui import PlayApp
     driver = NetworkDriver(link, config, store)
-    await PlayApp(driver, title=title).run_async()
+    await PlayApp(driver, title=title, invitation=invitation).run_async()
     if driver.result is None:
         await link.close()
     return driver.result
@@ -166,7 +173,7 @@ def cmd_host(args: argparse.Namespace) -> int:
                                   "path": server.path}
         print(f"invitation: dealerless join {url}", flush=True)
         return await _run(link, _config(args, HOST, meta), None, args.bot,
-                          f"invitation: dealerless join {url}")
+                          "dealerless host", f"dealerless join {url}")
     return _guard(main)
 
 

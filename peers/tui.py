@@ -34,7 +34,16 @@ from protocol.seat import SeatView
 from protocol.tiles import Tile
 from protocol.verifier import Verdict
 
-from .driver import Driver, EndEvent, Event, LocalDriver, NoticeEvent, StepEvent, ViewEvent
+from .driver import (
+    Driver,
+    EndEvent,
+    Event,
+    LocalDriver,
+    NoticeEvent,
+    SetupEvent,
+    StepEvent,
+    ViewEvent,
+)
 
 EXIT_USAGE, EXIT_INCOMPLETE = 2, 3
 DEFAULT_OUT = "dealerless-game.transcript"
@@ -164,8 +173,10 @@ class PlayApp(App[int]):
     ]
 
     def __init__(self, driver: Driver, title: str = "dealerless: Bram's dominoes",
-                 komi_halves: int | None = None) -> None:
+                 komi_halves: int | None = None, invitation: str | None = None) -> None:
         super().__init__()
+        self.invitation = invitation
+        self.setup: SetupEvent | None = None
         self.driver = driver
         self.title = title
         self.sub_title = f"you are seat {driver.seat}"
@@ -235,6 +246,10 @@ class PlayApp(App[int]):
             self._show_result(event)
         elif isinstance(event, NoticeEvent):
             self.query_one("#log", RichLog).write(Text(event.text, style="bold"))
+        elif isinstance(event, SetupEvent):
+            self.setup = event
+            self.query_one("#log", RichLog).write(
+                Text(f"opponent {event.opponent}; SAS {event.sas}", style="bold"))
 
     # -- input -------------------------------------------------------------------------
 
