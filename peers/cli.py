@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from fractions import Fraction
 from pathlib import Path
@@ -15,6 +16,8 @@ from pathlib import Path
 from protocol.errors import DealerlessError
 
 EXIT_OK, EXIT_INVALID, EXIT_USAGE, EXIT_INCOMPLETE = 0, 1, 2, 3
+#: Commands that never read the data directory.
+HOMELESS = {"bench", "selfplay", "verify", "dispute", "check-step", "play", "relay"}
 
 
 def _fail(message: str, code: int = EXIT_USAGE) -> int:
@@ -45,13 +48,19 @@ def _cmd_bench(args: argparse.Namespace) -> int:
 
 
 def parse_komi(text: str) -> int:
-    """Komi in whole or half pips ("0", "2.5", "-1") -> half pips."""
+    """Komi in whole or half pips ("0", "2.5", "-1") -> half pips, within the rules' range
+    (spec/rules/bram.md), so that a bad value is a usage error before anything starts."""
+    from protocol.rules.bram import KOMI_LIMIT_HALVES
+
     try:
         halves = Fraction(text) * 2
     except (ValueError, ZeroDivisionError):
         raise argparse.ArgumentTypeError(f"{text!r} is not a number of pips") from None
     if halves.denominator != 1:
         raise argparse.ArgumentTypeError("komi is a whole or half number of pips")
+    if abs(halves) > KOMI_LIMIT_HALVES:
+        raise argparse.ArgumentTypeError(
+            f"komi {text} is out of range: at most {KOMI_LIMIT_HALVES // 2} pips either way")
     return int(halves)
 
 
@@ -140,6 +149,9 @@ def _cmd_check_step(args: argparse.Namespace) -> int:
 
 
 def _cmd_play(args: argparse.Namespace) -> int:
+    if not (sys.stdin.isatty() and sys.stdout.isatty()):
+        return _fail("play: needs a terminal to show the table; for a game between bots "
+                     "without one, run `dealerless selfplay`")
     from .tui import run_play  # Textual loads only for the commands that show it
 
     return run_play(args)
@@ -154,9 +166,14 @@ def _game_options(p: argparse.ArgumentParser) -> None:
 
 
 def build_parser() -> argparse.ArgumentParser:
+    from .netcli import ENVIRONMENT, HOME_HELP
+
     parser = argparse.ArgumentParser(
         prog="dealerless",
-        description="Fair-play referee for remote tile games with no trusted dealer.")
+        description="Fair-play referee for remote tile games with no trusted dealer.",
+        epilog=ENVIRONMENT, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--version", action="version", version=f"dealerless {_version()}")
+    parser.add_argument("--home", default=None, help=HOME_HELP)
     sub = parser.add_subparsers(dest="command", required=True)
 
     p = sub.add_parser("bench", help="measure group operations, proofs, a game, and floors")
@@ -207,12 +224,35 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("dealerless")
+    except PackageNotFoundError:
+        return "unknown (not installed)"
+
+
+def _home_problem(home: str | None) -> str | None:
+    """A data directory that exists but is no directory cannot hold keys or games."""
+    from .keys import resolve_home
+
+    path = resolve_home(home)
+    if path.exists() and not path.is_dir():
+        source = "--home" if home else "DEALERLESS_HOME" if os.environ.get(
+            "DEALERLESS_HOME") else "the data directory"
+        return f"{source} {path} is not a directory"
+    return None
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     try:
         args = parser.parse_args(argv)
     except SystemExit as exc:  # argparse exits 2 on usage errors, 0 on --help
         return int(exc.code or 0)
+    if args.command not in HOMELESS and (problem := _home_problem(args.home)):
+        return _fail(problem)
     return int(args.func(args))
 
 

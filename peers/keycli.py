@@ -21,6 +21,7 @@ from .keys import (
     DEFAULT_COMMENT,
     KeyExistsError,
     KeyStoreError,
+    PassphraseError,
     check_name,
     format_public_line,
     generate,
@@ -33,6 +34,7 @@ from .keys import (
     show,
     trust,
 )
+from .netcli import ENVIRONMENT, home_option
 
 # -- the command line ------------------------------------------------------------------
 
@@ -47,12 +49,15 @@ def _fail(message: str, code: int) -> int:
 
 def _passphrase(args: argparse.Namespace, needed: bool, confirm: bool = False,
                 prompt: str = "Passphrase: ") -> str | None:
-    """From the variable named by --passphrase-env, else from the terminal, else none."""
+    """From the variable named by --passphrase-env, else $DEALERLESS_PASSPHRASE, else the
+    terminal, else none."""
     if args.passphrase_env:
         value = os.environ.get(args.passphrase_env)
         if value is None:
             raise _UsageError(f"--passphrase-env: {args.passphrase_env} is not set")
         return value or None
+    if os.environ.get("DEALERLESS_PASSPHRASE") is not None:
+        return os.environ["DEALERLESS_PASSPHRASE"] or None
     if not needed or not sys.stdin.isatty():
         return None
     try:
@@ -70,6 +75,9 @@ def _run(body: Any) -> Any:
             return int(body(args))
         except _UsageError as exc:
             return _fail(str(exc), 2)
+        except PassphraseError as exc:
+            return _fail(f"{exc}: set DEALERLESS_PASSPHRASE (or --passphrase-env VAR), or "
+                         "run from a terminal to be asked", 1)
         except KeyStoreError as exc:
             return _fail(str(exc), 1)
         except (KeyboardInterrupt, EOFError):
@@ -83,8 +91,17 @@ def _keygen(args: argparse.Namespace) -> int:
     if not args.force and key_path(args.home).exists():
         raise KeyExistsError(f"an identity key already exists at {key_path(args.home)}; "
                              "replacing it (--force) loses the old identity")
-    passphrase = _passphrase(args, needed=True, confirm=True,
-                             prompt="Passphrase for the new key (empty for none): ")
+    if args.no_passphrase:
+        passphrase = None
+    elif (not args.passphrase_env and "DEALERLESS_PASSPHRASE" not in os.environ
+          and not sys.stdin.isatty()):
+        # Asked nothing, a key would be written unencrypted: say so and write nothing.
+        raise _UsageError("keygen: no terminal to ask for a passphrase; set "
+                          "DEALERLESS_PASSPHRASE (or --passphrase-env VAR), or pass "
+                          "--no-passphrase to write the key unencrypted")
+    else:
+        passphrase = _passphrase(args, needed=True, confirm=True,
+                                 prompt="Passphrase for the new key (empty for none): ")
     print(generate(args.home, passphrase, args.comment, args.force).describe())
     return 0
 
@@ -133,16 +150,20 @@ def add_key_commands(subparsers: Any) -> None:
     """Register `keygen` and `key {show,import,trust,known}` on an argparse subparsers
     action. Each sets `func(args) -> int`: 0 ok, 1 failure, 2 usage error."""
     def common(p: argparse.ArgumentParser, passphrase: bool = False) -> None:
-        p.add_argument("--home", default=None,
-                       help="dealerless home (default: $DEALERLESS_HOME, else the user "
-                            "data directory)")
+        home_option(p)
         if passphrase:
             p.add_argument("--passphrase-env", metavar="VAR", default=None,
                            help="read the passphrase from environment variable VAR "
-                                "(default: ask on the terminal)")
+                                "(default: DEALERLESS_PASSPHRASE if set, else ask on the "
+                                "terminal)")
 
-    p = subparsers.add_parser("keygen", help="create your long-term identity key")
+    p = subparsers.add_parser("keygen", help="create your long-term identity key",
+                              epilog=ENVIRONMENT,
+                              formatter_class=argparse.RawDescriptionHelpFormatter)
     common(p, passphrase=True)
+    p.add_argument("--no-passphrase", action="store_true",
+                   help="write the key unencrypted without asking (anyone who can read "
+                        "the file can then play as you)")
     p.add_argument("--force", action="store_true",
                    help="replace an existing key (the old identity is lost)")
     p.add_argument("--comment", default=DEFAULT_COMMENT, help="comment in the .pub line")

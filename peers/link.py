@@ -8,7 +8,11 @@ idempotent and pulls what it misses (SYNC), so a link only has to try.
 - HostLink listens (`dealerless host --listen`) and sends to every connection
   on the game's path (at most a few).
 - ClientLink connects outward, to a host or to a relay room, and reconnects
-  with backoff whenever the connection drops.
+  with backoff whenever the connection drops. Until it has reached the other
+  side once, a fresh game gives up quickly and says why (refused, unknown
+  host, no such game): a mistyped invitation must not look like a silent
+  opponent. A resumed game keeps trying, since the other side may still be
+  on its way back.
 - MemoryLink is an in-process pair for tests.
 """
 
@@ -16,12 +20,18 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import errno
 import logging
+import socket
+from collections.abc import Callable
+from http import HTTPStatus
 from typing import Any, Protocol
 
 from websockets.asyncio.client import connect
 from websockets.asyncio.server import Server, ServerConnection, serve
-from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
+from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidStatus, InvalidURI
+from websockets.http11 import Request, Response
+from websockets.uri import parse_uri
 
 from protocol.frames import MAX_FRAME_BYTES
 
@@ -30,7 +40,64 @@ MAX_MESSAGE_BYTES = MAX_FRAME_BYTES + 256
 #: A connection that does not take a message within this time is given up on.
 SEND_TIMEOUT = 5.0
 MAX_HOST_CONNECTIONS = 4
+#: A fresh game's client gives up after this many failed attempts before first contact
+#: (about 6 s with the backoff below), rather than wait out the whole move timeout.
+FIRST_CONTACT_TRIES = 6
+#: The reason phrase of a 404 from a host or relay: the path names no game here.
+NO_SUCH_GAME = "no such game at this address"
 log = logging.getLogger("dealerless.link")
+
+
+class LinkError(ConnectionError):
+    """The link cannot reach the other side, and trying again will not help."""
+
+
+def check_url(url: str, what: str = "URL") -> str:
+    """`url` if it is a ws:// or wss:// URL with a host and a valid port, else ValueError
+    with a message a person can act on (the CLI checks before it waits on anything)."""
+    try:
+        parse_uri(url)
+    except InvalidURI as exc:
+        reason = str(exc).partition(": ")[2] or "malformed"
+        raise ValueError(f"{what} {url!r} is not a websocket URL ({reason}); "
+                         "it looks like ws://HOST:PORT/...") from None
+    except ValueError as exc:  # urllib's own complaints: bad port, bad IPv6 literal
+        raise ValueError(f"{what} {url!r} is not a websocket URL ({exc})") from None
+    return url
+
+
+def _why(exc: BaseException) -> str:
+    """A failed connection attempt in words."""
+    if isinstance(exc, InvalidStatus):
+        status = exc.response.status_code
+        if status == HTTPStatus.NOT_FOUND:
+            return f"{NO_SUCH_GAME} (wrong invitation?)"
+        body = exc.response.body.decode("utf-8", "replace").strip()[:200]
+        return f"refused with HTTP {status}{': ' + body if body else ''}"
+    if isinstance(exc, socket.gaierror):
+        return f"cannot resolve the host name ({exc.strerror})"
+    if isinstance(exc, ConnectionRefusedError) or (
+            isinstance(exc, OSError) and exc.errno == errno.ECONNREFUSED):
+        return "connection refused"
+    if isinstance(exc, TimeoutError):
+        return "no answer (timed out)"
+    if isinstance(exc, OSError):
+        return exc.strerror or type(exc).__name__
+    if isinstance(exc, ConnectionClosed):
+        return "connection closed"
+    return type(exc).__name__
+
+
+def _fatal(exc: BaseException) -> bool:
+    """Failures that trying again cannot mend: a name that does not resolve, an answer
+    that says there is no such game, or an HTTP refusal such as a full relay."""
+    return isinstance(exc, socket.gaierror | InvalidStatus)
+
+
+def not_found(conn: ServerConnection, _reason: str) -> Response:
+    """The HTTP answer for a path that names no game: a joiner learns at once that its
+    invitation is wrong, instead of waiting on a connection that leads nowhere."""
+    return conn.respond(HTTPStatus.NOT_FOUND, f"{NO_SUCH_GAME} (wrong invitation?)\n")
 
 
 class Link(Protocol):
@@ -75,14 +142,15 @@ class HostLink(_Queued):
 
     async def start(self) -> int:
         self.server = await serve(self._handle, self.host, self.port,
-                                  max_size=MAX_MESSAGE_BYTES, compression=None)
+                                  max_size=MAX_MESSAGE_BYTES, compression=None,
+                                  process_request=self._check_path)
         sockets = list(self.server.sockets)
         return int(sockets[0].getsockname()[1]) if sockets else self.port
 
+    def _check_path(self, conn: ServerConnection, request: Request) -> Response | None:
+        return None if request.path == self.path else not_found(conn, request.path)
+
     async def _handle(self, conn: ServerConnection) -> None:
-        if conn.request is None or conn.request.path != self.path:
-            await conn.close(1008, "no such game here")
-            return
         if len(self.connections) >= MAX_HOST_CONNECTIONS:
             await conn.close(1013, "too many connections")
             return
@@ -108,38 +176,71 @@ class HostLink(_Queued):
 
 
 class ClientLink(_Queued):
-    """Connect to `url` and stay connected, reconnecting with capped backoff."""
+    """Connect to `url` and stay connected, reconnecting with capped backoff.
 
-    def __init__(self, url: str) -> None:
+    `fail_fast` (a fresh game) gives up before first contact after
+    FIRST_CONTACT_TRIES attempts, or at once on a failure that retrying cannot
+    mend; `recv` and `wait_connected` then raise LinkError naming the reason.
+    `on_retry(text)` hears of each failed attempt, for progress on the terminal;
+    `label` names the other side in messages (default: the URL).
+    """
+
+    def __init__(self, url: str, fail_fast: bool = False,
+                 on_retry: Callable[[str], None] | None = None, label: str = "") -> None:
         super().__init__()
-        self.url = url
+        self.url = check_url(url)
+        self.label = label or url
+        self.fail_fast, self.on_retry = fail_fast, on_retry
         self.conn: Any = None
         self.task: asyncio.Task[None] | None = None
         self.connected = asyncio.Event()
+        self.failure: LinkError | None = None
+        self._changed = asyncio.Event()
 
     def start(self) -> None:
         self.task = asyncio.create_task(self._run())
 
     async def _run(self) -> None:
-        delay = 0.1
+        delay, tries, reached = 0.1, 0, False
         while True:
             try:
                 async with connect(self.url, max_size=MAX_MESSAGE_BYTES, compression=None,
                                    open_timeout=5) as conn:
-                    self.conn, delay = conn, 0.1
+                    self.conn, delay, tries, reached = conn, 0.1, 0, True
                     self.connected.set()
+                    self._changed.set()
                     async for message in conn:
                         self._put(message)
             except (OSError, ConnectionClosed, InvalidHandshake, TimeoutError) as exc:
-                log.info("link to %s down (%s); retrying", self.url, type(exc).__name__)
-            except InvalidURI:
-                log.error("not a websocket URL: %s", self.url)
-                return
+                tries += 1
+                why = _why(exc)
+                if self.fail_fast and not reached and (_fatal(exc)
+                                                       or tries >= FIRST_CONTACT_TRIES):
+                    self.failure = LinkError(f"cannot connect to {self.label}: {why}"
+                                             + ("" if _fatal(exc) else f" ({tries} tries)"))
+                    self._changed.set()
+                    return
+                log.info("link to %s down (%s); retrying", self.url, why)
+                if self.on_retry is not None:
+                    self.on_retry(f"{why}, retrying ({tries})")
             finally:
                 self.conn = None
                 self.connected.clear()
             await asyncio.sleep(delay)
             delay = min(delay * 2, 2.0)
+
+    async def wait_connected(self) -> None:
+        """Until the first connection is up; raises LinkError if it never will be."""
+        while not self.connected.is_set():
+            if self.failure is not None:
+                raise self.failure
+            self._changed.clear()
+            await self._changed.wait()
+
+    async def recv(self, timeout: float) -> bytes | None:
+        if self.failure is not None and self.inbox.empty():
+            raise self.failure
+        return await super().recv(timeout)
 
     async def send(self, message: bytes) -> None:
         conn = self.conn

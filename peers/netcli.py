@@ -13,8 +13,10 @@ import argparse
 import asyncio
 import json
 import logging
+import math
 import os
 import random
+import socket
 import sqlite3
 import sys
 from pathlib import Path
@@ -22,18 +24,25 @@ from typing import Any
 
 from protocol.errors import DealerlessError
 from protocol.identity import short_auth_string
+from protocol.rules import make_rules
 from protocol.setup import GameSetup
 
 from .bots import BOTS
 from .driver import AsyncChooser, Event, NoticeEvent, Notify, SetupEvent, StepEvent
-from .keys import KeyStoreError
-from .link import ClientLink, HostLink, Link
+from .keys import KeyStoreError, PassphraseError
+from .link import ClientLink, HostLink, Link, LinkError, check_url
 from .peer import HOST, JOIN, Peer, PeerConfig, PeerError, PeerResult
-from .relay import Chaos, Limits, run_relay
+from .relay import OPEN_ROOM, Chaos, Limits, run_relay
 from .report import headline
-from .store import GameStore, StoreError, find_game, list_games
+from .store import GameNotFound, GameStore, StoreError, find_game, list_games
 
-EXIT_USAGE = 2
+EXIT_FAILED, EXIT_USAGE, EXIT_INCOMPLETE = 1, 2, 3
+PASSPHRASE_HINT = ("set DEALERLESS_PASSPHRASE in the environment, or run from a terminal "
+                   "to be asked")
+
+
+class UsageError(Exception):
+    """A command-line value that cannot work; reported before anything waits (exit 2)."""
 
 
 def _home(args: argparse.Namespace) -> Path:
@@ -51,8 +60,73 @@ def _identity(args: argparse.Namespace) -> Any:
     passphrase = os.environ.get("DEALERLESS_PASSPHRASE")
     if passphrase is None and keys.is_encrypted(args.home) and sys.stdin.isatty():
         import getpass
-        passphrase = getpass.getpass("passphrase for your identity key: ")
-    return keys.load_identity(args.home, passphrase)
+        try:
+            passphrase = getpass.getpass("passphrase for your identity key: ")
+        except EOFError:
+            passphrase = None
+    try:
+        return keys.load_identity(args.home, passphrase)
+    except PassphraseError as exc:
+        raise PassphraseError(f"{exc}: {PASSPHRASE_HINT}") from None
+
+
+def _has_terminal() -> bool:
+    return sys.stdin.isatty() and sys.stdout.isatty()
+
+
+def _need_terminal(command: str, bot: str | None) -> None:
+    """A person's seat draws the terminal UI: without a terminal it would wait forever."""
+    if bot is None and not _has_terminal():
+        raise UsageError(f"{command}: a person's seat needs a terminal; add --bot NAME "
+                         f"(one of {', '.join(sorted(BOTS))}) to let a bot play it")
+
+
+def positive_seconds(text: str) -> float:
+    """An argparse type: a finite number of seconds greater than zero."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not math.isfinite(value) or value <= 0:
+        raise argparse.ArgumentTypeError(f"{text!r}: seconds must be finite and above 0")
+    return value
+
+
+def _count(text: str) -> int:
+    """An argparse type: a whole number from 1 to a billion."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if not 1 <= value <= 10**9:
+        raise argparse.ArgumentTypeError(f"{text!r}: want a whole number from 1 to 10^9")
+    return value
+
+
+def _probability(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a probability") from None
+    if not 0.0 <= value <= 1.0:
+        raise argparse.ArgumentTypeError(f"{text!r}: a probability is from 0 to 1")
+    return value
+
+
+def _ws_url(text: str) -> str:
+    try:
+        return check_url(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def _relay_base(text: str) -> str:
+    """`--relay`: the relay's own address; the room path is added by `host`."""
+    url = _ws_url(text).rstrip("/")
+    if "/room/" in url or "?" in url:
+        raise argparse.ArgumentTypeError(f"--relay takes the relay's address, like "
+                                         f"ws://RELAY:8765, not a room URL ({text!r})")
+    return url
 
 
 def _parse_hostport(text: str) -> tuple[str, int]:
@@ -64,6 +138,31 @@ def _parse_hostport(text: str) -> tuple[str, int]:
 
 def _url_host(host: str) -> str:
     return f"[{host}]" if ":" in host else host
+
+
+WILDCARDS = ("0.0.0.0", "::", "")
+
+
+def reachable_hosts(listen: str) -> list[str]:
+    """Addresses an opponent might use to reach a server listening on `listen`.
+
+    A wildcard address is no address to connect to: list this machine's own
+    addresses instead (non-loopback first). Behind NAT none of them may be what the
+    opponent sees; the invitation then says to replace the host (or use a relay).
+    """
+    if listen not in WILDCARDS:
+        return [listen]
+    family = socket.AF_INET6 if listen == "::" else socket.AF_INET
+    found: list[str] = []
+    try:
+        infos = socket.getaddrinfo(socket.gethostname(), None, family, socket.SOCK_STREAM)
+    except OSError:
+        infos = []
+    for info in infos:
+        address = str(info[4][0])
+        if address not in found and not address.startswith(("127.", "::1", "fe80")):
+            found.append(address)
+    return found
 
 
 def _setup_lines(event: SetupEvent) -> list[str]:
@@ -126,9 +225,12 @@ async def _run(link: Link, config: PeerConfig, store: GameStore | None, bot: str
         return await Peer(link, config, store).run()
     from .tui import PlayApp
     driver = NetworkDriver(link, config, store)
-    await PlayApp(driver, title=title, invitation=invitation).run_async()
+    app = PlayApp(driver, title=title, invitation=invitation)
+    await app.run_async()
     if driver.result is None:
         await link.close()
+    if app.error is not None:  # shown in the UI; _guard prints it and picks the exit code
+        raise app.error
     return driver.result
 
 
@@ -143,11 +245,12 @@ def _report(result: PeerResult | None) -> int:
     return result.verdict.exit_code
 
 
-def _config(args: argparse.Namespace, role: str, meta: dict[str, str]) -> PeerConfig:
+def _config(args: argparse.Namespace, role: str, meta: dict[str, str],
+            identity: Any) -> PeerConfig:
     home = _home(args)
     async def unset(_v: Any) -> Any:
         raise PeerError("no chooser")
-    config = PeerConfig(games_dir=home / "games", role=role, identity=_identity(args),
+    config = PeerConfig(games_dir=home / "games", role=role, identity=identity,
                         choose=unset, notify=_progress, params={"komi_halves": args.komi}
                         if role == HOST else {}, move_timeout=args.timeout,
                         meta={**meta, "bot": args.bot or ""})
@@ -155,34 +258,80 @@ def _config(args: argparse.Namespace, role: str, meta: dict[str, str]) -> PeerCo
     return config
 
 
+def _retrying(url: str) -> Any:
+    def say(text: str) -> None:
+        print(f"dealerless: {url}: {text}", file=sys.stderr, flush=True)
+    return say
+
+
+async def _listen(host: str, port: int, path: str) -> tuple[HostLink, int]:
+    server = HostLink(host, port, path)
+    try:
+        return server, await server.start()
+    except OSError as exc:
+        raise LinkError(f"cannot listen on {_url_host(host)}:{port}: "
+                        f"{exc.strerror or exc}") from None
+
+
+def _invitation(listen: str, port: int, path: str) -> tuple[str, str | None]:
+    """The invitation URL, and a note when its host is a guess the person must check."""
+    hosts = reachable_hosts(listen)
+    shown = hosts[0] if hosts else "HOST"
+    url = f"ws://{_url_host(shown)}:{port}{path}"
+    if listen not in WILDCARDS:
+        return url, None
+    if not hosts:
+        return url, ("listening on every address, but this machine's address is unknown: "
+                     "replace HOST in the invitation with an address your opponent can "
+                     "reach, or use a relay")
+    others = f" (this machine's addresses: {', '.join(hosts)})" if len(hosts) > 1 else ""
+    return url, (f"listening on every address; if your opponent cannot reach {shown}, "
+                 f"replace it in the invitation with an address they can reach{others}, "
+                 "or use a relay")
+
+
 def cmd_host(args: argparse.Namespace) -> int:
+    try:
+        make_rules(args.rules, {"komi_halves": args.komi})
+    except DealerlessError as exc:
+        return _usage(f"host: {exc.detail or exc.code}")
+
     async def main() -> PeerResult | None:
+        _need_terminal("host", args.bot)
+        identity = _identity(args)   # unlocked before there is anything to invite to
         rid = os.urandom(16).hex()
         link: Link
+        note = None
         if args.relay:
-            url = f"{args.relay.rstrip('/')}/room/{rid}"
-            client = ClientLink(url)
+            url = f"{args.relay}/room/{rid}"
+            client = ClientLink(url + OPEN_ROOM, fail_fast=True,
+                                on_retry=_retrying(args.relay),
+                                label=f"the relay {args.relay}")
             client.start()
+            await client.wait_connected()  # an unreachable relay is reported now
             link, meta = client, {"url": url, "relay": args.relay}
         else:
             host, port = args.listen
-            server = HostLink(host, port, f"/dealerless/{rid}")
-            port = await server.start()
-            url = f"ws://{_url_host(host)}:{port}/dealerless/{rid}"
+            server, port = await _listen(host, port, f"/dealerless/{rid}")
+            url, note = _invitation(host, port, server.path)
             link, meta = server, {"url": url, "listen": f"{_url_host(host)}:{port}",
                                   "path": server.path}
         print(f"invitation: dealerless join {url}", flush=True)
-        return await _run(link, _config(args, HOST, meta), None, args.bot,
+        if note:
+            print(f"dealerless: {note}", file=sys.stderr, flush=True)
+        return await _run(link, _config(args, HOST, meta, identity), None, args.bot,
                           "dealerless host", f"dealerless join {url}")
     return _guard(main)
 
 
 def cmd_join(args: argparse.Namespace) -> int:
     async def main() -> PeerResult | None:
-        link = ClientLink(args.url)
+        _need_terminal("join", args.bot)
+        identity = _identity(args)
+        link = ClientLink(args.url, fail_fast=True, on_retry=_retrying(args.url))
         link.start()
-        return await _run(link, _config(args, JOIN, {"url": args.url}), None, args.bot,
-                          "dealerless join")
+        return await _run(link, _config(args, JOIN, {"url": args.url}, identity), None,
+                          args.bot, "dealerless join")
     return _guard(main)
 
 
@@ -190,18 +339,20 @@ def cmd_resume(args: argparse.Namespace) -> int:
     async def main() -> PeerResult | None:
         store = GameStore.open(find_game(_home(args) / "games", args.game))
         role = store.meta("role")
+        bot = args.bot or store.meta("bot") or None
+        _need_terminal("resume", bot)
+        identity = _identity(args)
         link: Link
         if role == HOST and store.meta("listen"):
             host, port = _parse_hostport(store.meta("listen"))
-            server = HostLink(host, port, store.meta("path"))
-            await server.start()
-            link = server
+            link, _ = await _listen(host, port, store.meta("path"))
         else:
-            client = ClientLink(store.meta("url"))
+            # The other side may still be on its way back: keep trying (no fail_fast).
+            url = store.meta("url") + (OPEN_ROOM if role == HOST else "")
+            client = ClientLink(url, on_retry=_retrying(store.meta("url")))
             client.start()
             link = client
-        bot = args.bot or store.meta("bot") or None
-        config = _config(args, role, {})
+        config = _config(args, role, {}, identity)
         config.on_setup = None
         print(f"resuming game {store.setup.game_id.hex()[:16]} as seat {store.seat} "
               f"({store.frame_count()} frames stored)", file=sys.stderr)
@@ -209,20 +360,31 @@ def cmd_resume(args: argparse.Namespace) -> int:
     return _guard(main)
 
 
+def _usage(message: str) -> int:
+    print(f"dealerless: {message}", file=sys.stderr)
+    return EXIT_USAGE
+
+
 def _guard(main: Any) -> int:
+    """Run a network command; every failure is one line on stderr and an exit code (12.7)."""
     try:
         return _report(asyncio.run(main()))
+    except (UsageError, GameNotFound) as exc:
+        return _usage(str(exc))
+    except LinkError as exc:
+        print(f"dealerless: {exc}; no game was started", file=sys.stderr)
+        return EXIT_FAILED
     except PeerError as exc:
         print(f"dealerless: {exc}", file=sys.stderr)
-        return 3
+        return EXIT_INCOMPLETE
     except (StoreError, KeyStoreError, DealerlessError, sqlite3.Error, OSError,
             ValueError) as exc:
         print(f"dealerless: {exc}", file=sys.stderr)
-        return 1
+        return EXIT_FAILED
     except KeyboardInterrupt:
         print("dealerless: interrupted; `dealerless resume` continues the game",
               file=sys.stderr)
-        return 3
+        return EXIT_INCOMPLETE
 
 
 def cmd_games(args: argparse.Namespace) -> int:
@@ -230,7 +392,7 @@ def cmd_games(args: argparse.Namespace) -> int:
         games = list_games(_home(args) / "games")
     except (DealerlessError, sqlite3.Error, OSError) as exc:
         print(f"dealerless: {exc}", file=sys.stderr)
-        return 1
+        return EXIT_FAILED
     if args.json:
         print(json.dumps([{"game_id": g.game_id, "seat": g.seat, "status": g.status,
                            "frames": g.frames, "path": str(g.path)} for g in games], indent=2))
@@ -246,10 +408,17 @@ def cmd_export(args: argparse.Namespace) -> int:
     try:
         store = GameStore.open(find_game(_home(args) / "games", args.game))
         data = store.transcript().encode()
+    except GameNotFound as exc:
+        return _usage(f"export: {exc}")
+    except (StoreError, DealerlessError, sqlite3.Error) as exc:
+        print(f"dealerless: export: {exc}", file=sys.stderr)
+        return EXIT_FAILED
+    try:
         Path(args.file).write_bytes(data)
-    except (StoreError, DealerlessError, sqlite3.Error, OSError) as exc:
-        print(f"dealerless: {exc}", file=sys.stderr)
-        return 1
+    except OSError as exc:
+        print(f"dealerless: export: cannot write {args.file}: {exc.strerror or exc}",
+              file=sys.stderr)
+        return EXIT_FAILED
     print(f"wrote {len(data)} bytes to {args.file}")
     return 0
 
@@ -266,65 +435,79 @@ def cmd_relay(args: argparse.Namespace) -> int:
     except KeyboardInterrupt:
         return 0
     except OSError as exc:
-        print(f"dealerless: relay: {exc}", file=sys.stderr)
-        return 1
+        print(f"dealerless: relay: cannot listen on {_url_host(host)}:{port}: "
+              f"{exc.strerror or exc}", file=sys.stderr)
+        return EXIT_FAILED
     return 0
 
 
-def _common(p: argparse.ArgumentParser, bot: bool = True) -> None:
-    p.add_argument("--home", default=None, help="data directory (or DEALERLESS_HOME)")
-    if bot:
-        p.add_argument("--bot", choices=sorted(BOTS), default=None,
-                       help="let a bot play this seat (default: you, in the terminal UI)")
-        p.add_argument("--timeout", type=float, default=300.0,
-                       help="seconds to wait for the opponent's next frame")
+HOME_HELP = "data directory (default: $DEALERLESS_HOME, else the user data directory)"
+ENVIRONMENT = """environment:
+  DEALERLESS_HOME        the data directory, unless --home is given
+  DEALERLESS_PASSPHRASE  the passphrase of an encrypted identity key; without it
+                         you are asked on the terminal"""
+
+
+def home_option(p: argparse.ArgumentParser) -> None:
+    """`--home`, also accepted before the subcommand: a subcommand's copy only overrides
+    the top-level one when given (SUPPRESS), so `dealerless --home D games` works."""
+    p.add_argument("--home", default=argparse.SUPPRESS, help=HOME_HELP)
+
+
+def _seat_options(p: argparse.ArgumentParser) -> None:
+    home_option(p)
+    p.add_argument("--bot", choices=sorted(BOTS), default=None,
+                   help="let a bot play this seat (default: you, in the terminal UI)")
+    p.add_argument("--timeout", type=positive_seconds, default=300.0,
+                   help="seconds to wait for the opponent's next frame (default 300)")
 
 
 def add_network_commands(sub: Any, parse_komi: Any) -> None:
-    p = sub.add_parser("host", help="host a game: print an invitation and wait for a player")
+    seat = {"epilog": ENVIRONMENT, "formatter_class": argparse.RawDescriptionHelpFormatter}
+    p = sub.add_parser("host", help="host a game: print an invitation and wait for a player",
+                       **seat)
     where = p.add_mutually_exclusive_group(required=True)
     where.add_argument("--listen", type=_parse_hostport, help="HOST:PORT to listen on")
-    where.add_argument("--relay", help="relay URL, e.g. ws://relay.example:8765")
+    where.add_argument("--relay", type=_relay_base,
+                       help="relay URL, e.g. ws://relay.example:8765")
     p.add_argument("--rules", default="bram", choices=["bram"])
     p.add_argument("--komi", type=parse_komi, default=0,
                    help="pips (whole or half) added to the first player's total")
-    _common(p)
+    _seat_options(p)
     p.set_defaults(func=cmd_host)
 
-    p = sub.add_parser("join", help="join a game from its invitation URL")
-    p.add_argument("url")
+    p = sub.add_parser("join", help="join a game from its invitation URL", **seat)
+    p.add_argument("url", type=_ws_url, help="the ws://... URL from the invitation")
     p.set_defaults(komi=0)
-    _common(p)
+    _seat_options(p)
     p.set_defaults(func=cmd_join)
 
-    p = sub.add_parser("resume", help="resume a stopped or crashed game")
-    p.add_argument("game", help="game id prefix (see `dealerless games`) or database path")
+    p = sub.add_parser("resume", help="resume a stopped or crashed game", **seat)
+    p.add_argument("game", help="game id or any unambiguous prefix of it (see `dealerless "
+                                "games`), or the path of its database")
     p.set_defaults(komi=0)
-    _common(p)
+    _seat_options(p)
     p.set_defaults(func=cmd_resume)
 
     p = sub.add_parser("games", help="list local games and their state")
     p.add_argument("--json", action="store_true")
-    _common(p, bot=False)
+    home_option(p)
     p.set_defaults(func=cmd_games)
 
     p = sub.add_parser("export", help="write a local game's transcript file")
-    p.add_argument("game")
+    p.add_argument("game", help="game id or any unambiguous prefix of it, or a database path")
     p.add_argument("file")
-    _common(p, bot=False)
+    home_option(p)
     p.set_defaults(func=cmd_export)
 
     p = sub.add_parser("relay", help="run an untrusted store-and-forward relay")
     p.add_argument("--listen", type=_parse_hostport, required=True, help="HOST:PORT")
-    p.add_argument("--max-rooms", type=int, default=256)
-    p.add_argument("--max-frames", type=int, default=4096, help="messages kept per room")
-    p.add_argument("--idle", type=float, default=3600.0, help="seconds before an idle room "
-                   "expires")
+    p.add_argument("--max-rooms", type=_count, default=256)
+    p.add_argument("--max-frames", type=_count, default=4096, help="messages kept per room")
+    p.add_argument("--idle", type=positive_seconds, default=3600.0,
+                   help="seconds before an idle room expires")
     for name in ("drop", "dup", "reorder"):
-        p.add_argument(f"--chaos-{name}", type=float, default=0.0,
+        p.add_argument(f"--chaos-{name}", type=_probability, default=0.0,
                        help=f"testing only: probability to {name} a forwarded message")
     p.add_argument("--chaos-seed", type=int, default=None)
     p.set_defaults(func=cmd_relay)
-
-
-

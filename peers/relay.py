@@ -1,6 +1,8 @@
 """An untrusted store-and-forward relay (spec/12-peers.md section 12.5).
 
-Both seats connect outward to ws://RELAY/room/<rendezvous id>. The relay keeps
+Both seats connect outward to ws://RELAY/room/<rendezvous id>; the host opens
+the room (`?open`), and a joiner whose room does not exist is answered with HTTP
+404 at once, so a mistyped invitation is reported instead of waited on. The relay keeps
 each room's messages and forwards every message to the room's other
 connections; a connection that arrives later (or comes back) first gets every
 message the room holds, so a peer that reconnects gets what it missed. The
@@ -22,14 +24,18 @@ import re
 import time
 from collections import deque
 from dataclasses import dataclass, field
+from http import HTTPStatus
 
 from websockets.asyncio.server import ServerConnection, serve
 from websockets.exceptions import ConnectionClosed
+from websockets.http11 import Request, Response
 
-from .link import MAX_MESSAGE_BYTES, SEND_TIMEOUT
+from .link import MAX_MESSAGE_BYTES, SEND_TIMEOUT, not_found
 
 log = logging.getLogger("dealerless.relay")
-ROOM_PATH = re.compile(r"^/room/([0-9a-f]{16,64})$")
+ROOM_PATH = re.compile(r"^/room/([0-9a-f]{16,64})(\?open)?$")
+#: What a host appends to its room URL: it may create the room; a joiner may not.
+OPEN_ROOM = "?open"
 
 
 @dataclass(frozen=True)
@@ -82,7 +88,7 @@ class Relay:
 
     async def serve(self, host: str, port: int) -> tuple[object, int]:
         server = await serve(self._handle, host, port, max_size=self.limits.max_message,
-                             compression=None)
+                             compression=None, process_request=self._admit)
         sockets = list(server.sockets)
         return server, int(sockets[0].getsockname()[1]) if sockets else port
 
@@ -92,26 +98,46 @@ class Relay:
                     if not room.connections and now - room.last_active > self.limits.idle_seconds]:
             del self.rooms[rid]
 
-    async def _handle(self, conn: ServerConnection) -> None:
-        path = conn.request.path if conn.request is not None else ""
+    def _refusal(self, conn: ServerConnection, path: str) -> str | None:
+        """Why this connection may not enter the room its path names, if it may not."""
         match = ROOM_PATH.match(path)
         if match is None:
-            await conn.close(1008, "unknown path: use /room/<rendezvous id>")
-            return
+            return "unknown path: use /room/<rendezvous id>"
         self._expire()
-        rid = match.group(1)
         address = str(conn.remote_address[0]) if conn.remote_address else ""
-        room = self.rooms.get(rid)
+        room = self.rooms.get(match.group(1))
         if room is None:
+            if not match.group(2):
+                return "no such room"
             mine = sum(1 for r in self.rooms.values() if r.creator == address)
             if (len(self.rooms) >= self.limits.max_rooms
                     or mine >= self.limits.max_rooms_per_address):
-                await conn.close(1013, "relay full: too many rooms")
-                return
+                return "relay full: too many rooms"
         if ((room is not None and len(room.connections) >= self.limits.max_connections_per_room)
                 or self.connections >= self.limits.max_connections):
-            await conn.close(1013, "relay full: too many connections")
+            return "relay full: too many connections"
+        return None
+
+    def _admit(self, conn: ServerConnection, request: Request) -> Response | None:
+        """Refuse in the HTTP handshake, so the client can tell the user why."""
+        why = self._refusal(conn, request.path)
+        if why is None:
+            return None
+        if why.startswith("relay full"):
+            return conn.respond(HTTPStatus.SERVICE_UNAVAILABLE, why + "\n")
+        return not_found(conn, why)
+
+    async def _handle(self, conn: ServerConnection) -> None:
+        path = conn.request.path if conn.request is not None else ""
+        why = self._refusal(conn, path)  # again: the room may have changed since _admit
+        if why is not None:
+            await conn.close(1013 if why.startswith("relay full") else 1008, why)
             return
+        match = ROOM_PATH.match(path)
+        assert match is not None
+        rid = match.group(1)
+        address = str(conn.remote_address[0]) if conn.remote_address else ""
+        room = self.rooms.get(rid)
         if room is None:  # created only once the connection is accepted
             room = self.rooms[rid] = Room(creator=address)
         room.connections.add(conn)

@@ -183,16 +183,51 @@ class GameStore:
                             (status.encode(),))
 
 
+class GameNotFound(StoreError):
+    """The name given for a game is no game id prefix or path, or matches none or several."""
+
+
+GAME_ID_HEX = 64
+#: A database is named by this many hex digits of its game id (`GameStore.create`).
+FILE_ID_HEX = 16
+
+
 def find_game(games_dir: Path, name: str) -> Path:
-    """A game by path, or by a prefix of its game id among the local games."""
-    as_path = Path(name)
-    if as_path.suffix == ".sqlite" and as_path.is_file():
-        return as_path
-    matches = sorted(games_dir.glob(f"{name}*.sqlite")) if games_dir.is_dir() else []
-    if len(matches) != 1:
-        raise StoreError(f"no single local game matches {name!r} "
-                         f"({len(matches)} found under {games_dir})")
-    return matches[0]
+    """A game by the path of its database, or by any unambiguous prefix of its game id
+    (1 to 64 hex digits, as `dealerless games --json` prints it) among the local games."""
+    if os.sep in name or name.endswith(".sqlite") or (os.altsep and os.altsep in name):
+        path = Path(name).expanduser()
+        if not path.is_file():
+            raise GameNotFound(f"no game database at {path}")
+        return path
+    prefix = name.lower()
+    if not 1 <= len(prefix) <= GAME_ID_HEX or any(c not in "0123456789abcdef" for c in prefix):
+        raise GameNotFound(f"{name!r} is neither a game id (1 to {GAME_ID_HEX} hex digits, "
+                           "see `dealerless games`) nor a path to a .sqlite game database")
+    head = prefix[:FILE_ID_HEX]
+    files = sorted(p for p in games_dir.glob("*.sqlite") if p.stem.startswith(head)) \
+        if games_dir.is_dir() else []
+    if len(prefix) > FILE_ID_HEX:  # the file name holds only the id's first 16 digits
+        files = [p for p in files if _game_id(p).startswith(prefix)]
+    if len(files) != 1:
+        what = "no local game" if not files else f"{len(files)} local games"
+        raise GameNotFound(f"{what} under {games_dir} match{'es' if not files else ''} "
+                           f"{name!r}" + (": give more digits" if files else ""))
+    return files[0]
+
+
+def _game_id(path: Path) -> str:
+    """The full game id of a database, or "" if it is not a readable game."""
+    try:
+        store = GameStore.open(path)
+    except (StoreError, sqlite3.Error):
+        return ""
+    try:
+        return store.setup.game_id.hex()
+    except (DealerlessError, sqlite3.Error, ValueError):
+        return ""
+    finally:
+        store.close()
 
 
 def list_games(games_dir: Path) -> list[GameInfo]:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import argparse
 import base64
 import importlib.util
 import json
@@ -18,7 +17,8 @@ import pytest
 from cryptography.hazmat.primitives import serialization as ser
 from cryptography.hazmat.primitives.asymmetric import ec, ed25519, rsa
 
-from peers import keycli, keys
+from peers import keys
+from peers.cli import build_parser
 from protocol.errors import LocalError
 from protocol.hashing import H, Tag
 from protocol.identity import fingerprint, short_auth_string, verify_signature
@@ -347,9 +347,7 @@ def test_sas_values_spread() -> None:
 # -- command line ----------------------------------------------------------------------
 
 def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
-    parser = argparse.ArgumentParser(prog="dealerless")
-    keycli.add_key_commands(parser.add_subparsers(dest="command", required=True))
-    args = parser.parse_args(argv)
+    args = build_parser().parse_args(argv)
     code = args.func(args)
     out, err = capsys.readouterr()
     return code, out, err
@@ -360,14 +358,27 @@ def secrets_of(path: Path) -> list[str]:
     return ["PRIVATE KEY", *[line for line in lines[1:-1] if len(line) > 20]]
 
 
+def test_cli_keygen_without_a_terminal_writes_no_unencrypted_key_unasked(
+        home: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("DEALERLESS_PASSPHRASE", raising=False)
+    code, out, err = run(["keygen"], capsys)   # pytest's stdin is no terminal
+    assert code == 2 and out == ""
+    assert "no terminal" in err and "DEALERLESS_PASSPHRASE" in err and "--no-passphrase" in err
+    assert not (home / "keys" / "id_ed25519").exists()
+    monkeypatch.setenv("DEALERLESS_PASSPHRASE", "from the environment")
+    code, out, err = run(["keygen"], capsys)
+    assert code == 0 and "encrypted    yes" in out
+    assert keys.is_encrypted(home)
+
+
 def test_cli_keygen_show_known_trust(home: Path, tmp_path: Path,
                                      capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, err = run(["keygen"], capsys)
+    code, out, err = run(["keygen", "--no-passphrase"], capsys)
     assert code == 0 and "SHA256:" in out and err == ""
     summary = keys.show()
-    code, out, err = run(["keygen"], capsys)
+    code, out, err = run(["keygen", "--no-passphrase"], capsys)
     assert code == 1 and err.startswith("dealerless: ") and "already exists" in err
-    assert run(["keygen", "--force"], capsys)[0] == 0
+    assert run(["keygen", "--force", "--no-passphrase"], capsys)[0] == 0
     assert keys.show().public_key != summary.public_key
 
     code, out, _ = run(["key", "show", "--json"], capsys)
@@ -387,7 +398,7 @@ def test_cli_keygen_show_known_trust(home: Path, tmp_path: Path,
     assert run(["key", "trust", "two words", other.public_line], capsys)[0] == 2
 
     explicit = tmp_path / "explicit"
-    assert run(["keygen", "--home", str(explicit)], capsys)[0] == 0
+    assert run(["keygen", "--no-passphrase", "--home", str(explicit)], capsys)[0] == 0
     assert (explicit / "keys" / "id_ed25519").exists()
 
     code, out, err = run(["key", "show"], capsys)

@@ -17,7 +17,7 @@ import pytest
 from peers.bots import BOTS
 from peers.link import ClientLink, MemoryLink
 from peers.peer import HOST, JOIN, Peer, PeerConfig, PeerResult, hello_commitment
-from peers.relay import Chaos, Relay
+from peers.relay import OPEN_ROOM, Chaos, Relay
 from peers.store import GameStore
 from protocol.canonical import pack, unpack
 from protocol.errors import Violation
@@ -65,7 +65,7 @@ async def play_through_relay(tmp: Path, chaos: Chaos, timeout: float) -> None:
     """Two bot peers through a misbehaving relay: same transcript, and it verifies."""
     server, port = await Relay(chaos=chaos).serve("127.0.0.1", 0)
     url = f"ws://127.0.0.1:{port}/room/{os.urandom(16).hex()}"
-    links = [ClientLink(url), ClientLink(url)]
+    links = [ClientLink(url + OPEN_ROOM), ClientLink(url)]  # the host opens the room
     for link in links:
         link.start()
     try:

@@ -7,9 +7,9 @@ import os
 
 import pytest
 from websockets.asyncio.client import connect
-from websockets.exceptions import ConnectionClosed
+from websockets.exceptions import ConnectionClosed, InvalidStatus
 
-from peers.relay import Limits, Relay
+from peers.relay import OPEN_ROOM, Limits, Relay
 
 
 async def _relay(limits: Limits) -> tuple[Relay, object, str]:
@@ -27,7 +27,7 @@ async def test_messages_are_forwarded_and_replayed_to_a_peer_that_comes_back() -
     _, server, base = await _relay(Limits())
     room = f"{base}/room/{os.urandom(16).hex()}"
     try:
-        async with connect(room) as a:
+        async with connect(room + OPEN_ROOM) as a:
             async with connect(room) as b:
                 await a.send(b"one")
                 assert await asyncio.wait_for(b.recv(), 5) == b"one"
@@ -42,14 +42,15 @@ async def test_messages_are_forwarded_and_replayed_to_a_peer_that_comes_back() -
 async def test_rooms_are_separate_and_paths_are_checked() -> None:
     _, server, base = await _relay(Limits())
     try:
-        async with connect(f"{base}/room/{'a' * 32}") as a, \
-                connect(f"{base}/room/{'b' * 32}") as b:
+        async with connect(f"{base}/room/{'a' * 32}{OPEN_ROOM}") as a, \
+                connect(f"{base}/room/{'b' * 32}{OPEN_ROOM}") as b:
             await a.send(b"for room a")
             with pytest.raises(TimeoutError):
                 await asyncio.wait_for(b.recv(), 0.3)
-        async with connect(f"{base}/elsewhere") as c:
-            with pytest.raises(ConnectionClosed):
-                await asyncio.wait_for(c.recv(), 5)
+        for path in ("/elsewhere", f"/room/{'f' * 32}"):  # no such path; a room not opened
+            with pytest.raises(InvalidStatus) as refused:
+                await connect(f"{base}{path}")
+            assert refused.value.response.status_code == 404
     finally:
         server.close()  # type: ignore[attr-defined]
 
@@ -61,19 +62,20 @@ async def test_resource_bounds_are_enforced() -> None:
                                               idle_seconds=1.0))
     room = f"{base}/room/{'c' * 32}"
     try:
-        async with connect(room) as a:
+        async with connect(room + OPEN_ROOM) as a:
             for i in range(4):
                 await a.send(bytes([i]))       # the fourth pushes the oldest out
         async with connect(room) as late:
             assert await _recv_all(late, 3) == [b"\x01", b"\x02", b"\x03"]
             with pytest.raises(TimeoutError):
                 await asyncio.wait_for(late.recv(), 0.3)
-        async with connect(f"{base}/room/{'d' * 32}") as other:   # the room cap: refused
-            with pytest.raises(ConnectionClosed):
-                await asyncio.wait_for(other.recv(), 5)
-        async with connect(room) as a, connect(room) as b, connect(room) as c:
-            with pytest.raises(ConnectionClosed):   # a third connection in one room
-                await asyncio.wait_for(c.recv(), 5)
+        with pytest.raises(InvalidStatus) as refused:  # the room cap: refused, and why
+            await connect(f"{base}/room/{'d' * 32}{OPEN_ROOM}")
+        assert refused.value.response.status_code == 503
+        assert b"too many rooms" in refused.value.response.body
+        async with connect(room) as a, connect(room) as b:
+            with pytest.raises(InvalidStatus):   # a third connection in one room
+                await connect(room)
             del a, b
         async with connect(room) as big:
             await big.send(b"x" * 2000)        # over the message size limit
@@ -81,7 +83,7 @@ async def test_resource_bounds_are_enforced() -> None:
                 while True:                    # (after the room's catch-up messages)
                     await asyncio.wait_for(big.recv(), 5)
         await asyncio.sleep(1.1)
-        async with connect(f"{base}/room/{'e' * 32}") as fresh:   # idle rooms expired
+        async with connect(f"{base}/room/{'e' * 32}{OPEN_ROOM}") as fresh:  # idle rooms expired
             await fresh.send(b"hello")
         assert list(relay.rooms) == ["e" * 32]
     finally:
