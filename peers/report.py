@@ -1,22 +1,50 @@
-"""Human-readable accounts of a verdict, for `dealerless verify` and `selfplay`."""
+"""Human-readable accounts of a verdict, for `dealerless verify` and `selfplay`.
+
+The text says what the verdict proves and what it does not (spec/11-verify.md 11.1):
+a violation not authenticated blames nobody, and a valid prefix names the seat that
+owes the next frame without calling it a forfeit (spec/rules/bram.md D14).
+"""
 
 from __future__ import annotations
 
-from protocol.verifier import Verdict
+from protocol.errors import Violation
+from protocol.verifier import Decided, Verdict
+
+NOT_PROVEN_SILENCE = ("Not proven: that seat {seat} abandoned the game; a cut file or a lost "
+                      "connection looks the same (a forfeit needs a deadline the seats agreed "
+                      "on outside the transcript, spec/rules/bram.md D14).")
 
 
-def _seat(verdict: Verdict, seat: int | None) -> str:
-    return "no seat" if seat is None else f"seat {seat}"
+def violation_text(v: Violation, what: str = "file") -> str:
+    """One violation for people: proven against a seat, or no evidence against anyone."""
+    where = "" if v.frame is None else f" at frame {v.frame}"
+    if not v.authenticated:
+        return (f"NOT PROVEN: corrupt or tampered {what}{where} ({v.code}: {v.detail}); "
+                f"no seat is blamed")
+    return (f"INVALID{where}: seat {v.seat} broke {v.code}: {v.detail} (proven by seat "
+            f"{v.seat}'s own signature)")
+
+
+def _decided_text(d: Decided) -> str:
+    margin = (f" by {d.to_json()['margin']}" if d.margin_halves is not None
+              else "; the margin is unknown until every hand is revealed")
+    return f"seat {d.winner} went out and wins{margin}; the hidden tile was not opened"
 
 
 def headline(verdict: Verdict) -> str:
     if not verdict.valid and verdict.violation is not None:
-        return f"INVALID at {verdict.violation.describe()}"
+        return violation_text(verdict.violation)
     if not verdict.complete and verdict.awaiting is not None:
         seat, message = verdict.awaiting
-        return (f"INCOMPLETE: a valid prefix of {verdict.frames} frames; seat {seat} owes "
-                f"the next frame, a {message} frame (if it never comes, seat {seat} "
-                f"forfeits)")
+        owes = f"seat {seat} owes the next frame (a {message} frame)"
+        silence = NOT_PROVEN_SILENCE.format(seat=seat)
+        d = verdict.decided
+        if d is None:
+            return (f"VALID PREFIX of {verdict.frames} frames: {owes}.\n"
+                    f"Proven: every frame so far is valid.\n{silence}")
+        return (f"VALID PREFIX of {verdict.frames} frames, winner proven: {_decided_text(d)}."
+                f"\nProven: every frame so far is valid, and seat {d.winner} played its "
+                f"last tile in public.\n{owes[0].upper()}{owes[1:]}.\n{silence}")
     out = verdict.outcome
     if out is None:
         return "VALID"
@@ -48,5 +76,6 @@ def account(verdict: Verdict) -> str:
 
 def summary(verdict: Verdict, path: str, size: int) -> str:
     hidden = verdict.to_json()["hidden_tile"]
+    tile = f"hidden tile {', '.join(hidden)}" if hidden else "hidden tile not opened"
     return (f"{headline(verdict)}\n{verdict.frames} frames, {size} bytes, {len(verdict.moves)} "
-            f"moves, hidden tile {', '.join(hidden or [])}; transcript written to {path}")
+            f"moves, {tile}; transcript written to {path}")

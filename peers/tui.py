@@ -122,16 +122,33 @@ def ordered_moves(legal: tuple[Any, ...]) -> list[Any]:
 
 
 def result_lines(verdict: Verdict, me: int) -> list[str]:
-    """The end of the game for people: outcome, pips with komi, margin, hidden tile."""
+    """The end of the game for people: outcome, pips with komi, margin, hidden tile.
+
+    What is proven and what is not, as `dealerless verify` says it (spec/11-verify.md
+    11.1): no seat is blamed for a violation that is no evidence, and a seat that owes
+    a frame is not said to have abandoned (spec/rules/bram.md D14).
+    """
     data = verdict.to_json()
     lines: list[str] = []
     if not verdict.valid and data["violation"] is not None:
         v = data["violation"]
-        lines.append(f"INVALID game: seat {v['seat']} broke rule {v['rule']} at frame "
-                     f"{v['frame']}: {v['detail']}")
+        if v["authenticated"]:
+            lines.append(f"INVALID game: seat {v['seat']} broke rule {v['rule']} at frame "
+                         f"{v['frame']}: {v['detail']}")
+        else:
+            lines.append(f"NOT PROVEN: corrupt or tampered transcript at frame {v['frame']} "
+                         f"({v['rule']}: {v['detail']}); no seat is blamed")
     elif not verdict.complete and data["awaiting"] is not None:
-        a = data["awaiting"]
-        lines.append(f"INCOMPLETE: seat {a['seat']} owes the next frame ({a['message']})")
+        a, d = data["awaiting"], data["decided"]
+        if d is not None:
+            who = "You win" if d["winner"] == me else "Your opponent wins"
+            margin = (f"by {d['margin']} pips" if d["margin"] is not None
+                      else "margin unknown until every hand is revealed")
+            lines.append(f"{who}: seat {d['winner']} went out ({margin}); proven by public "
+                         f"play")
+            lines.append("The hidden tile was not opened")
+        lines.append(f"INCOMPLETE: seat {a['seat']} owes the next frame ({a['message']}); "
+                     f"that it abandoned is not proven")
     out = data["outcome"]
     if out is not None:
         reason = "went out" if out["reason"] == "out" else "blocked: fewer pips after two passes"
@@ -148,6 +165,45 @@ def result_lines(verdict: Verdict, me: int) -> list[str]:
         lines.append(f"Transcript verified from nothing: valid and complete, "
                      f"{verdict.frames} frames")
     return lines
+
+
+def session_text(invitation: str | None, setup: SetupEvent | None,
+                 failed: bool = False) -> Text:
+    """The strip across the top of a network game.
+
+    Before the setup: the invitation, alone on its lines (no border, no padding, so
+    a wrapped URL starts at column 0 and can be selected as plain text). After it: the
+    short authentication string to compare and the opponent's key.
+    """
+    text = Text()
+    if setup is None and failed:
+        return Text("No game was set up (see below).", style="bold")
+    if setup is None:
+        if invitation is not None:
+            text.append("Invitation: give your opponent this line (c copies it)\n", style="dim")
+            text.append(invitation, style="bold")
+            text.append("\n")
+        text.append("Waiting for an opponent...", style="italic")
+        return text
+    text.append(f"SAS {setup.sas}", style="bold reverse")
+    text.append("  compare it with your opponent out of band\n")
+    text.append("Opponent: ", style="dim")
+    text.append(setup.opponent, style="bold")
+    return text
+
+
+def failure_text(exc: BaseException) -> str:
+    """A failed driver for people: the message, never a traceback."""
+    if isinstance(exc, PeerError | DealerlessError | OSError | ValueError):
+        what = str(exc) or type(exc).__name__
+    else:
+        what = f"unexpected {type(exc).__name__}: {exc}"
+    return f"The game stopped: {what}"
+
+
+def failure_exit_code(exc: BaseException) -> int:
+    """As `dealerless host/join` report it: a peer that gave up waiting is 3, else 1."""
+    return EXIT_INCOMPLETE if isinstance(exc, PeerError) else EXIT_FAILED
 
 
 # -- the app -----------------------------------------------------------------------------

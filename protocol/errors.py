@@ -51,6 +51,13 @@ class Violation(DealerlessError):
         self.authenticated = authenticated and seat is not None
 
     def describe(self) -> str:
-        who = f"seat {self.seat}" if self.seat is not None else "no seat can be named"
+        """One line for logs. A violation that is no evidence names no culprit
+        (spec/11-verify.md 11.1): the seat the frame claims is not proven to have sent it."""
+        if self.seat is None:
+            who = "no seat can be named"
+        elif self.authenticated:
+            who = f"seat {self.seat}"
+        else:
+            who = f"not proven against any seat; the frame names seat {self.seat}"
         where = f"frame {self.frame}" if self.frame is not None else "the transcript"
         return f"{where}: {self.code} ({who}): {self.detail}"

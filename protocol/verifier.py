@@ -5,6 +5,10 @@ returns a Verdict value: valid and complete (with the outcome), a valid prefix
 (naming the seat that owes the next frame and what it owes), or invalid (naming
 the seat to blame where one can be named, the frame and the rule).
 
+A valid prefix proves no forfeit: a file cut short and a seat that went silent look
+the same, and the transcript holds no clock (11.1, rules/bram.md D14). What a prefix
+can prove is a winner decided by public play, a seat that went out (`Decided`).
+
 A dispute package holds the public state that frame N applies to, frame N, and
 the setup (whose identity keys check the signature). `check_step` judges that
 one step from the package alone with the same `step` function, so it reaches
@@ -25,12 +29,59 @@ from .referee import Referee, earlier_step_violation
 from .rules.base import Outcome, halves_text
 from .session import Game, authenticate, awaiting, step
 from .setup import MAX_SETUP_BYTES, GameSetup
-from .state import MAX_STATE_BYTES, PublicState
+from .state import HIDDEN, MAX_STATE_BYTES, Phase, PublicState
 from .tiles import tile_text
 from .transcript import MAX_EVIDENCE, Transcript
 
 DISPUTE_MAGIC = "dealerless/dispute"
 MAX_DISPUTE_BYTES = MAX_SETUP_BYTES + MAX_STATE_BYTES + (1 + MAX_EVIDENCE) * MAX_FRAME_BYTES
+
+
+@dataclass(frozen=True)
+class Decided:
+    """A winner that public play proves before the last REVEAL (spec/11-verify.md 11.2 step 5).
+
+    The seat played every tile dealt to it in public, so it went out and won
+    (rules/bram.md D6, D14) whoever still owes a REVEAL. `margin_halves` is None
+    while it depends on a hand that is not yet revealed.
+    """
+
+    winner: int
+    reason: str
+    margin_halves: int | None
+
+    def to_json(self) -> dict[str, Any]:
+        m = self.margin_halves
+        return {"winner": self.winner, "reason": self.reason,
+                "margin": None if m is None else halves_text(m), "margin_halves": m}
+
+
+def decided_by_play(game: Game, state: PublicState) -> Decided | None:
+    """The winner a valid prefix already proves, or None (spec/11-verify.md 11.2 step 5).
+
+    Only in the REVEAL phase, and only for a seat that played every position dealt
+    to it. The margin is known once every position except the hidden ones is open:
+    the hidden positions then hold exactly the deck tiles that nothing opened (the
+    deck is a proven permutation of the deck tiles, 7), which lets the rules check
+    and score the hands (rules/bram.md 8, D9). Those tiles are still not opened, so
+    they are not reported.
+    """
+    if state.phase is not Phase.REVEAL:
+        return None
+    out = [s for s in range(game.seats)
+           if all(state.played[p] for p, o in enumerate(state.owners) if o == s)]
+    if len(out) != 1:
+        return None
+    if any(t is None for t, o in zip(state.opened, state.owners, strict=True) if o != HIDDEN):
+        return Decided(out[0], "out", None)
+    opened = set(state.opened)
+    hands: list[list[Any]] = [[] for _ in range(game.seats)]
+    for p, owner in enumerate(state.owners):
+        if owner >= 0 and not state.played[p]:
+            hands[owner].append(state.opened[p])
+    left = [t for t in game.deck_tiles if t not in opened]
+    result = game.rules.outcome(state.rules_state, hands, left)
+    return Decided(out[0], result.reason, result.margin_halves)
 
 
 @dataclass(frozen=True)
@@ -44,10 +95,14 @@ class Verdict:
     outcome: Outcome | None = None
     first_player: int | None = None
     moves: list[dict[str, Any]] = field(default_factory=list)
+    decided: Decided | None = None
 
     @property
     def exit_code(self) -> int:
-        """0 valid and complete, 1 invalid, 3 valid prefix (spec/11-verify.md 11.1)."""
+        """0 valid and complete, 1 invalid, 3 valid prefix (spec/11-verify.md 11.1).
+
+        A prefix whose winner is `decided` is still 3: the transcript is not complete.
+        """
         return 1 if not self.valid else 0 if self.complete else 3
 
     def to_json(self) -> dict[str, Any]:
@@ -75,10 +130,8 @@ class Verdict:
                 "authenticated": self.violation.authenticated},
             "awaiting": None if self.awaiting is None else {
                 "seat": self.awaiting[0], "message": self.awaiting[1]},
-            # The seat that stopped forfeits (spec/rules/bram.md D14); no margin is known.
-            "forfeit": None if self.awaiting is None or setup is None else {
-                "seat": self.awaiting[0],
-                "winners": [s for s in range(setup.seats) if s != self.awaiting[0]]},
+            # No forfeit key: a transcript cannot prove silence (rules/bram.md D14).
+            "decided": None if self.decided is None else self.decided.to_json(),
         }
 
 
@@ -126,7 +179,8 @@ def _verdict(ref: Referee, violation: Violation | None = None) -> Verdict:
         frames=len(ref.frames), setup=ref.game.setup, violation=violation,
         awaiting=None if due is None else (due[0], due[1].label),
         outcome=ref.outcome() if violation is None and ref.complete else None,
-        first_player=state.first_player, moves=ref.moves())
+        first_player=state.first_player, moves=ref.moves(),
+        decided=None if violation else decided_by_play(ref.game, state))
 
 
 # -- dispute packages ---------------------------------------------------------------------

@@ -28,7 +28,7 @@ def test_golden_transcript_verdict(name: str) -> None:
     got = verdict.to_json()
     assert verdict.exit_code == want["exit"]
     for key in ("valid", "complete", "frames", "first_player", "outcome", "hidden_tile",
-                "violation", "awaiting"):
+                "violation", "awaiting", "decided"):
         assert got[key] == want[key], key
 
 

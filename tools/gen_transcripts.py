@@ -6,8 +6,11 @@
 
 `valid` is a complete seeded self-play game (blocked, first player 0, komi 0.5);
 `valid-out` another (seat 1 first and out, komi -1.5); `prefix` is `valid` cut after
-frame 12;
-every other file is the transcript an honest seat saves after one of the cheats
+frame 12. `out-winner-silent` is `valid-out` without its last frame: the winner, who
+went out, never sends its final REVEAL, so the winner and margin are proven and the
+hidden tile is not opened; `out-loser-silent` stops one frame earlier, before the
+loser's REVEAL, so the margin is unknown (spec/11-verify.md 11.2 step 5, rules/bram.md
+D14). Every other file is the transcript an honest seat saves after one of the cheats
 in peers/adversary.py. index.json gives each file's expected verdict.
 """
 
@@ -30,7 +33,7 @@ OUT = Path(__file__).resolve().parent.parent / "spec" / "vectors" / "transcripts
 def expected(data: bytes) -> dict[str, Any]:
     v = replay(data).to_json()
     keep = ("valid", "complete", "frames", "first_player", "outcome", "hidden_tile",
-            "violation", "awaiting")
+            "violation", "awaiting", "decided")
     return {"exit": replay(data).exit_code, **{k: v[k] for k in keep}}
 
 
@@ -39,7 +42,9 @@ def build() -> dict[str, bytes]:
     # Seat 1 moves first and goes out, under negative komi: the other paths of 8 and 10.
     out = selfplay("bram", {"komi_halves": -3}, ("random", "greedy"), seed=2)
     files = {"valid": valid.encode(), "valid-out": out.encode(),
-             "prefix": Transcript(valid.setup, valid.frames[:13]).encode()}
+             "prefix": Transcript(valid.setup, valid.frames[:13]).encode(),
+             "out-winner-silent": Transcript(out.setup, out.frames[:-1]).encode(),
+             "out-loser-silent": Transcript(out.setup, out.frames[:-2]).encode()}
     for name, make in CHEATS.items():
         files[name] = make().transcript()
     return files

@@ -887,6 +887,7 @@ class Verdict:
     moves: list[dict[str, Any]] = field(default_factory=list)
     # (seq, state hash the frame carries, hash recomputed from the replayed state)
     hashes: list[tuple[int, bytes, bytes]] = field(default_factory=list)
+    decided: dict[str, Any] | None = None   # 11.2 step 5, for a valid prefix
 
     @property
     def valid(self) -> bool:
@@ -912,6 +913,7 @@ class Verdict:
             "moves": self.moves,
             "violation": self.violation.to_json() if self.violation else None,
             "awaiting": {"seat": aw[0], "message": aw[1]} if aw else None,
+            "decided": self.decided,
         }
 
 
@@ -985,7 +987,30 @@ def verify(data: bytes) -> Verdict:
     if st.phase == "done":                                                   # 5
         verdict.exit, verdict.outcome = 0, compute_outcome(g, st)
     else:
-        verdict.exit = 3
+        verdict.exit, verdict.decided = 3, decided(g, st)
+    return verdict
+
+
+def decided(g: Game, st: State) -> dict[str, Any] | None:
+    """11.2 step 5 / bram.md D14: in the reveal phase, the one seat that played every
+    position dealt to it went out and has won; the margin once only hidden positions
+    are unopened (they then hold the deck tiles nothing opened), else null."""
+    if st.phase != "reveal":
+        return None
+    out = [s for s in range(g.k)
+           if all(st.played[p] for p, o in enumerate(st.owners) if o == s)]
+    if len(out) != 1:
+        return None
+    verdict = {"winner": out[0], "reason": "out", "margin": None, "margin_halves": None}
+    if all(t is not None for t, o in zip(st.opened, st.owners, strict=True) if o != HIDDEN):
+        hands: list[list[Tile]] = [[] for _ in range(g.k)]
+        for p, t in enumerate(st.opened):
+            if st.owners[p] >= 0 and not st.played[p]:
+                hands[st.owners[p]].append(t)
+        left = [t for t in g.deck_tiles if t not in set(st.opened)]
+        o = g.rules.outcome(st.rules, hands, left)
+        verdict.update(reason=o.reason, margin=halves_text(o.margin_halves),
+                       margin_halves=o.margin_halves)
     return verdict
 
 
@@ -1002,6 +1027,10 @@ def summary(name: str, v: Verdict) -> str:
                 f"hidden={j['hidden_tile']}")
     else:
         what = f"VALID prefix awaiting seat {j['awaiting']['seat']} {j['awaiting']['message']}"
+        if j["decided"]:
+            d = j["decided"]
+            what += (f" decided winner={d['winner']} reason={d['reason']} "
+                     f"margin_halves={d['margin_halves']}")
     return f"{name}: exit {v.exit} frames={v.frames} first_player={j['first_player']} {what}"
 
 
@@ -1025,7 +1054,8 @@ def golden() -> int:
                 diffs.append(f"{what}: got {g_!r}, want {w_!r}")
 
         cmp("exit", v.exit, want["exit"])
-        for key in ("valid", "complete", "frames", "first_player", "awaiting", "hidden_tile"):
+        for key in ("valid", "complete", "frames", "first_player", "awaiting", "hidden_tile",
+                    "decided"):
             cmp(key, got[key], want[key])
         wv, gv = want["violation"], got["violation"]
         if wv is None or gv is None:
