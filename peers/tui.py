@@ -167,45 +167,6 @@ def result_lines(verdict: Verdict, me: int) -> list[str]:
     return lines
 
 
-def session_text(invitation: str | None, setup: SetupEvent | None,
-                 failed: bool = False) -> Text:
-    """The strip across the top of a network game.
-
-    Before the setup: the invitation, alone on its lines (no border, no padding, so
-    a wrapped URL starts at column 0 and can be selected as plain text). After it: the
-    short authentication string to compare and the opponent's key.
-    """
-    text = Text()
-    if setup is None and failed:
-        return Text("No game was set up (see below).", style="bold")
-    if setup is None:
-        if invitation is not None:
-            text.append("Invitation: give your opponent this line (c copies it)\n", style="dim")
-            text.append(invitation, style="bold")
-            text.append("\n")
-        text.append("Waiting for an opponent...", style="italic")
-        return text
-    text.append(f"SAS {setup.sas}", style="bold reverse")
-    text.append("  compare it with your opponent out of band\n")
-    text.append("Opponent: ", style="dim")
-    text.append(setup.opponent, style="bold")
-    return text
-
-
-def failure_text(exc: BaseException) -> str:
-    """A failed driver for people: the message, never a traceback."""
-    if isinstance(exc, PeerError | DealerlessError | OSError | ValueError):
-        what = str(exc) or type(exc).__name__
-    else:
-        what = f"unexpected {type(exc).__name__}: {exc}"
-    return f"The game stopped: {what}"
-
-
-def failure_exit_code(exc: BaseException) -> int:
-    """As `dealerless host/join` report it: a peer that gave up waiting is 3, else 1."""
-    return EXIT_INCOMPLETE if isinstance(exc, PeerError) else EXIT_FAILED
-
-
 # -- the app -----------------------------------------------------------------------------
 
 class PlayApp(App[int]):
