@@ -26,6 +26,7 @@ from protocol.errors import DealerlessError
 from protocol.identity import short_auth_string
 from protocol.rules import make_rules
 from protocol.setup import GameSetup
+from protocol.verifier import replay
 
 from .bots import BOTS
 from .driver import AsyncChooser, Event, NoticeEvent, Notify, SetupEvent, StepEvent
@@ -338,6 +339,10 @@ def cmd_join(args: argparse.Namespace) -> int:
 def cmd_resume(args: argparse.Namespace) -> int:
     async def main() -> PeerResult | None:
         store = GameStore.open(find_game(_home(args) / "games", args.game))
+        done = replay(store.transcript().encode())
+        if done.complete or not done.valid:  # nothing is owed: no need to reach anyone
+            return PeerResult(done, store.path, "the game is already over; nothing to "
+                              "resume (`dealerless export` writes its transcript)")
         role = store.meta("role")
         bot = args.bot or store.meta("bot") or None
         _need_terminal("resume", bot)
