@@ -367,11 +367,12 @@ class Peer:
                 quiet_until = time.monotonic() + linger
 
     def _abandoned(self, store: GameStore, seat: int, what: str) -> PeerResult:
-        store.set_meta("status", f"abandoned: seat {seat} owes a {what} frame")
+        store.set_meta("status", f"stopped waiting: seat {seat} owes a {what} frame")
         return self._finish(store, (
             f"seat {seat} sent nothing for {self.cfg.move_timeout:.0f} s and owes a {what} "
-            f"frame. The saved transcript is the evidence of abandonment: `dealerless "
-            f"verify` names seat {seat} as the seat that owes it."))
+            f"frame. The saved transcript proves every step so far and that seat {seat} "
+            "owes the next one; it cannot prove the silence (rules/bram.md D14). "
+            "`dealerless resume` continues the game if that seat comes back."))
 
     def _finish(self, store: GameStore, message: str) -> PeerResult:
         data = store.transcript().encode()

@@ -100,7 +100,8 @@ async def test_a_silent_opponent_is_named_after_the_move_timeout(tmp_path: Path)
     data = transcripts([joiner])[0]
     verdict = replay(data)
     assert verdict.awaiting == (0, "move")
-    assert "evidence of abandonment" in joiner.message
+    assert "seat 0 owes the next one; it cannot prove the silence" in joiner.message
+    assert GameStore.open(joiner.path).meta("status") == "stopped waiting: seat 0 owes a move frame"
 
 
 async def _malicious_host(link: MemoryLink, tmp: Path) -> None:
