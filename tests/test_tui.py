@@ -3,26 +3,56 @@
 A pilot plays the person's seat with the keys a person would use (number
 keys, Enter on the highlighted move, p or the Pass button when stuck) against
 the greedy bot, then checks what the final screen says against the verdict.
+At 80x24 the checks read the rendered screen itself: what a person sees is
+what is asserted (tests/test_tui_tmux.py does the same in a real terminal).
 """
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
+from typing import Any
 
 import pytest
 from textual.pilot import Pilot
 from textual.widgets import OptionList, RichLog, Static
 
-from peers.driver import LocalDriver
-from peers.tui import PlayApp, move_label, save_game
+from peers.driver import AsyncChooser, LocalDriver, Notify, SetupEvent
+from peers.peer import PeerError
+from peers.tui import PlayApp, move_label, result_lines, save_game
 from protocol.rules.bram import PASS, End, Play
-from protocol.verifier import replay
+from protocol.verifier import Verdict, replay
 
 SIZE = (140, 45)
+SMALL = (80, 24)
+BORDERS = set("│┃║─━═┌┐└┘╭╮╰╯╔╗╚╝▏▕")
+RID = "0cdf2e35a8d5302b83b98ae5dc691e50"
+URL = f"ws://relay.dealerless-games.example.org:8765/room/{RID}"  # 82 characters
+INVITATION = f"dealerless join {URL}"
+SAS = "7015-1105-2801"
+OPPONENT = "unknown key SHA256:EbyabzT//Hm6dDmvws2iTvcNaid8LP6saZzjFl5OjIQ"
 
 
 def text_of(app: PlayApp, selector: str) -> str:
     return str(app.query_one(selector, Static).content)
+
+
+def screen_lines(app: PlayApp) -> list[str]:
+    """The screen as text, row by row: what export_screenshot draws, without the SVG."""
+    return [strip.text for strip in app.screen._compositor.render_strips()]
+
+
+def squeeze(text: str) -> str:
+    return "".join(text.split())
+
+
+def assert_fully_on_screen(app: PlayApp, selector: str) -> None:
+    """The widget, border and all, lies inside the screen and is not covered."""
+    widget = app.query_one(selector)
+    assert widget.display and widget.region.area > 0
+    assert app.screen.region.contains_region(widget.region), (selector, widget.region)
+    footer = app.query_one("Footer").region
+    assert widget.region.bottom <= footer.y
 
 
 def log_text(app: PlayApp) -> str:
@@ -54,11 +84,12 @@ async def take_turn(app: PlayApp, pilot: Pilot[int], turn: int) -> str:
 
 
 @pytest.mark.asyncio
-@pytest.mark.parametrize(("seed", "seat"), [(6, 0), (9, 1)])
-async def test_whole_game_against_greedy(seed: int, seat: int, tmp_path: Path) -> None:
+@pytest.mark.parametrize(("seed", "seat", "size"), [(6, 0, SIZE), (9, 1, SMALL)])
+async def test_whole_game_against_greedy(seed: int, seat: int, size: tuple[int, int],
+                                         tmp_path: Path) -> None:
     driver = LocalDriver(bot="greedy", seat=seat, seed=seed)
     app = PlayApp(driver, komi_halves=0)
-    async with app.run_test(size=SIZE) as pilot:
+    async with app.run_test(size=size) as pilot:
         chosen: list[str] = []
         for turn in range(30):
             await wait_for_turn_or_end(app, pilot)
@@ -77,6 +108,11 @@ async def test_whole_game_against_greedy(seed: int, seat: int, tmp_path: Path) -
         out = data["outcome"]
         assert ("Draw" in result) if out["draw"] else f"seat {out['winner']} wins by" in result
         assert f"seat {1 - seat}: {out['pips'][1 - seat]}" in result
+        assert not app.query_one("#session").display  # no network, no session strip
+        assert_fully_on_screen(app, "#result")
+        screen = squeeze("".join(screen_lines(app)))
+        for line in [*result_lines(verdict, seat), "Press q to leave."]:
+            assert squeeze(line) in screen
         log = log_text(app)
         assert "✓" in log and "shuffle proof verified" in log
         assert "decryption shares of the deal verified" in log
@@ -110,3 +146,123 @@ def test_both_ends_are_told_apart() -> None:
     assert move_label(Play((3, 5), End.LEFT), (3, 5)).startswith("3-5 on left")
     assert move_label(Play((3, 5), End.RIGHT), (3, 5)).startswith("3-5 on right")
     assert move_label(PASS, (3, 5)) == "pass"
+
+
+class NetworkLike:
+    """What `NetworkDriver` shows a UI: nothing until the opponent joins, then a
+    SetupEvent, then the game (a real one, against the greedy bot)."""
+
+    def __init__(self, seed: int = 6) -> None:
+        self.local = LocalDriver(bot="greedy", seat=0, seed=seed)
+        self.seat = 0
+        self.joined = asyncio.Event()
+
+    async def run(self, choose: AsyncChooser, notify: Notify) -> Verdict:
+        await self.joined.wait()
+        notify(SetupEvent("2c8f7f92bc64e3d0" * 4, 0, "bram {'komi_halves': 0}", OPPONENT, SAS))
+        return await self.local.run(choose, notify)
+
+
+class FailingHandshake:
+    seat = 1
+
+    def __init__(self, exc: Exception) -> None:
+        self.exc = exc
+
+    async def run(self, choose: AsyncChooser, notify: Notify) -> Any:
+        await asyncio.sleep(0.01)
+        raise self.exc
+
+
+def invitation_rows(lines: list[str]) -> list[str]:
+    """The rows from the one that starts the invitation to the end of its URL."""
+    start = next((i for i, row in enumerate(lines) if "dealerless join" in row), None)
+    assert start is not None, lines
+    assert lines[start].startswith("dealerless join"), lines[start]  # from column 0
+    rows: list[str] = []
+    for row in lines[start:]:
+        rows.append(row)
+        if len(squeeze("".join(rows))) >= len(squeeze(INVITATION)):
+            break
+    return rows
+
+
+def assert_session_visible(app: PlayApp) -> None:
+    screen = screen_lines(app)
+    assert any(f"SAS {SAS}" in row for row in screen), screen
+    assert any(f"Opponent: {OPPONENT}" in row for row in screen), screen
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize("size", [SMALL, (120, 40)])
+async def test_invitation_sas_and_result_stay_readable(size: tuple[int, int]) -> None:
+    assert len(URL) > 80 and len(INVITATION) > 90  # it cannot fit one line at 80 columns
+    driver = NetworkLike()
+    app = PlayApp(driver, title="dealerless host", invitation=INVITATION)
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause()
+        lines = screen_lines(app)
+        rows = invitation_rows(lines)
+        # Wrapped, never cut: no ellipsis, no border inside, the URL from column 0 on.
+        assert squeeze("".join(rows)) == squeeze(INVITATION)
+        assert not any(BORDERS & set(row) or "…" in row for row in rows)
+        assert any(row.startswith("ws://") for row in rows) or rows[0].startswith(INVITATION)
+        assert any("Waiting for an opponent..." in row for row in lines)
+        assert_fully_on_screen(app, "#session")
+        await pilot.press("c")
+        assert app.clipboard == INVITATION
+        assert "Invitation copied to the clipboard" in log_text(app)
+
+        driver.joined.set()
+        turns = 0
+        for turn in range(30):
+            await wait_for_turn_or_end(app, pilot)
+            if app.end is not None:
+                break
+            assert_session_visible(app)
+            assert not any("dealerless join" in row for row in screen_lines(app))
+            for selector in ("#status", "#line", "#hand", "#moves", "#pass"):
+                assert_fully_on_screen(app, selector)
+            screen = "\n".join(screen_lines(app))
+            assert "Your turn: pick a move below." in screen
+            assert app.query_one("#moves", OptionList).get_option_at_index(0).prompt in screen
+            await take_turn(app, pilot, turn)
+            turns += 1
+        await pilot.pause()
+        assert app.end is not None and turns > 0
+        assert_session_visible(app)
+        assert_fully_on_screen(app, "#result")
+        screen = squeeze("".join(screen_lines(app)))
+        lines = result_lines(app.end.verdict, 0)
+        assert any("Transcript verified from nothing" in line for line in lines)
+        for line in [*lines, "Press q to leave."]:
+            assert squeeze(line) in screen
+        await pilot.press("q")
+    assert app.return_value == app.end.verdict.exit_code == 0
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize(("exc", "code"), [
+    (PeerError("no host answered within 2 s"), 3),
+    (ConnectionRefusedError(111, "Connect call failed ('127.0.0.1', 9)"), 1),
+])
+async def test_a_failed_handshake_is_a_message_not_a_traceback(exc: Exception,
+                                                                code: int) -> None:
+    app = PlayApp(FailingHandshake(exc), title="dealerless join")
+    async with app.run_test(size=SMALL) as pilot:
+        for _ in range(200):
+            if app.error is not None:
+                break
+            await pilot.pause(0.01)
+        await pilot.pause()
+        assert app.error is exc and app.is_running
+        assert_fully_on_screen(app, "#result")
+        screen = "\n".join(screen_lines(app))
+        assert f"The game stopped: {exc}" in screen
+        assert "No game was set up" in screen and "Waiting for an opponent" not in screen
+        assert "Traceback" not in screen and "locals" not in screen.lower()
+        assert not app.query_one("#moves").display
+        await pilot.press("1", "p")          # no moves once stopped; only quitting is left
+        assert app.is_running
+        await pilot.press("q")
+    assert app.return_value == code
