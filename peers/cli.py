@@ -147,7 +147,8 @@ def _cmd_check_step(args: argparse.Namespace) -> int:
         from .report import violation_text
 
         # Not authenticated: the frame or the package may be forged; nobody is blamed (11.4).
-        print(f"frame {verdict.index}: {violation_text(v, 'frame or package')}")
+        text = violation_text(v, "frame or package")
+        print(text if v.frame is not None else f"frame {verdict.index}: {text}")
     return EXIT_OK if v is None else EXIT_INVALID
 
 

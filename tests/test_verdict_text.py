@@ -219,7 +219,7 @@ def test_check_step_text_blames_no_seat_without_evidence(tmp_path: Path) -> None
     pkg.write_bytes(dispute_package(data, 8))
     code, text = dealerless("check-step", str(pkg))
     assert code == 1
-    assert text.strip() == ("frame 8: NOT PROVEN: corrupt or tampered frame or package at "
+    assert text.strip() == ("NOT PROVEN: corrupt or tampered frame or package at "
                             "frame 8 (frame/bad-signature: the signature does not verify); "
                             "no seat is blamed")
     # A forged package state cannot get an honest frame blamed either (11.4).
@@ -234,7 +234,7 @@ def test_check_step_text_blames_no_seat_without_evidence(tmp_path: Path) -> None
     # A proven violation still names its seat.
     pkg.write_bytes(dispute_package((GOLDEN / "illegal-placement.transcript").read_bytes(), 8))
     code, text = dealerless("check-step", str(pkg))
-    assert code == 1 and text.startswith("frame 8: INVALID at frame 8: seat 1 broke "
+    assert code == 1 and text.startswith("INVALID at frame 8: seat 1 broke "
                                          "rules/tile-does-not-match")
 
 
