@@ -82,36 +82,32 @@ def _need_terminal(command: str, bot: str | None) -> None:
                          f"(one of {', '.join(sorted(BOTS))}) to let a bot play it")
 
 
+def _number(text: str, convert: Any, noun: str, ok: Any, want: str) -> Any:
+    """Parse an option's number; argparse turns the error into a usage message (exit 2)."""
+    try:
+        value = convert(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not {noun}") from None
+    if not ok(value):
+        raise argparse.ArgumentTypeError(f"{text!r}: {want}")
+    return value
+
+
 def positive_seconds(text: str) -> float:
     """An argparse type: a finite number of seconds greater than zero."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
-    if not math.isfinite(value) or value <= 0:
-        raise argparse.ArgumentTypeError(f"{text!r}: seconds must be finite and above 0")
-    return value
+    return float(_number(text, float, "a number of seconds",
+                         lambda v: math.isfinite(v) and v > 0,
+                         "seconds must be finite and above 0"))
 
 
 def _count(text: str) -> int:
-    """An argparse type: a whole number from 1 to a billion."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if not 1 <= value <= 10**9:
-        raise argparse.ArgumentTypeError(f"{text!r}: want a whole number from 1 to 10^9")
-    return value
+    return int(_number(text, int, "a whole number", lambda v: 1 <= v <= 10**9,
+                       "want a whole number from 1 to 10^9"))
 
 
 def _probability(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a probability") from None
-    if not 0.0 <= value <= 1.0:
-        raise argparse.ArgumentTypeError(f"{text!r}: a probability is from 0 to 1")
-    return value
+    return float(_number(text, float, "a probability", lambda v: 0.0 <= v <= 1.0,
+                         "a probability is from 0 to 1"))
 
 
 def _ws_url(text: str) -> str:
