@@ -71,12 +71,13 @@ def line_text(rules_state: Any) -> Text:
     if rules_state is None:
         return Text("(the deal is not done yet)", style="dim")
     left, right = rules_state.ends
+    # No space between an end's mark and its tile, so that wrapping never parts them.
     text = Text()
-    text.append(f" L:{left} ", style=END_STYLE)
-    text.append(" ◀ ")
+    text.append(f"L:{left}", style=END_STYLE)
+    text.append("◀")
     text.append(" ".join(tile_box(a, b) for a, b in rules_state.line), style=TILE_STYLE)
-    text.append(" ▶ ")
-    text.append(f" R:{right} ", style=END_STYLE)
+    text.append("▶")
+    text.append(f"R:{right}", style=END_STYLE)
     return text
 
 
