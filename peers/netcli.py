@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from protocol.errors import DealerlessError
-from protocol.identity import short_auth_string
+from protocol.identity import fingerprint, short_auth_string
 from protocol.rules import make_rules
 from protocol.setup import GameSetup
 from protocol.verifier import replay
@@ -44,6 +44,10 @@ PASSPHRASE_HINT = ("set DEALERLESS_PASSPHRASE in the environment, or run from a 
 
 class UsageError(Exception):
     """A command-line value that cannot work; reported before anything waits (exit 2)."""
+
+
+class NotStarted(Exception):
+    """The person left before a game was agreed: there is nothing to resume (exit 3)."""
 
 
 def _home(args: argparse.Namespace) -> Path:
@@ -184,13 +188,19 @@ class NetworkDriver:
     """Runs a Peer for a person at the terminal UI (peers/tui.py)."""
 
     def __init__(self, link: Link, config: PeerConfig, store: GameStore | None) -> None:
-        self.link, self.config, self.store = link, config, store
+        self.link, self.config = link, config
+        self.peer = Peer(link, config, store)
         self.seat = store.seat if store is not None else (0 if config.role == HOST else 1)
         self.result: PeerResult | None = None
 
+    @property
+    def started(self) -> bool:
+        """Whether a game was agreed (and so stored, and can be resumed)."""
+        return self.peer.store is not None
+
     async def run(self, choose: AsyncChooser, notify: Notify) -> Any:
         self.config.choose, self.config.notify = choose, notify
-        self.result = await Peer(self.link, self.config, self.store).run()
+        self.result = await self.peer.run()
         return self.result.verdict
 
 
@@ -208,9 +218,11 @@ def _announce(home: Path, config: PeerConfig) -> Any:
 
     def on_setup(setup: GameSetup, store: GameStore) -> None:
         other = setup.identities[1 - store.seat]
+        known = keys.check_opponent(home, other)
+        # Always the fingerprint too: a name alone cannot be compared out of band.
+        opponent = known if "SHA256:" in known else f"{known} ({fingerprint(other)})"
         config.notify(SetupEvent(setup.game_id.hex(), store.seat,
-                                 f"{setup.rules} {dict(setup.params)}",
-                                 keys.check_opponent(home, other),
+                                 f"{setup.rules} {dict(setup.params)}", opponent,
                                  short_auth_string(setup.game_id)))
     return on_setup
 
@@ -222,12 +234,15 @@ async def _run(link: Link, config: PeerConfig, store: GameStore | None, bot: str
         return await Peer(link, config, store).run()
     from .tui import PlayApp
     driver = NetworkDriver(link, config, store)
-    app = PlayApp(driver, title=title, invitation=invitation)
+    app = PlayApp(driver, title=title, invitation=invitation,
+                  komi_halves=config.params.get("komi_halves"))
     await app.run_async()
     if driver.result is None:
         await link.close()
     if app.error is not None:  # shown in the UI; _guard prints it and picks the exit code
         raise app.error
+    if driver.result is None and not driver.started:
+        raise NotStarted("quit before any game was agreed; nothing was saved")
     return driver.result
 
 
@@ -375,7 +390,7 @@ def _guard(main: Any) -> int:
     except LinkError as exc:
         print(f"dealerless: {exc}; no game was started", file=sys.stderr)
         return EXIT_FAILED
-    except PeerError as exc:
+    except (PeerError, NotStarted) as exc:
         print(f"dealerless: {exc}", file=sys.stderr)
         return EXIT_INCOMPLETE
     except (StoreError, KeyStoreError, DealerlessError, sqlite3.Error, OSError,

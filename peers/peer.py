@@ -194,6 +194,7 @@ class Peer:
     def _create_store(self, setup: GameSetup, seat: int) -> GameStore:
         store = GameStore.create(self.cfg.games_dir, setup, seat, os.urandom(32),
                                  {"role": self.cfg.role, **self.cfg.meta})
+        self.store = store  # from now on there is a game to resume, even if we stop here
         if self.cfg.on_setup is not None:
             self.cfg.on_setup(setup, store)
         return store

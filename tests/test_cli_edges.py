@@ -229,3 +229,24 @@ def test_the_full_game_id_from_games_json_works_with_export_and_resume(tmp_path:
     code, _, err, _ = dealerless(["--home", str(home), "export", full, str(tmp_path / "h.t")],
                                  tmp_path / "elsewhere")
     assert code == 0
+
+
+def test_a_trusted_opponent_is_shown_with_its_fingerprint(tmp_path: Path) -> None:
+    """A name alone cannot be read out of band: the fingerprint always comes with it."""
+    from peers import keys
+    from peers.driver import SetupEvent
+    from peers.netcli import _announce
+    from protocol.identity import fingerprint
+    from protocol.setup import GameSetup
+
+    friend = keys.generate(tmp_path / "friend")
+    keys.trust(tmp_path / "home", "alice", friend.public_key)
+    setup = GameSetup.create("bram", {}, [os.urandom(32), friend.public_key],
+                             [os.urandom(32), os.urandom(32)])
+    seen: list[object] = []
+    config = type("Config", (), {"notify": staticmethod(seen.append)})()
+    store = type("Store", (), {"seat": 0})()
+    _announce(tmp_path / "home", config)(setup, store)  # type: ignore[arg-type]
+    [event] = seen
+    assert isinstance(event, SetupEvent)
+    assert event.opponent == f"known as alice ({fingerprint(friend.public_key)})"

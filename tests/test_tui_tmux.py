@@ -177,13 +177,25 @@ def test_host_shows_invitation_then_sas_and_key_then_result(term: Terminal,
 def test_a_failed_handshake_is_a_message_and_a_nonzero_exit(term: Terminal,
                                                             tmp_path: Path) -> None:
     url = f"ws://127.0.0.1:{free_port()}/dealerless/{'0' * 32}"  # nobody listens there
-    term.start([*CLI, "join", url, "--home", str(tmp_path / "h"), "--timeout", "1"])
+    term.start([*CLI, "join", url, "--home", str(tmp_path / "h"), "--timeout", "300"])
     screen = term.wait(lambda s: "Press q to leave." in s)
     lines = rows(screen)
     assert any(line.startswith(" The game stopped: ") for line in lines), screen
+    assert "connection refused" in screen  # in seconds, not after the 300 s timeout
     assert "Traceback" not in screen and "locals" not in screen.lower()
     term.keys("q")
     done = term.wait(lambda s: "EXIT=" in s)
     code = int(re.search(r"EXIT=(\d+)", done).group(1))  # type: ignore[union-attr]
     assert code != 0 and "Traceback" not in done
     assert re.search(r"^dealerless: ", done, re.M), done
+
+
+def test_quitting_before_anyone_joins_says_nothing_was_saved(term: Terminal,
+                                                             tmp_path: Path) -> None:
+    home = tmp_path / "h"
+    term.start([*CLI, "host", "--listen", "127.0.0.1:0", "--home", str(home)])
+    term.wait(lambda s: "Waiting for an opponent..." in s and "q Quit" in s)
+    term.keys("q")
+    done = term.wait(lambda s: "EXIT=" in s)
+    assert "EXIT=3" in done and "nothing was saved" in done, done
+    assert "resume" not in done and not list((home / "games").glob("*.sqlite"))
