@@ -29,7 +29,7 @@ from protocol.setup import GameSetup
 from protocol.verifier import replay
 
 from .bots import BOTS
-from .driver import AsyncChooser, Event, NoticeEvent, Notify, SetupEvent, StepEvent
+from .driver import AsyncChooser, EndEvent, Event, NoticeEvent, Notify, SetupEvent, StepEvent
 from .keys import KeyStoreError, PassphraseError
 from .link import ClientLink, HostLink, Link, LinkError, check_url
 from .peer import HOST, JOIN, Peer, PeerConfig, PeerError, PeerResult
@@ -199,7 +199,13 @@ class NetworkDriver:
         return self.peer.store is not None
 
     async def run(self, choose: AsyncChooser, notify: Notify) -> Any:
-        self.config.choose, self.config.notify = choose, notify
+        def keep_end(event: Event) -> None:
+            # The result exists from the EndEvent on: a person who leaves while the link
+            # is still closing must not be told the game stopped before the end.
+            if isinstance(event, EndEvent) and self.peer.store is not None:
+                self.result = PeerResult(event.verdict, self.peer.store.path, event.message)
+            notify(event)
+        self.config.choose, self.config.notify = choose, keep_end
         self.result = await self.peer.run()
         return self.result.verdict
 
@@ -237,8 +243,7 @@ async def _run(link: Link, config: PeerConfig, store: GameStore | None, bot: str
     app = PlayApp(driver, title=title, invitation=invitation,
                   komi_halves=config.params.get("komi_halves"))
     await app.run_async()
-    if driver.result is None:
-        await link.close()
+    await link.close()  # again if the peer closed it: the person may have left mid-close
     if app.error is not None:  # shown in the UI; _guard prints it and picks the exit code
         raise app.error
     if driver.result is None and not driver.started:
@@ -309,8 +314,8 @@ def cmd_host(args: argparse.Namespace) -> int:
         return _usage(f"host: {exc.detail or exc.code}")
 
     async def main() -> PeerResult | None:
-        _need_terminal("host", args.bot)
-        identity = _identity(args)   # unlocked before there is anything to invite to
+        # In this order: what the network says (at once), then the seat and the key, and
+        # only then the invitation, so that nobody is invited to a game that cannot start.
         rid = os.urandom(16).hex()
         link: Link
         note = None
@@ -320,7 +325,7 @@ def cmd_host(args: argparse.Namespace) -> int:
                                 on_retry=_retrying(args.relay),
                                 label=f"the relay {args.relay}")
             client.start()
-            await client.wait_connected()  # an unreachable relay is reported now
+            await client.wait_connected()
             link, meta = client, {"url": url, "relay": args.relay}
         else:
             host, port = args.listen
@@ -328,6 +333,8 @@ def cmd_host(args: argparse.Namespace) -> int:
             url, note = _invitation(host, port, server.path)
             link, meta = server, {"url": url, "listen": f"{_url_host(host)}:{port}",
                                   "path": server.path}
+        _need_terminal("host", args.bot)
+        identity = _identity(args)
         print(f"invitation: dealerless join {url}", flush=True)
         if note:
             print(f"dealerless: {note}", file=sys.stderr, flush=True)
@@ -338,10 +345,11 @@ def cmd_host(args: argparse.Namespace) -> int:
 
 def cmd_join(args: argparse.Namespace) -> int:
     async def main() -> PeerResult | None:
-        _need_terminal("join", args.bot)
-        identity = _identity(args)
         link = ClientLink(args.url, fail_fast=True, on_retry=_retrying(args.url))
         link.start()
+        await link.wait_connected()  # a wrong or dead invitation is reported before any UI
+        _need_terminal("join", args.bot)
+        identity = _identity(args)
         return await _run(link, _config(args, JOIN, {"url": args.url}, identity), None,
                           args.bot, "dealerless join")
     return _guard(main)

@@ -88,7 +88,7 @@ CASES = [
     (["join", "http://example.invalid/x"], 2, "not a websocket URL"),
     (["join", "ws://127.0.0.1:99999/x"], 2, "Port out of range"),
     (["join", "ws://[::1"], 2, "Invalid IPv6 URL"),
-    (["join", "ws://127.0.0.1:9/x"], 2, "needs a terminal"),
+    (["join", "ws://127.0.0.1:9/x"], 1, "connection refused"),  # the network speaks first
     (["join", "ws://127.0.0.1:9/x", "--bot", "greedy", "--timeout", "-1"], 2, "above 0"),
     (["resume", "*"], 2, "neither a game id"),
     (["resume", "ab" * 40], 2, "neither a game id"),
@@ -179,6 +179,8 @@ def test_a_wrong_invitation_is_told_apart_from_a_silent_opponent(tmp_path: Path)
                                              "300"], tmp_path / "joiner")
             assert code == 1 and took < 10, err
             assert "no such game at this address (wrong invitation?)" in err
+        code, _, err, _ = dealerless(["join", invitation], tmp_path / "joiner")
+        assert code == 2 and "a person's seat needs a terminal; add --bot NAME" in err
     finally:
         for proc in (relay, host):
             proc.kill()

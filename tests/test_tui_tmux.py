@@ -20,6 +20,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
+from websockets.sync.client import connect
 
 TMUX = shutil.which("tmux")
 pytestmark = pytest.mark.skipif(TMUX is None, reason="tmux is not installed")
@@ -174,20 +175,43 @@ def test_host_shows_invitation_then_sas_and_key_then_result(term: Terminal,
             joiner.wait()
 
 
-def test_a_failed_handshake_is_a_message_and_a_nonzero_exit(term: Terminal,
-                                                            tmp_path: Path) -> None:
+def test_a_refused_join_exits_with_the_reason_before_any_table(term: Terminal,
+                                                               tmp_path: Path) -> None:
     url = f"ws://127.0.0.1:{free_port()}/dealerless/{'0' * 32}"  # nobody listens there
     term.start([*CLI, "join", url, "--home", str(tmp_path / "h"), "--timeout", "300"])
-    screen = term.wait(lambda s: "Press q to leave." in s)
-    lines = rows(screen)
-    assert any(line.startswith(" The game stopped: ") for line in lines), screen
-    assert "connection refused" in screen  # in seconds, not after the 300 s timeout
-    assert "Traceback" not in screen and "locals" not in screen.lower()
-    term.keys("q")
-    done = term.wait(lambda s: "EXIT=" in s)
-    code = int(re.search(r"EXIT=(\d+)", done).group(1))  # type: ignore[union-attr]
-    assert code != 0 and "Traceback" not in done
-    assert re.search(r"^dealerless: ", done, re.M), done
+    done = term.wait(lambda s: "EXIT=" in s, timeout=15)  # seconds, not the 300 s timeout
+    text = done.replace("\n", "")  # the terminal wraps the long lines
+    assert "EXIT=1" in text and "connection refused, retrying (1)" in text, done
+    assert f"dealerless: cannot connect to {url}: connection refused" in text
+    assert "Traceback" not in text
+
+
+def test_a_failed_handshake_is_a_message_and_a_nonzero_exit(term: Terminal,
+                                                            tmp_path: Path) -> None:
+    """The host's side of the link is up but no host ever answers: the table says so."""
+    relay = subprocess.Popen([*CLI, "relay", "--listen", "127.0.0.1:0"], text=True,
+                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    try:
+        assert relay.stdout is not None
+        line = ""
+        while "relay listening on" not in line:
+            line = relay.stdout.readline()
+        room = line.split()[3].replace("<rendezvous", "0" * 32)
+        with connect(room + "?open"):  # a silent "host" holds the room open
+            term.start([*CLI, "join", room, "--home", str(tmp_path / "h"), "--timeout", "2"])
+            screen = term.wait(lambda s: "Press q to leave." in s)
+            lines = rows(screen)
+            assert any(line.startswith(" The game stopped: ") for line in lines), screen
+            assert "no host answered within 2 s" in screen
+            assert "Traceback" not in screen and "locals" not in screen.lower()
+            term.keys("q")
+            done = term.wait(lambda s: "EXIT=" in s)
+        code = int(re.search(r"EXIT=(\d+)", done).group(1))  # type: ignore[union-attr]
+        assert code != 0 and "Traceback" not in done
+        assert re.search(r"^dealerless: ", done, re.M), done
+    finally:
+        relay.kill()
+        relay.wait(10)
 
 
 def test_quitting_before_anyone_joins_says_nothing_was_saved(term: Terminal,
