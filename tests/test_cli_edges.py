@@ -252,3 +252,28 @@ def test_a_trusted_opponent_is_shown_with_its_fingerprint(tmp_path: Path) -> Non
     [event] = seen
     assert isinstance(event, SetupEvent)
     assert event.opponent == f"known as alice ({fingerprint(friend.public_key)})"
+
+
+def test_an_invitation_never_names_the_wildcard_address(tmp_path: Path) -> None:
+    code, out, err, _ = dealerless(["host", "--listen", "0.0.0.0:0", "--bot", "greedy",
+                                    "--timeout", "0.5"], tmp_path)
+    invitation = out.splitlines()[0]
+    assert code == 3 and invitation.startswith("invitation: dealerless join ws://")
+    assert "0.0.0.0" not in invitation
+    # Either one of this machine's addresses, with the advice to check it, or HOST to fill in.
+    assert "replace" in err and ("HOST" in err) == ("ws://HOST:" in invitation)
+
+
+def test_reachable_hosts_lists_this_machines_own_addresses(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from peers import netcli
+
+    def fake(host: str, port: object, family: int, kind: int) -> list[tuple[object, ...]]:
+        return [(family, kind, 6, "", (a, 0)) for a in
+                ("127.0.1.1", "192.0.2.7", "192.0.2.7", "fe80::1", "2001:db8::5", "::1")]
+    monkeypatch.setattr(netcli.socket, "getaddrinfo", fake)
+    assert netcli.reachable_hosts("0.0.0.0") == ["192.0.2.7", "2001:db8::5"]
+    url, note = netcli._invitation("0.0.0.0", 8765, "/dealerless/ab")
+    assert url == "ws://192.0.2.7:8765/dealerless/ab"
+    assert note is not None and "2001:db8::5" in note and "replace" in note
+    assert netcli._invitation("127.0.0.1", 8765, "/x") == ("ws://127.0.0.1:8765/x", None)
