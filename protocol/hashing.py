@@ -28,6 +28,7 @@ class Tag(Enum):
     GENERATOR = b"dealerless/h2p/generator"
     SCHNORR = b"dealerless/challenge/schnorr"
     DLEQ = b"dealerless/challenge/dleq"
+    CANNOT_PLAY = b"dealerless/challenge/cannot-play"
     SHUFFLE_U = b"dealerless/challenge/shuffle-u"
     SHUFFLE_C = b"dealerless/challenge/shuffle-c"
     NONCE = b"dealerless/nonce"

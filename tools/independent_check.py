@@ -16,6 +16,7 @@ import json
 import math
 import sys
 from collections.abc import Callable
+from itertools import pairwise
 from pathlib import Path
 from typing import Any, NoReturn
 
@@ -178,6 +179,7 @@ TAGS = {
     "GENERATOR": "dealerless/h2p/generator",
     "SCHNORR": "dealerless/challenge/schnorr",
     "DLEQ": "dealerless/challenge/dleq",
+    "CANNOT_PLAY": "dealerless/challenge/cannot-play",
     "SHUFFLE_U": "dealerless/challenge/shuffle-u",
     "SHUFFLE_C": "dealerless/challenge/shuffle-c",
     "NONCE": "dealerless/nonce",
@@ -598,9 +600,121 @@ def check_deck(t: Tally) -> None:
             t.code(neg["name"], lambda m=m: decode_tile(m, table), neg["expected"])
 
 
+# --- 6.5 proof that no hand tile is playable ------------------------------------------------
+def cp_statement(v: dict[str, Any]) -> dict[str, Any]:
+    """6.5.1: the verifier's own statement; R_j = c2_j - sum of the other seats' shares."""
+    y = decode_point(hx(v["key"]))
+    hand = []
+    for e in v["positions"]:
+        c1 = decode_point(hx(e["c1"]))
+        if "shares" in e:
+            r_j = sub(decode_point(hx(e["c2"])), total([decode_point(hx(d)) for d in e["shares"]]))
+        else:  # a negative vector hands the partial opening over directly
+            r_j = hx(e["partial"])
+        hand.append((int(e["position"]), c1, r_j))
+    table = tile_points(v["set"])
+    names = list(table)
+    if not 1 <= len(hand) <= 91 or not 1 <= len(v["forbidden"]) <= len(table):
+        fail("cannot-play/size")
+    pos = [j for j, _, _ in hand]
+    if any(not 0 <= j < 2**64 for j in pos) or any(a >= b for a, b in pairwise(pos)):
+        fail("cannot-play/order")
+    if any(t not in table for t in v["forbidden"]):
+        fail("tile/not-in-set")
+    idx = [names.index(t) for t in v["forbidden"]]
+    if any(a >= b for a, b in pairwise(idx)):
+        fail("cannot-play/order")
+    forb = [(t, table[t]) for t in v["forbidden"]]
+    hand_b = b"".join(u64(j) + c1 + r_j for j, c1, r_j in hand)
+    forb_b = b"".join(bytes(int(x) for x in t.split("-")) + p for t, p in forb)
+    stmt = (ctx_bytes(v["context"]) + G + y + lp(v["set"].encode()) + lp(hand_b) + lp(forb_b))
+    return {"y": y, "hand": hand, "forb": forb, "stmt": stmt, "table": table}
+
+
+def cp_challenge(st: dict[str, Any], k: list[bytes], q: list[bytes], t0: bytes,
+                 t: list[bytes], u: list[bytes]) -> int:
+    """6.5.3: c = H_scalar(CANNOT_PLAY, stmt, K, Q, T_0, T, U), six parts."""
+    return H_scalar(T["CANNOT_PLAY"], st["stmt"], b"".join(k), b"".join(q), t0, b"".join(t),
+                    b"".join(u))
+
+
+def cp_prove(v: dict[str, Any]) -> dict[str, Any]:
+    """6.5.3 prover, refusing a false claim with cannot-play/witness."""
+    st, x = cp_statement(v), int(v["secret"]) % L
+    if bmul(x) != st["y"]:
+        fail("cannot-play/witness")
+    ms = [sub(r_j, smul(x, c1)) for _, c1, r_j in st["hand"]]
+    for m in ms:
+        if decode_tile(m, st["table"]) in v["forbidden"]:
+            fail("cannot-play/witness")
+    label, fresh = T["CANNOT_PLAY"], hx(v["fresh"])
+    r, k_r, k_a = (nonce(label, sc(x), st["stmt"], fresh, i) for i in range(3))
+    if r == 0:
+        fail("cannot-play/nonce")
+    a = r * x % L
+    k = [smul(r, m) for m in ms]
+    q = [smul(r, p) for _, p in st["forb"]]
+    t0 = sub(bmul(k_a), smul(k_r, st["y"]))
+    t = [sub(smul(k_r, r_j), smul(k_a, c1)) for _, c1, r_j in st["hand"]]
+    u = [smul(k_r, p) for _, p in st["forb"]]
+    c = cp_challenge(st, k, q, t0, t, u)
+    z_r, z_a = (k_r + c * r) % L, (k_a + c * a) % L
+    return {"nonces": [r, k_r, k_a], "K": k, "Q": q, "c": c, "z_r": z_r, "z_a": z_a,
+            "tiles": [decode_tile(m, st["table"]) for m in ms],
+            "proof": b"".join(k + q) + sc(c) + sc(z_r) + sc(z_a)}
+
+
+def cp_verify(v: dict[str, Any]) -> list[bytes]:
+    """6.5.5 verifier; returns T_0', T_j', U_t' in hashed order."""
+    st = cp_statement(v)
+    h, f, proof = len(st["hand"]), len(st["forb"]), hx(v["proof"])
+    if len(proof) != 32 * (h + f + 3):
+        fail("cannot-play/length")
+    pts = [decode_point(proof[32 * i : 32 * i + 32]) for i in range(h + f)]
+    c, z_r, z_a = (decode_scalar(proof[32 * (h + f + i) : 32 * (h + f + i + 1)])
+                   for i in range(3))
+    k, q = pts[:h], pts[h:]
+    t0 = sub(bmul(z_a), smul(z_r, st["y"]))
+    t = [sub(sub(smul(z_r, r_j), smul(z_a, c1)), smul(c, kj))
+         for (_, c1, r_j), kj in zip(st["hand"], k, strict=True)]
+    u = [sub(smul(z_r, p), smul(c, qt)) for (_, p), qt in zip(st["forb"], q, strict=True)]
+    if cp_challenge(st, k, q, t0, t, u) != c:
+        fail("cannot-play/challenge")
+    if set(k) & set(q):  # some C_{j,t} = Q_t - K_j is O
+        fail("cannot-play/identity")
+    return [t0, *t, *u]
+
+
+def check_cannot_play(t: Tally) -> None:
+    d = load(t, "cannot_play.json")
+    for v in d["positive"]:
+        nm = v["name"]
+        for e in v["positions"]:
+            r_j = sub(hx(e["c2"]), total([hx(s) for s in e["shares"]]))
+            t.eq(f"{nm} R_{e['position']} = c2 - other shares (6.5.1)", r_j.hex(), e["partial"])
+        pr = t.code(f"{nm} prover", lambda v=v: cp_prove(v), "ok") or {}
+        t.eq(f"{nm} nonces r, k_r, k_a (3.4)", pr.get("nonces"),
+             [int(v["nonces"][n]) for n in ("r", "k_r", "k_a")])
+        t.eq(f"{nm} K_j", [p.hex() for p in pr.get("K", [])], v["blinded_hand"])
+        t.eq(f"{nm} Q_t", [p.hex() for p in pr.get("Q", [])], v["blinded_forbidden"])
+        t.eq(f"{nm} c, z_r, z_a", (pr.get("c"), pr.get("z_r"), pr.get("z_a")),
+             (int(v["challenge"]), int(v["z_r"]), int(v["z_a"])))
+        t.eq(f"{nm} held tiles", pr.get("tiles"), v["tiles"])
+        t.eq(f"{nm} proof bytes (6.5.4)", pr.get("proof", b"").hex(), v["proof"])
+        com = t.code(nm, lambda v=v: cp_verify(v), v["expected"]) or []
+        t.eq(f"{nm} recomputed commitments", [p.hex() for p in com], v["commitments"])
+    for v in negatives(d):
+        t.code(v["name"], lambda v=v: cp_verify(v), v["expected"])
+    base = {p["name"]: p for p in d["positive"]}
+    for n in d["refuse"]:
+        v = {**base[n["case"]], **n}
+        t.code(n["name"], lambda v=v: cp_prove(v), n["expected"])
+
+
 def main() -> int:
     t = Tally()
-    for fn in (check_group, check_tiles, check_schnorr, check_dleq, check_shuffle, check_deck):
+    for fn in (check_group, check_tiles, check_schnorr, check_dleq, check_shuffle, check_deck,
+               check_cannot_play):
         fn(t)
         passed, failed = t.counts.get(t.file, [0, 0])
         print(f"{t.file}: {passed} passed, {failed} failed")
