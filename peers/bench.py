@@ -22,10 +22,18 @@ from typing import Any
 from nacl import bindings as na
 from nacl.signing import SigningKey, VerifyKey
 
+from protocol.cannot_play import (
+    CannotPlayProof,
+    CannotPlayStatement,
+    HandPosition,
+    partial_opening,
+    prove_cannot_play,
+    verify_cannot_play,
+)
 from protocol.context import Context
 from protocol.deck import initial_deck, joint_key, make_share, verify_share
-from protocol.elgamal import decode_deck, encode_deck
-from protocol.group import OPS, L, base_mul
+from protocol.elgamal import Ciphertext, decode_deck, encode_deck
+from protocol.group import OPS, L, base_mul, mul
 from protocol.hashing import Tag, hash_to_point
 from protocol.shuffle import (
     ShuffleProof,
@@ -168,6 +176,54 @@ def bench_dleq(reps: int, op_samples: dict[str, list[float]], batch: int = 20) -
     return {"prove": prove, "verify": verify}
 
 
+def cannot_play_statement(seats: int = 4, seat: int = 0) -> tuple[int, CannotPlayStatement]:
+    """The worst true 15-tile claim of spec 6.5.7: double-twelve, the hand the 15 tiles
+    with both ends in 0..4, forbidden every tile with an end in 5..12 (76 tiles)."""
+    ts = DOUBLE_TWELVE
+    xs = [_random_scalar() for _ in range(seats)]
+    key = joint_key([base_mul(x) for x in xs])
+    hand = []
+    for j, t in enumerate(t for t in ts.tiles if t[1] <= 4):
+        rho = _random_scalar()
+        ct = Ciphertext(base_mul(rho), ts.point(t) + mul(rho, key))
+        shares = [mul(x, ct.c1) for i, x in enumerate(xs) if i != seat]
+        hand.append(HandPosition(2 * j + 1, ct.c1, partial_opening(ct, shares)))
+    forbidden = tuple(t for t in ts.tiles if t[1] >= 5)
+    return xs[seat], CannotPlayStatement(ts, base_mul(xs[seat]), tuple(hand), forbidden)
+
+
+def bench_cannot_play(reps: int, op_samples: dict[str, list[float]]) -> tuple[dict[str, Step],
+                                                                              CannotPlayStatement,
+                                                                              int]:
+    x, stmt = cannot_play_statement()
+    ctx = Context(os.urandom(32), 5, 0)
+    prove, verify = Step(), Step()
+    size = 0
+    for rep in range(reps + 1):          # one untimed warm-up (tile-point table, caches)
+        if rep == 1:
+            prove.samples.clear()
+            verify.samples.clear()
+        sample_op_costs(op_samples)
+        proof = prove.run(partial(prove_cannot_play, x, stmt, ctx, os.urandom(32)))
+        wire = proof.encode()
+        size = len(wire)
+        # The verifier starts from the proof's bytes; the statement is its own state.
+        verify.run(lambda w=wire: verify_cannot_play(stmt, CannotPlayProof.decode(w, stmt), ctx))
+    return {"prove": prove, "verify": verify}, stmt, size
+
+
+def _cannot_play_report(steps: dict[str, Step], stmt: CannotPlayStatement, size: int,
+                        costs: dict[str, float]) -> dict[str, Any]:
+    rep: dict[str, Any] = {name: step.report(costs) for name, step in steps.items()}
+    for name in steps:
+        rep[name]["V"] = rep[name]["median_ms"] / 1e3 / costs["var"]
+        rep[name]["floor_V"] = rep[name]["floor_ms"] / 1e3 / costs["var"]
+    rep.update({"set": stmt.tile_set.name, "hand": len(stmt.hand),
+                "forbidden": len(stmt.forbidden), "proof_bytes": size,
+                "op_costs_us": {name: us * 1e6 for name, us in costs.items()}})
+    return rep
+
+
 def _medians(samples: dict[str, list[float]]) -> dict[str, float]:
     return {name: statistics.median(v) for name, v in samples.items()}
 
@@ -209,7 +265,13 @@ def run(reps: int = 9, sizes: tuple[int, ...] = (28, 55, 91),
     dleq = {name: step.report(dleq_costs) for name, step in dleq_steps.items()}
     for name, v in local.items():
         everything.setdefault(name, []).extend(v)
-    ratios = [dleq["prove"]["ratio"], dleq["verify"]["ratio"]]
+    local = {}
+    cp_steps, cp_stmt, cp_size = bench_cannot_play(reps, local)
+    cannot_play = _cannot_play_report(cp_steps, cp_stmt, cp_size, _medians(local))
+    for name, v in local.items():
+        everything.setdefault(name, []).extend(v)
+    ratios = [dleq["prove"]["ratio"], dleq["verify"]["ratio"],
+              cannot_play["prove"]["ratio"], cannot_play["verify"]["ratio"]]
     for rep in shuffles.values():
         ratios += [rep["prove"]["ratio"], rep["verify"]["ratio"]]
     extra: dict[str, Any] = {}
@@ -226,6 +288,10 @@ def run(reps: int = 9, sizes: tuple[int, ...] = (28, 55, 91),
         "op_costs_us": {name: us * 1e6 for name, us in _medians(everything).items()},
         "shuffle": shuffles,
         "dleq": dleq,
+        "cannot_play": cannot_play,
+        "cannot_play_V": {step: cannot_play[step]["V"] for step in ("prove", "verify")},
+        "cannot_play_floor_ratio": max(cannot_play["prove"]["ratio"],
+                                       cannot_play["verify"]["ratio"]),
         "reps": reps,
     }
 
@@ -252,6 +318,14 @@ def render(result: dict[str, Any]) -> str:
     for step in ("prove", "verify"):
         s = result["dleq"][step]
         lines.append(f"    {step:<8} {s['median_ms']:10.3f} {s['floor_ms']:9.3f} {s['ratio']:6.2f}")
+    cp = result["cannot_play"]
+    lines.append("")
+    lines.append(f"cannot play ({cp['set']}, hand {cp['hand']}, forbidden {cp['forbidden']}, "
+                 f"proof {cp['proof_bytes']} bytes):")
+    for step in ("prove", "verify"):
+        s = cp[step]
+        lines.append(f"    {step:<8} {s['median_ms']:10.1f} {s['floor_ms']:9.1f} {s['ratio']:6.2f}"
+                     f"  {s['V']:6.1f} V  ops {s['ops']}")
     if "game" in result:
         g = result["game"]
         lines.append("")
@@ -262,6 +336,9 @@ def render(result: dict[str, Any]) -> str:
                          f"{s['ratio']:6.2f}  ops {s['ops']}")
     lines.append("")
     lines.append(f"floor_ratio_max    {result['floor_ratio_max']:.2f}")
+    lines.append(f"cannot_play_V      prove {result['cannot_play_V']['prove']:.1f}, "
+                 f"verify {result['cannot_play_V']['verify']:.1f}; "
+                 f"cannot_play_floor_ratio {result['cannot_play_floor_ratio']:.2f}")
     if "game_verify_floor_ratio" in result:
         lines.append(f"game_verify_floor_ratio {result['game_verify_floor_ratio']:.2f}")
     per_tile = ", ".join(f"N={n}: {v:.1f}" for n, v in result["shuffle_V_per_tile"].items())

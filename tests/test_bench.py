@@ -23,9 +23,28 @@ def test_bench_json_has_the_promised_figures(capsys: pytest.CaptureFixture[str])
     assert shuffle["prove"]["ops"]["var"] == 5 * 28 + 1
     assert shuffle["verify"]["ops"]["var"] == 8 * 28 + 7
     assert shuffle["proof_bytes"] == 128 * 28 + 160
+    cannot = report["cannot_play"]
     assert report["floor_ratio_max"] == max(
         report["dleq"]["prove"]["ratio"], report["dleq"]["verify"]["ratio"],
-        shuffle["prove"]["ratio"], shuffle["verify"]["ratio"])
+        shuffle["prove"]["ratio"], shuffle["verify"]["ratio"],
+        cannot["prove"]["ratio"], cannot["verify"]["ratio"])
+    # The cannot-play proof (spec/06-proofs.md 6.5.7): h = 15, f = 76 on double-twelve.
+    assert (cannot["set"], cannot["hand"], cannot["forbidden"]) == ("double-twelve", 15, 76)
+    assert cannot["proof_bytes"] == 32 * (15 + 76 + 3)
+    assert cannot["prove"]["ops"]["var"] == 4 * 15 + 2 * 76
+    assert cannot["prove"]["ops"]["base"] == 2
+    assert cannot["verify"]["ops"]["var"] == 3 * 15 + 2 * 76 + 1
+    assert cannot["verify"]["ops"]["base"] == 1
+    assert cannot["verify"]["ops"]["valid"] == 15 + 76
+    var_s = cannot["op_costs_us"]["var"] / 1e6
+    for step in ("prove", "verify"):
+        assert cannot[step]["median_ms"] > 0 and cannot[step]["floor_ms"] > 0
+        assert cannot[step]["ratio"] == pytest.approx(
+            cannot[step]["median_ms"] / cannot[step]["floor_ms"])
+        assert report["cannot_play_V"][step] == cannot[step]["V"] == pytest.approx(
+            cannot[step]["median_ms"] / 1e3 / var_s)
+    assert report["cannot_play_floor_ratio"] == max(cannot["prove"]["ratio"],
+                                                    cannot["verify"]["ratio"])
     assert set(report["shuffle_V_per_tile"]) == {"28"}
     game = report["game"]
     assert game["frames"] > 20 and game["transcript_bytes"] > 10_000
@@ -36,4 +55,5 @@ def test_bench_table_and_usage_errors(capsys: pytest.CaptureFixture[str]) -> Non
     assert main(["bench", "--reps", "1", "--sizes", "28", "--no-game"]) == 0
     out = capsys.readouterr().out
     assert "floor_ratio_max" in out and "shuffle_V_per_tile" in out
+    assert "cannot_play_V" in out and "cannot play (double-twelve, hand 15, forbidden 76" in out
     assert main(["bench", "--sizes", "30"]) == 2
