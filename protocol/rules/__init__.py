@@ -13,6 +13,9 @@ from typing import Any
 from ..errors import EncodingError
 from .base import DealPlan, Outcome, Params, ParamValue, RuleSet, RuleViolation, halves_text
 from .bram import BramRules, BramState, End, Move, Pass, Play
+from .mexican_train import MexicanTrainRules
+from .mexican_train_state import MexicanState
+from .mexican_train_state import Move as MexicanMove
 
 
 def _bram(params: Mapping[str, object]) -> RuleSet[BramState, Move]:
@@ -20,9 +23,14 @@ def _bram(params: Mapping[str, object]) -> RuleSet[BramState, Move]:
     return BramRules.from_params(params)
 
 
+def _mexican_train(params: Mapping[str, object]) -> RuleSet[MexicanState, MexicanMove]:
+    return MexicanTrainRules.from_params(params)
+
+
 RuleSetFactory = Callable[[Mapping[str, object]], RuleSet[Any, Any]]
 
-RULESETS: Mapping[str, RuleSetFactory] = MappingProxyType({"bram": _bram})
+RULESETS: Mapping[str, RuleSetFactory] = MappingProxyType({"bram": _bram,
+                                                      "mexican-train": _mexican_train})
 
 
 def make_rules(name: str, params: Mapping[str, object]) -> RuleSet[Any, Any]:
@@ -39,6 +47,8 @@ __all__ = [
     "BramState",
     "DealPlan",
     "End",
+    "MexicanState",
+    "MexicanTrainRules",
     "Move",
     "Outcome",
     "ParamValue",

@@ -1,0 +1,411 @@
+"""Mexican Train, one round, as pure functions (spec/rules/mexican-train.md).
+
+Theory of operation: the round's engine double (12-12 in the first round) is
+in somebody's hand or in the boneyard. The engine search (section 5.1) starts
+at the session's first player: in seat order each seat opens with the engine
+or declares it does not hold it; after a full lap of declarations the seats
+draw in turn until one can open. The opener then takes the first turn.
+In a first turn (section 5.2) a seat plays as many tiles as it can on its own
+train; later turns are one tile (two after a double, section 5.3). A seat that
+cannot play draws once, may play what it can, and otherwise passes, putting
+its marker on its train, which opens that train to the others until someone
+plays on it. The round ends when a seat goes out or nobody can play (section 7).
+
+Every draw, pass and declaration asserts "I have no legal play"; the rules
+cannot see hands, so `must_play_if_able` tells the session which moves need a
+proof and `mexican_train_match.forbidden_tiles` computes the set the proof is against.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Mapping, Sequence
+from dataclasses import dataclass, replace
+
+from ..errors import EncodingError, LocalError
+from ..tiles import Tile, TileSet
+from .base import DealPlan, Outcome, ParamValue, RuleViolation
+from .mexican_train_state import (
+    DRAW,
+    MAX_SEATS,
+    MEXICAN,
+    MIN_SEATS,
+    NAME,
+    NOT_HOLDING,
+    PASS,
+    SET_SIZE,
+    TILE_SET,
+    Draw,
+    MexicanState,
+    Move,
+    NotHolding,
+    Pass,
+    Play,
+    hand_size,
+    move_from_id,
+    move_id,
+    move_text,
+    parse_move,
+)
+
+#: The engine doubles of a 13-round match, in order (section 8).
+MATCH_ROUNDS = tuple(range(TILE_SET.max_pip, -1, -1))
+
+
+def initial_state(seats: int, engine: int, mexican_train: bool,
+                  first_player: int) -> MexicanState:
+    """Hands dealt, nothing on the table, the engine search starting at `first_player`."""
+    if type(first_player) is not int or first_player not in range(seats):
+        raise LocalError("rules/first-player", f"seat {first_player!r} is not in 0..{seats - 1}")
+    size = hand_size(seats)
+    return MexicanState(
+        engine=engine, trains=((),) * seats, mexican=() if mexican_train else None,
+        markers=(False,) * seats, pending=None, hand_counts=(size,) * seats,
+        boneyard=SET_SIZE - seats * size, turn=first_player, first_player=first_player,
+        phase="declare", drawn=False, owes=True, first_done=(False,) * seats, stalled=0,
+        finished=None)
+
+
+def open_trains(state: MexicanState, seat: int) -> tuple[int, ...]:
+    """The trains `seat` may play on now, in index order (section 5.4)."""
+    if state.pending is not None:
+        return (state.pending,)  # a pending double must be satisfied first, wherever it is
+    if not state.first_done[seat]:
+        return (seat,)
+    trains = [x for x in range(state.seats) if x == seat or state.markers[x]]
+    return (*trains, MEXICAN) if state.mexican is not None else tuple(trains)
+
+
+def legal_moves(state: MexicanState, hand: Collection[Tile]) -> tuple[Move, ...]:
+    """Every legal move of the seat to move holding `hand`, in id order (section 6).
+
+    Play is forced: a draw, pass or declaration is legal only without a play.
+    `hand` may be part of the hand; the plays of a hand are then the union of
+    the plays of its tiles, which is what makes the forbidden set well defined.
+    """
+    if state.finished is not None:
+        return ()
+    _check_hand(state, hand)
+    seat = state.turn
+    if state.phase != "play":
+        if state.phase == "search" and not state.drawn:
+            return (DRAW,) if state.boneyard else ()
+        engine = (state.engine, state.engine)
+        return (Play(engine, seat),) if engine in hand else (NOT_HOLDING,)
+    trains = open_trains(state, seat)
+    plays = tuple(Play(t, x) for t in sorted(hand, key=TILE_SET.index.__getitem__)
+                  for x in trains if state.open_end(x) in t)
+    if plays:
+        return plays
+    return (DRAW,) if state.owes and not state.drawn and state.boneyard else (PASS,)
+
+
+def _check_hand(state: MexicanState, hand: Collection[Tile]) -> None:
+    tiles = set(hand)
+    if len(tiles) != len(hand) or not all(t in TILE_SET for t in tiles):
+        raise LocalError("rules/bad-hand", "a hand is distinct tiles of the double-twelve set")
+    if tiles & state.table() or len(tiles) > state.hand_counts[state.turn]:
+        raise LocalError("rules/bad-hand",
+                         f"seat {state.turn} holds {state.hand_counts[state.turn]} unplayed tiles")
+
+
+def must_play_if_able(state: MexicanState, seat: int, move: Move) -> bool:
+    """Whether `move` asserts that `seat` has no legal play (section 6.1).
+
+    Every draw, pass and not-holding does, except the draw that starts a turn
+    of the engine search, where no play is legal whatever the hand.
+    """
+    del seat  # the claim depends on the position only; apply checks the turn
+    if isinstance(move, Play):
+        return False
+    return not (state.phase == "search" and not state.drawn)
+
+
+def apply(state: MexicanState, seat: int, move: Move) -> MexicanState:
+    """The state after `seat` makes `move` (section 6.2), or RuleViolation.
+
+    Checks run in the order of the spec's table so every implementation reports
+    the same code. Possession of a played tile, and the truth of a claim that no
+    play was possible, are for the session to prove.
+    """
+    if state.finished is not None:
+        raise RuleViolation("rules/game-over", f"the round is over ({state.finished})", seat)
+    if seat != state.turn:
+        raise RuleViolation("rules/not-your-turn", f"seat {state.turn} is to move", seat)
+    if not isinstance(move, Pass | Draw | NotHolding | Play):
+        raise LocalError("rules/bad-move", f"{move!r} is not a Mexican Train move")
+    if isinstance(move, Play):
+        _check_tile(state, seat, move)
+    if state.phase != "play":
+        return _apply_search(state, seat, move)
+    if isinstance(move, NotHolding):
+        raise RuleViolation("rules/not-holding-now", "the engine is already out", seat)
+    if isinstance(move, Draw):
+        return _draw(state, seat) if state.owes else _refuse_draw(seat)
+    if isinstance(move, Pass):
+        if state.owes and not state.drawn and state.boneyard:
+            raise RuleViolation("rules/must-draw", "draw before passing", seat)
+        return _end_turn(state, seat, passed=True)
+    return _play(state, seat, move)
+
+
+def _refuse_draw(seat: int) -> MexicanState:
+    raise RuleViolation("rules/draw-not-allowed", "a first turn's run ends with a pass", seat)
+
+
+def _check_tile(state: MexicanState, seat: int, move: Play) -> None:
+    text = move_text(move) if move.tile in TILE_SET else f"{move.tile}>{move.train}"
+    if move.tile not in TILE_SET:
+        raise RuleViolation("rules/not-in-set", f"{text} is not a double-twelve tile", seat)
+    if move.train != MEXICAN and move.train >= state.seats:
+        raise RuleViolation("rules/no-such-train", f"{text}: {state.seats} seats", seat)
+    if move.train == MEXICAN and state.mexican is None:
+        raise RuleViolation("rules/no-mexican-train", f"{text}: the round has none", seat)
+    if move.tile in state.table():
+        raise RuleViolation("rules/tile-already-played", f"{text}: already on the table", seat)
+
+
+def _draw(state: MexicanState, seat: int) -> MexicanState:
+    if state.drawn:
+        raise RuleViolation("rules/already-drew", "one draw a turn", seat)
+    if not state.boneyard:
+        raise RuleViolation("rules/boneyard-empty", "nothing to draw", seat)
+    counts = tuple(c + (s == seat) for s, c in enumerate(state.hand_counts))
+    return replace(state, hand_counts=counts, boneyard=state.boneyard - 1, drawn=True,
+                   stalled=0)
+
+
+def _apply_search(state: MexicanState, seat: int, move: Move) -> MexicanState:
+    """Section 5.1: open with the engine, declare not holding it, or draw to find it."""
+    if isinstance(move, Draw):
+        if state.phase == "declare":
+            raise RuleViolation("rules/draw-not-allowed", "nobody draws in the first lap", seat)
+        return _draw(state, seat)
+    if isinstance(move, Pass):
+        raise RuleViolation("rules/pass-not-allowed", "open or declare not holding", seat)
+    if state.phase == "search" and not state.drawn:
+        raise RuleViolation("rules/must-draw", "draw before opening or declaring", seat)
+    if isinstance(move, NotHolding):
+        nxt = (seat + 1) % state.seats
+        lap_over = state.phase == "search" or nxt == state.first_player
+        return replace(state, turn=nxt, phase="search" if lap_over else "declare", drawn=False)
+    assert isinstance(move, Play)
+    if move.tile != (state.engine, state.engine) or move.train != seat:
+        raise RuleViolation("rules/engine-first",
+                            f"{move_text(move)}: open with {state.engine}-{state.engine}>{seat}",
+                            seat)
+    counts = tuple(c - (s == seat) for s, c in enumerate(state.hand_counts))
+    # Opening starts the opener's first turn afresh: a draw made to find the engine
+    # is not that turn's draw (decision D5).
+    return replace(state, hand_counts=counts, phase="play", drawn=False, owes=True,
+                   finished="out" if counts[seat] == 0 else None)
+
+
+def _play(state: MexicanState, seat: int, move: Play) -> MexicanState:
+    """Section 6.2: a tile on an open train whose end it matches."""
+    text, x = move_text(move), move.train
+    if state.pending is not None and x != state.pending:
+        raise RuleViolation("rules/double-pending",
+                            f"{text}: satisfy the double on train {_train_name(state.pending)}",
+                            seat)
+    if x not in open_trains(state, seat):
+        raise RuleViolation("rules/train-closed", f"{text}: that train is not open to you", seat)
+    end = state.open_end(x)
+    if end not in move.tile:
+        raise RuleViolation("rules/tile-does-not-match", f"{text}: that train ends in {end}",
+                            seat)
+    a, b = move.tile
+    placed = (a, b) if a == end else (b, a)
+    trains, mexican = state.trains, state.mexican
+    if x == MEXICAN:
+        mexican = (*(mexican or ()), placed)
+    else:
+        trains = tuple((*t, placed) if i == x else t for i, t in enumerate(trains))
+    counts = tuple(c - (s == seat) for s, c in enumerate(state.hand_counts))
+    out, double = counts[seat] == 0, a == b
+    # A double must be followed (section 5.3); a first turn's run goes on (5.2).
+    run_on = not state.first_done[seat] and not state.drawn
+    after = replace(state, trains=trains, mexican=mexican, hand_counts=counts,
+                    markers=tuple(m and i != x for i, m in enumerate(state.markers)),
+                    pending=x if double else None, stalled=0, owes=double or not run_on,
+                    finished="out" if out else None)
+    if out or double or run_on:
+        return after
+    return _end_turn(after, seat, passed=False)
+
+
+def _end_turn(state: MexicanState, seat: int, *, passed: bool) -> MexicanState:
+    """Hand the turn on; a pass by a seat that owed a tile puts its marker down.
+
+    A pass that changes nothing public (empty boneyard, the seat's first turn
+    already over, its marker already down) is a stall; `seats` stalls in a row
+    mean every seat has claimed, in the same position, that it cannot play.
+    """
+    markers = tuple(m or (passed and state.owes and i == seat)
+                    for i, m in enumerate(state.markers))
+    stall = (passed and not state.boneyard and state.first_done[seat]
+             and state.markers[seat])
+    stalled = state.stalled + 1 if stall else 0
+    return replace(state, markers=markers, turn=(seat + 1) % state.seats, drawn=False,
+                   owes=True, first_done=tuple(d or i == seat
+                                               for i, d in enumerate(state.first_done)),
+                   stalled=stalled, finished="blocked" if stalled == state.seats else None)
+
+
+def _train_name(x: int) -> str:
+    return "M" if x == MEXICAN else str(x)
+
+
+def outcome(state: MexicanState, hands: Sequence[Collection[Tile]],
+            hidden: Collection[Tile]) -> Outcome:
+    """Penalties, winner and margin of a finished round (section 8)."""
+    if state.finished is None:
+        raise LocalError("rules/not-over", "the round is still on")
+    _check_reveal(state, hands, hidden)
+    pips = tuple(sum(a + b for a, b in h) for h in hands)
+    if state.finished == "out":
+        winner: int | None = state.hand_counts.index(0)
+    else:
+        best = min(pips)
+        winner = pips.index(best) if pips.count(best) == 1 else None
+    margin = 0
+    if winner is not None:
+        margin = 2 * (min(p for s, p in enumerate(pips) if s != winner) - pips[winner])
+    return Outcome(winner=winner, reason=state.finished, hand_pips=pips,
+                   pips_halves=tuple(2 * p for p in pips), margin_halves=margin, hidden=())
+
+
+def _check_reveal(state: MexicanState, hands: Sequence[Collection[Tile]],
+                  hidden: Collection[Tile]) -> None:
+    if len(hands) != state.seats or hidden or any(
+            len(h) != n for h, n in zip(hands, state.hand_counts, strict=True)):
+        raise RuleViolation("rules/reveal-mismatch",
+                            f"expected hands of {state.hand_counts} tiles and none hidden")
+    seen = [t for h in hands for t in h]
+    if len(set(seen)) != len(seen) or not all(t in TILE_SET for t in seen) \
+            or set(seen) & state.table():
+        raise RuleViolation("rules/reveal-mismatch",
+                            "hands hold distinct double-twelve tiles that are not on the table")
+
+
+def _params_problem(seats: object, round_: object, mexican_train: object) -> str | None:
+    if type(seats) is not int or not MIN_SEATS <= seats <= MAX_SEATS:
+        return f"seats is an integer in {MIN_SEATS}..{MAX_SEATS}"
+    if type(round_) is not int or round_ not in MATCH_ROUNDS:
+        return f"round is the engine double's number, an integer in 0..{TILE_SET.max_pip}"
+    if type(mexican_train) is not bool:
+        return "mexican_train is a boolean"
+    return None
+
+
+@dataclass(frozen=True, slots=True)
+class MexicanTrainRules:
+    """One round of Mexican Train as a `RuleSet[MexicanState, Move]` (section 2).
+
+    `round` is the engine double's number (12 in a match's first round, then
+    down to 0); `mexican_train` adds the public train.
+    """
+
+    seats: int
+    round: int = TILE_SET.max_pip
+    mexican_train: bool = False
+
+    def __post_init__(self) -> None:
+        problem = _params_problem(self.seats, self.round, self.mexican_train)
+        if problem:
+            raise LocalError("rules/params", problem)
+
+    @classmethod
+    def from_params(cls, params: Mapping[str, object]) -> MexicanTrainRules:
+        """Rebuild from `params`; seats is required, unknown keys are refused."""
+        unknown = set(params) - {"seats", "round", "mexican_train"}
+        if unknown:
+            raise EncodingError("rules/params", f"unknown parameters {sorted(unknown)}")
+        if "seats" not in params:
+            raise EncodingError("rules/params", "seats is required")
+        seats, round_ = params["seats"], params.get("round", TILE_SET.max_pip)
+        mexican = params.get("mexican_train", False)
+        problem = _params_problem(seats, round_, mexican)
+        if problem or not isinstance(seats, int) or not isinstance(round_, int):
+            raise EncodingError("rules/params", problem or "")
+        return cls(seats=seats, round=round_, mexican_train=mexican is True)
+
+    @property
+    def name(self) -> str:
+        return NAME
+
+    @property
+    def params(self) -> dict[str, ParamValue]:
+        return {"seats": self.seats, "round": self.round, "mexican_train": self.mexican_train}
+
+    @property
+    def tile_set(self) -> TileSet:
+        return TILE_SET
+
+    @property
+    def engine(self) -> Tile:
+        return (self.round, self.round)
+
+    @property
+    def deal(self) -> DealPlan:
+        return DealPlan(seats=self.seats, hand_size=hand_size(self.seats), hidden=0,
+                        on_table=())
+
+    def initial_state(self, first_player: int) -> MexicanState:
+        return initial_state(self.seats, self.round, self.mexican_train, first_player)
+
+    def to_move(self, state: MexicanState) -> int | None:
+        return None if state.finished else state.turn
+
+    def legal_moves(self, state: MexicanState, hand: Collection[Tile]) -> tuple[Move, ...]:
+        return legal_moves(state, hand)
+
+    def apply(self, state: MexicanState, seat: int, move: Move) -> MexicanState:
+        return apply(state, seat, move)
+
+    def must_play_if_able(self, state: MexicanState, seat: int, move: Move) -> bool:
+        return must_play_if_able(state, seat, move)
+
+    def draws(self, move: Move) -> bool:
+        """Whether `move` takes the next boneyard tile into the mover's hand."""
+        return isinstance(move, Draw)
+
+    def table_tiles(self, state: MexicanState) -> frozenset[Tile]:
+        return state.table()
+
+    def is_over(self, state: MexicanState) -> bool:
+        return state.finished is not None
+
+    def state_to_json(self, state: MexicanState) -> dict[str, object]:
+        return state.to_json()
+
+    def state_from_json(self, obj: object) -> MexicanState:
+        if not isinstance(obj, Mapping):
+            raise EncodingError("rules/state-json", "a Mexican Train state is a JSON object")
+        state = MexicanState.from_json(obj)
+        if (state.seats, state.engine, state.mexican is not None) != (
+                self.seats, self.round, self.mexican_train):
+            raise EncodingError("rules/state-json", "the state is not of these parameters")
+        return state
+
+    def outcome(self, state: MexicanState, hands: Sequence[Collection[Tile]],
+                hidden: Collection[Tile]) -> Outcome:
+        return outcome(state, hands, hidden)
+
+    def played_tile(self, move: Move) -> Tile | None:
+        return move.tile if isinstance(move, Play) else None
+
+    def move_id(self, move: Move) -> int:
+        return move_id(move)
+
+    def move_from_id(self, move_id: int) -> Move:
+        return move_from_id(move_id)
+
+    def move_text(self, move: Move) -> str:
+        return move_text(move)
+
+    def parse_move(self, text: str) -> Move:
+        return parse_move(text)
+
+
+__all__ = ["MATCH_ROUNDS", "MexicanTrainRules", "apply", "initial_state", "legal_moves",
+           "must_play_if_able", "open_trains", "outcome"]
