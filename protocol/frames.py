@@ -41,6 +41,7 @@ class MessageType(IntEnum):
     DEAL = 4
     MOVE = 5
     REVEAL = 6
+    DRAW = 7
 
     @property
     def label(self) -> str:

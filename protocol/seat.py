@@ -67,20 +67,20 @@ class SeatAgent:
         return due is not None and due[0] == self.seat
 
     def hand_positions(self, state: PublicState) -> dict[int, Tile]:
-        """Position -> tile of this seat's unplayed tiles (known once the deal is done)."""
+        """Position -> tile of this seat's unplayed tiles (known once the deal is done;
+        a drawn tile once every other seat's share of it is in)."""
         if state.phase in (Phase.KEYS, Phase.NONCES, Phase.SHUFFLE, Phase.DEAL):
             return {}
-        if self._hand is None:
-            ts = self.game.rules.tile_set
-            hand = {}
-            for p, owner in enumerate(state.owners):
-                if owner == self.seat:
-                    others = [s for i, s in enumerate(state.shares[p])
-                              if i != self.seat and s is not None]
-                    hand[p] = open_tile(ts, state.deck[p], [*others,
-                                                           own_share(self._x, state.deck[p])])
-            self._hand = hand
-        return {p: t for p, t in self._hand.items() if not state.played[p]}
+        hand = self._hand if self._hand is not None else {}
+        ts = self.game.rules.tile_set
+        for p, owner in enumerate(state.owners):
+            if owner == self.seat and p not in hand and p != state.drawing:
+                others = [s for i, s in enumerate(state.shares[p])
+                          if i != self.seat and s is not None]
+                hand[p] = open_tile(ts, state.deck[p], [*others,
+                                                       own_share(self._x, state.deck[p])])
+        self._hand = hand
+        return {p: t for p, t in hand.items() if not state.played[p]}
 
     def view(self, state: PublicState) -> SeatView:
         hand = tuple(sorted(self.hand_positions(state).values()))
@@ -116,6 +116,10 @@ class SeatAgent:
             if move not in view.legal:
                 raise LocalError("seat/illegal-choice", f"the chooser picked {move!r}")
             return MessageType.MOVE, self._move_body(state, move, fresh).encode()
+        if phase is Phase.DRAW:
+            if state.drawing is None:
+                raise LocalError("seat/state", "a draw phase without a position")
+            return MessageType.DRAW, self._shares(state, [state.drawing], fresh).encode()
         if phase is Phase.REVEAL:
             positions = [p for p, o in enumerate(state.owners)
                          if (o == self.seat and state.opened[p] is None) or o == HIDDEN]

@@ -33,7 +33,7 @@ from .group import Point
 from .hashing import H, Tag
 from .identity import SignatureError, verify_signature
 from .messages import KeyBody, MoveBody, NonceBody, SharesBody, ShuffleBody
-from .rules.base import Outcome, RuleSet
+from .rules.base import DrawingRules, Outcome, RuleSet
 from .schnorr import verify_key
 from .setup import GameSetup
 from .shuffle import verify_shuffle
@@ -72,6 +72,17 @@ class Game:
         owners += [HIDDEN] * plan.hidden
         owners += [BONEYARD] * (len(self.deck_tiles) - len(owners))
         return tuple(owners)
+
+    def owners_reachable(self, owners: tuple[int, ...]) -> bool:
+        """Whether draws can turn the dealt owners into `owners`: the same, except that
+        the first boneyard positions (in order) may have gone to seats (10.3)."""
+        if len(owners) != len(self.owners):
+            return False
+        drawn = [o >= 0 for o, dealt in zip(owners, self.owners, strict=True)
+                 if dealt == BONEYARD]
+        return (all(o == dealt for o, dealt in zip(owners, self.owners, strict=True)
+                    if dealt != BONEYARD)
+                and drawn == sorted(drawn, reverse=True))
 
     def initial_state(self) -> PublicState:
         n = len(self.deck_tiles)
@@ -209,9 +220,43 @@ def on_move(game: Game, state: PublicState, frame: Frame) -> PublicState:
         played = (*state.played[:p], True, *state.played[p + 1:])
     rs = rules.apply(state.rules_state, frame.seat, move)
     state = state.with_(rules_state=rs, shares=shares, opened=opened, played=played)
+    if isinstance(rules, DrawingRules) and rules.draws(move):
+        return _start_draw(game, state, frame.seat)
     if rules.is_over(rs):
         return state.with_(phase=Phase.REVEAL, turn=0)
     return state.with_(turn=rules.to_move(rs))
+
+
+def _start_draw(game: Game, state: PublicState, seat: int) -> PublicState:
+    """The lowest boneyard position becomes `seat`'s; the others open it to it (10.4 DRAW)."""
+    p = next((p for p, o in enumerate(state.owners) if o == BONEYARD), None)
+    if p is None:
+        # The rules let a seat draw from an empty pile: their count and ours disagree.
+        raise LocalError("session/boneyard", "the rules allowed a draw from an empty pile")
+    owners = (*state.owners[:p], seat, *state.owners[p + 1:])
+    return state.with_(phase=Phase.DRAW, drawing=p, owners=owners,
+                       turn=_next_sharer(game, seat, -1))
+
+
+def _next_sharer(game: Game, drawer: int, after: int) -> int | None:
+    """The next seat after `after`, in seat order, that owes the drawer its share."""
+    return next((s for s in range(after + 1, game.seats) if s != drawer), None)
+
+
+def on_draw(game: Game, state: PublicState, frame: Frame) -> PublicState:
+    """A seat's share of the position being drawn, with its DLEQ proof (10.4 DRAW)."""
+    p = state.drawing
+    if p is None:
+        raise LocalError("session/state", "no position is being drawn")
+    body = SharesBody.decode(frame.body)
+    shares = _with_shares(game, state, frame, body, [p], "draw")
+    state = state.with_(shares=tuple(tuple(r) for r in shares))
+    drawer = state.owners[p]
+    following = _next_sharer(game, drawer, frame.seat)
+    if following is not None:
+        return state.with_(turn=following)
+    return state.with_(phase=Phase.PLAY, drawing=None,
+                       turn=game.rules.to_move(state.rules_state))
 
 
 def on_reveal(game: Game, state: PublicState, frame: Frame) -> PublicState:
@@ -245,6 +290,7 @@ PHASES: dict[tuple[Phase, MessageType], Handler] = {
     (Phase.SHUFFLE, MessageType.SHUFFLE): on_shuffle,
     (Phase.DEAL, MessageType.DEAL): on_deal,
     (Phase.PLAY, MessageType.MOVE): on_move,
+    (Phase.DRAW, MessageType.DRAW): on_draw,
     (Phase.REVEAL, MessageType.REVEAL): on_reveal,
 }
 

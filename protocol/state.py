@@ -37,8 +37,28 @@ class Phase(StrEnum):
     SHUFFLE = "shuffle"
     DEAL = "deal"
     PLAY = "play"
+    DRAW = "draw"
     REVEAL = "reveal"
     DONE = "done"
+
+
+@dataclass(frozen=True)
+class Claim:
+    """A proven "cannot play" claim, kept for the end-of-game audit (spec/10-session.md 10.4).
+
+    At frame `seq`, seat `seat` proved in zero knowledge that none of the tiles at
+    `positions` (its unplayed hand then) is in `forbidden`; once the hands are
+    revealed the audit re-judges it from the opened tiles.
+    """
+
+    seq: int
+    seat: int
+    positions: tuple[int, ...]
+    forbidden: tuple[Tile, ...]
+
+    def to_obj(self) -> list[Any]:
+        return [self.seq, self.seat, list(self.positions),
+                [tile_text(t) for t in self.forbidden]]
 
 
 @dataclass(frozen=True)
@@ -58,6 +78,8 @@ class PublicState:
     opened: tuple[Tile | None, ...]            # per position: the tile, once public
     played: tuple[bool, ...]                   # per position: opened by a move in play
     rules_state: Any = field(default=None)     # the rule set's public state, in PLAY on
+    drawing: int | None = None                 # in DRAW: the position opened to its drawer
+    claims: tuple[Claim, ...] = ()             # proven "cannot play" claims, in order
 
     def with_(self, **changes: Any) -> PublicState:
         return replace(self, **changes)
@@ -80,6 +102,8 @@ class PublicState:
             "opened": [tile_text(t) if t else None for t in self.opened],
             "played": list(self.played),
             "rules": None if self.rules_state is None else rules.state_to_json(self.rules_state),
+            "drawing": self.drawing,
+            "claims": [c.to_obj() for c in self.claims],
         }
 
     def encode(self, rules: RuleSet[Any, Any]) -> bytes:
@@ -103,9 +127,9 @@ class PublicState:
     def decode(cls, data: bytes, rules: RuleSet[Any, Any], seats: int) -> PublicState:
         """Strictly decode a state (e.g. from a dispute package): EncodingError if malformed."""
         obj = unpack(data, MAX_STATE_BYTES)
-        keys = ["commitments", "deck", "first_player", "game_id", "key_shares", "magic",
-                "nonces", "opened", "owners", "phase", "played", "prev", "rules", "seq",
-                "shares", "turn"]
+        keys = ["claims", "commitments", "deck", "drawing", "first_player", "game_id",
+                "key_shares", "magic", "nonces", "opened", "owners", "phase", "played", "prev",
+                "rules", "seq", "shares", "turn"]
         if not isinstance(obj, dict) or sorted(obj) != keys or obj["magic"] != STATE_MAGIC:
             raise EncodingError("state/schema", "not a dealerless/1 public state")
         try:
@@ -129,7 +153,17 @@ class PublicState:
                 raise EncodingError("state/schema", f"{t} is not in the {rules.tile_set.name}")
             return t
 
-        turn, first = obj["turn"], obj["first_player"]
+        turn, first, drawing = obj["turn"], obj["first_player"], obj["drawing"]
+        positions = len(as_list(obj["owners"], "owners"))
+
+        def claim_of(item: Any) -> Claim:
+            seq, seat, where, tiles = as_array(item, 4, "claim")
+            return Claim(as_int(seq, "claim seq"), as_int(seat, "claim seat", 0, seats - 1),
+                         tuple(as_int(p, "claim position", 0, positions - 1)
+                               for p in as_list(where, "claim positions", positions)),
+                         tuple(tile_of(t) for t in as_list(tiles, "forbidden tiles",
+                                                           len(rules.tile_set.tiles))))
+
         return cls(
             game_id=as_bytes(obj["game_id"], "game id", 32),
             seq=as_int(obj["seq"], "seq"),
@@ -155,6 +189,8 @@ class PublicState:
                                                                            "opened")),
             played=tuple(as_bool(b, "played") for b in as_list(obj["played"], "played")),
             rules_state=None if obj["rules"] is None else rules.state_from_json(obj["rules"]),
+            drawing=None if drawing is None else as_int(drawing, "drawing", 0, positions - 1),
+            claims=tuple(claim_of(c) for c in as_list(obj["claims"], "claims")),
         )
 
 
@@ -185,11 +221,20 @@ def _inconsistency(s: PublicState, seats: int) -> str | None:
         return "in the key phase, the seat to send is the next without a key"
     if s.phase is Phase.NONCES and len(s.nonces) != s.turn:
         return "in the nonce phase, the seat to send is the next without a nonce"
+    if (s.drawing is None) != (s.phase is not Phase.DRAW):
+        return "a position is being drawn exactly in the draw phase"
+    if s.drawing is not None and (s.owners[s.drawing] < 0 or s.opened[s.drawing] is not None
+                                  or s.owners[s.drawing] == s.turn):
+        return "the position drawn belongs to a seat other than the one to send, unopened"
+    if any(c.seq >= s.seq or list(c.positions) != sorted(set(c.positions))
+           or list(c.forbidden) != sorted(set(c.forbidden)) for c in s.claims):
+        return "claims are of earlier frames, with ascending positions and tiles"
     return None
 
 
 def rules_inconsistency(s: PublicState, rules: RuleSet[Any, Any]) -> str | None:
     """The rules' hand is over exactly in the reveal and done phases."""
+    # (The draw phase is in the middle of a turn: a hand never ends on a draw.)
     if s.rules_state is not None and rules.is_over(s.rules_state) != (
             s.phase in (Phase.REVEAL, Phase.DONE)):
         return "the hand is over exactly in the reveal and done phases"

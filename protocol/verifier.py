@@ -245,7 +245,7 @@ def check_step(package: bytes, committed_state_hash: bytes | None = None) -> Ste
     state = PublicState.decode(as_bytes(obj[4], "state", max_len=MAX_STATE_BYTES),
                                game.rules, setup.seats)
     if (state.game_id != setup.game_id or state.seq != index
-            or state.owners != game.owners):
+            or not game.owners_reachable(state.owners)):
         raise EncodingError("dispute/state", "the state is not of this game at this frame")
     if committed_state_hash is not None and state.hash(game.rules) != committed_state_hash:
         raise EncodingError("dispute/state", "the package's state is not the committed one")

@@ -561,9 +561,11 @@ class State:
     opened: list[Tile | None]
     played: list[bool]
     rules: BramState | None
+    drawing: int | None = None     # 10.3: only rule sets with a boneyard draw; bram never
+    claims: list[Any] = field(default_factory=list)  # 10.3: "cannot play" claims; none in bram
 
     def encode(self) -> bytes:
-        """10.3: the canonical encoding (8.1) of the 16-key map."""
+        """10.3: the canonical encoding (8.1) of the 18-key map."""
         return pack({
             "magic": "dealerless/state", "game_id": self.game_id, "seq": self.seq,
             "prev": self.prev, "phase": self.phase, "turn": self.turn,
@@ -572,7 +574,8 @@ class State:
             "owners": self.owners, "shares": self.shares,
             "opened": [None if t is None else tile_text(t) for t in self.opened],
             "played": self.played,
-            "rules": None if self.rules is None else self.rules.to_json()})
+            "rules": None if self.rules is None else self.rules.to_json(),
+            "drawing": self.drawing, "claims": self.claims})
 
     def hash(self) -> bytes:
         return H("STATE", self.encode())[:32]

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Protocol, TypeVar
+from typing import Any, Protocol, TypeVar, runtime_checkable
 
 from ..errors import DealerlessError, LocalError
 from ..tiles import Tile, TileSet
@@ -202,3 +202,19 @@ class RuleSet(Protocol[StateT, MoveT]):
     def move_text(self, move: MoveT) -> str: ...
 
     def parse_move(self, text: str) -> MoveT: ...
+
+
+@runtime_checkable
+class DrawingRules(Protocol):
+    """What a rule set with a boneyard and forced play adds (spec/10-session.md 10.4).
+
+    `draws(move)`: the move takes the next boneyard position into the mover's hand;
+    the session opens it privately to the mover (phase DRAW) before play goes on.
+    `must_play_if_able(state, seat, move)`: making this move asserts that the seat
+    has no legal play, so the session demands a zero-knowledge proof that no tile of
+    its hand is one that `legal_moves` would let it play (its "cannot play" claim).
+    """
+
+    def draws(self, move: Any) -> bool: ...
+
+    def must_play_if_able(self, state: Any, seat: int, move: Any) -> bool: ...
