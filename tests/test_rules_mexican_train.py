@@ -654,7 +654,7 @@ def test_random_rounds_terminate_conserve_tiles_and_round_trip(
         game: tuple[MexicanTrainRules, Position, int], picks: object) -> None:
     rules, pos, _ = game
     passes_in_a_row = 0
-    limit = 3 * rules.seats + 1
+    limit = 3 * rules.seats  # section 7: at most three laps of passes in a row
     moves_made = 0
     while not pos[0].finished:
         state, hands, _ = pos
