@@ -21,6 +21,9 @@ from .shuffle import Deck, ShuffleProof, proof_bytes
 
 COMMITMENT_BYTES = 32
 NONCE_BYTES = 32
+#: The largest "cannot play" proof: 32 * (hand + forbidden + 3) with hand + forbidden
+#: at most the 91 tiles of double-twelve (spec/06-proofs.md 6.5).
+MAX_CLAIM_BYTES = 32 * (91 + 3)
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,16 +137,21 @@ class MoveBody:
 
     move_id: int
     opening: ShareEntry | None
+    claim: bytes | None = None
+    """A "cannot play" proof (6.5) when the rules force play and the move is none."""
 
     def encode(self) -> list[Any]:
-        if self.opening is None:
-            return [self.move_id, None, None, None]
-        return [self.move_id, *self.opening.encode()]
+        head = [self.move_id, *(self.opening.encode() if self.opening else (None,) * 3)]
+        return head if self.claim is None else [*head, self.claim]
 
     @classmethod
     def decode(cls, obj: Any) -> MoveBody:
-        move_id, position, share, proof = as_array(obj, 4, "move body")
+        items = as_list(obj, "move body", 5)
+        claim = None
+        if len(items) == 5:  # a claim is never nil: without one the body has 4 items
+            claim = as_bytes(items[4], "claim", max_len=MAX_CLAIM_BYTES + 1)
+        move_id, position, share, proof = as_array(items[:4], 4, "move body")
         move_id = as_int(move_id, "move id", 0, 1 << 20)
         if position is None and share is None and proof is None:
-            return cls(move_id, None)
-        return cls(move_id, ShareEntry.decode([position, share, proof]))
+            return cls(move_id, None, claim)
+        return cls(move_id, ShareEntry.decode([position, share, proof]), claim)

@@ -16,6 +16,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from .cannot_play import prove_cannot_play
+from .claims import claim_statement
 from .context import Context
 from .deck import DecryptionShare, joint_key, make_share, open_tile, own_share, shuffle_round
 from .errors import LocalError
@@ -24,6 +26,7 @@ from .group import base_mul, scalar_bytes
 from .hashing import H, Tag, hash_to_scalar, require_fresh
 from .identity import Identity
 from .messages import KeyBody, MoveBody, NonceBody, ShareEntry, SharesBody, ShuffleBody
+from .rules.base import DrawingRules
 from .schnorr import prove_key
 from .session import Game, awaiting, commitment
 from .state import HIDDEN, Phase, PublicState
@@ -138,6 +141,13 @@ class SeatAgent:
     def _move_body(self, state: PublicState, move: Any, fresh: bytes) -> MoveBody:
         rules = self.game.rules
         tile = rules.played_tile(move)
+        if isinstance(rules, DrawingRules) and rules.must_play_if_able(state.rules_state,
+                                                                       self.seat, move):
+            statement = claim_statement(self.game, state, self.seat)
+            if statement is not None:
+                ctx = Context(self.game.game_id, state.seq, self.seat)
+                proof = prove_cannot_play(self._x, statement, ctx, fresh)
+                return MoveBody(rules.move_id(move), None, proof.encode())
         if tile is None:
             return MoveBody(rules.move_id(move), None)
         position = next(p for p, t in self.hand_positions(state).items() if t == tile)

@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
+from .claims import audit, check_claim
 from .context import Context
 from .deck import initial_deck, joint_key, open_tile, verify_share
 from .errors import DealerlessError, EncodingError, LocalError, Violation
@@ -191,6 +192,13 @@ def on_move(game: Game, state: PublicState, frame: Frame) -> PublicState:
         move = rules.move_from_id(body.move_id)
     except (EncodingError, LocalError) as exc:
         raise DealerlessError("move/unknown-id", exc.detail) from None
+    if isinstance(rules, DrawingRules) and rules.must_play_if_able(state.rules_state,
+                                                                   frame.seat, move):
+        claim = check_claim(game, state, frame.seat, body.claim, game.ctx(frame))
+        if claim is not None:
+            state = state.with_(claims=(*state.claims, claim))
+    elif body.claim is not None:
+        raise DealerlessError("move/unexpected-claim", "this move claims nothing")
     tile = rules.played_tile(move)
     shares, opened, played = state.shares, state.opened, state.played
     if tile is None:
@@ -275,6 +283,7 @@ def on_reveal(game: Game, state: PublicState, frame: Frame) -> PublicState:
 
     def reveal_done() -> PublicState:
         done = state.with_(phase=Phase.DONE, turn=None)
+        audit(done.claims, done.opened)  # every "cannot play" claim, re-judged in the open
         final_outcome(game, done)  # the revealed tiles must fit the public state
         return done
 
@@ -364,8 +373,8 @@ def apply_frame(game: Game, state: PublicState, frame: Frame) -> PublicState:
                     f"{frame.type.label} is not allowed in the {state.phase} phase")
     try:
         new = handler(game, state, frame)                                      # 10
-    except LocalError:
-        raise  # a bug on this side is never blamed on the sender
+    except (LocalError, Violation):
+        raise  # a bug on this side is never blamed on the sender; a Violation names its own
     except DealerlessError as exc:
         raise blame(exc.code, exc.detail) from None
     return new.with_(seq=state.seq + 1, prev=frame.hash)
