@@ -60,11 +60,13 @@ class NoticeEvent:
 
 @dataclass(frozen=True)
 class SetupEvent:
-    """A networked game's setup is agreed: who the opponent is and what to compare.
+    """A networked game's setup is agreed: who the opponents are and what to compare.
 
     `opponent` is the opponent's fingerprint with what the key store knows of it
-    (trusted name, seen before, or new); `sas` is the short authentication string
-    both people read to each other (spec/12-peers.md).
+    (trusted name, seen before, or new); with more than two seats, every other
+    seat's, each after its seat number ("seat 2: unknown key SHA256:..."). `sas`
+    is the short authentication string all players read to each other
+    (spec/12-peers.md); `seats` is how many there are.
     """
 
     game_id: str
@@ -72,6 +74,7 @@ class SetupEvent:
     rules: str
     opponent: str
     sas: str
+    seats: int = 2
 
 
 Event = StepEvent | ViewEvent | EndEvent | NoticeEvent

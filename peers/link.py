@@ -6,14 +6,16 @@ duplicated, delayed or reordered by a relay. The peer protocol above it is
 idempotent and pulls what it misses (SYNC), so a link only has to try.
 
 - HostLink listens (`dealerless host --listen`) and sends to every connection
-  on the game's path (at most a few).
+  on the game's path (up to 7 joiners and some slack). Its joiners cannot reach
+  each other, so it forwards what each connection sends to all the others, as a
+  relay would; joiners forward nothing, so nothing goes round in circles.
 - ClientLink connects outward, to a host or to a relay room, and reconnects
   with backoff whenever the connection drops. Until it has reached the other
   side once, a fresh game gives up quickly and says why (refused, unknown
   host, no such game): a mistyped invitation must not look like a silent
   opponent. A resumed game keeps trying, since the other side may still be
   on its way back.
-- MemoryLink is an in-process pair for tests.
+- MemoryLink is an in-process pair, or a group that acts like a relay room, for tests.
 """
 
 from __future__ import annotations
@@ -39,7 +41,11 @@ from protocol.frames import MAX_FRAME_BYTES
 MAX_MESSAGE_BYTES = MAX_FRAME_BYTES + 256
 #: A connection that does not take a message within this time is given up on.
 SEND_TIMEOUT = 5.0
-MAX_HOST_CONNECTIONS = 4
+#: Up to 7 joiners (8 seats), and slack for reconnections whose old connection has not
+#: been noticed as closed yet and for strangers who knock.
+MAX_HOST_CONNECTIONS = 12
+#: The reason phrase of a 503 from a host or relay that has no room for one more connection.
+TOO_MANY_CONNECTIONS = "too many connections"
 #: A fresh game's client gives up after this many failed attempts before first contact
 #: (about 6 s with the backoff below), rather than wait out the whole move timeout.
 FIRST_CONTACT_TRIES = 6
@@ -113,6 +119,17 @@ async def _send(conn: Any, message: bytes) -> None:
         await asyncio.wait_for(conn.send(message), SEND_TIMEOUT)
 
 
+async def _send_or_drop(conn: ServerConnection, message: bytes) -> None:
+    """Send to one of our server's connections, or give up on a reader too slow to take a
+    message in SEND_TIMEOUT (it would hold up every other seat)."""
+    try:
+        await asyncio.wait_for(conn.send(message), SEND_TIMEOUT)
+    except TimeoutError:
+        await conn.close(1008, "too slow")
+    except ConnectionClosed:
+        pass
+
+
 class _Queued:
     def __init__(self) -> None:
         self.inbox: asyncio.Queue[bytes] = asyncio.Queue(maxsize=1024)
@@ -148,16 +165,26 @@ class HostLink(_Queued):
         return int(sockets[0].getsockname()[1]) if sockets else self.port
 
     def _check_path(self, conn: ServerConnection, request: Request) -> Response | None:
-        return None if request.path == self.path else not_found(conn, request.path)
+        if request.path != self.path:
+            return not_found(conn, request.path)
+        if len(self.connections) >= MAX_HOST_CONNECTIONS:
+            return conn.respond(HTTPStatus.SERVICE_UNAVAILABLE, f"{TOO_MANY_CONNECTIONS}\n")
+        return None
 
     async def _handle(self, conn: ServerConnection) -> None:
-        if len(self.connections) >= MAX_HOST_CONNECTIONS:
-            await conn.close(1013, "too many connections")
+        if len(self.connections) >= MAX_HOST_CONNECTIONS:  # filled up since _check_path
+            await conn.close(1013, TOO_MANY_CONNECTIONS)
             return
         self.connections.add(conn)
         try:
             async for message in conn:
+                if not isinstance(message, bytes) or len(message) > MAX_MESSAGE_BYTES:
+                    continue
                 self._put(message)
+                # The other seats cannot reach this one but through us: pass it on to
+                # every other connection, once (nothing is sent back to its sender).
+                for other in list(self.connections - {conn}):
+                    await _send_or_drop(other, message)
         except ConnectionClosed:
             pass
         finally:
@@ -165,9 +192,9 @@ class HostLink(_Queued):
 
     async def send(self, message: bytes) -> None:
         # To every connection on the game's path: a stranger who connects too cannot
-        # divert our messages from the real opponent (it learns nothing secret either).
+        # divert our messages from the real players (it learns nothing secret either).
         for conn in list(self.connections):
-            await _send(conn, message)
+            await _send_or_drop(conn, message)
 
     async def close(self) -> None:
         if self.server is not None:
@@ -255,21 +282,30 @@ class ClientLink(_Queued):
 
 
 class MemoryLink(_Queued):
-    """One end of an in-process pair; `pair()` makes both ends."""
+    """One end of an in-process pair (`pair()`), or a member of a group (`group(n)`) in
+    which every message reaches every other member, as in a relay room."""
 
     def __init__(self) -> None:
         super().__init__()
-        self.other: MemoryLink | None = None
+        self.others: list[MemoryLink] = []
 
     @staticmethod
     def pair() -> tuple[MemoryLink, MemoryLink]:
-        a, b = MemoryLink(), MemoryLink()
-        a.other, b.other = b, a
+        a, b = MemoryLink.group(2)
         return a, b
 
+    @staticmethod
+    def group(n: int) -> list[MemoryLink]:
+        links = [MemoryLink() for _ in range(n)]
+        for link in links:
+            link.others = [other for other in links if other is not link]
+        return links
+
     async def send(self, message: bytes) -> None:
-        if self.other is not None:
-            self.other._put(message)
+        for other in self.others:
+            other._put(message)
 
     async def close(self) -> None:
-        self.other = None
+        for other in self.others:  # the others no longer reach a closed link either
+            other.others = [o for o in other.others if o is not self]
+        self.others = []

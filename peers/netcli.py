@@ -1,7 +1,8 @@
 """Network commands: host, join, resume, games, export, relay (spec/12-peers.md).
 
 A game is hosted (`host --listen HOST:PORT`, or `host --relay URL` through a
-relay) and joined with the printed invitation URL. Each seat is a bot
+relay) for 2 to 8 seats (`--seats K`, as the rules allow) and joined by K-1
+players with the printed invitation URL. Each seat is a bot
 (`--bot NAME`) or a person (the terminal UI). Results go to stdout, progress
 to stderr; the exit code is the verdict's (0 complete, 1 violation, 3 stopped
 waiting for a seat).
@@ -22,6 +23,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import protocol.rules as rules_pkg
 from protocol.errors import DealerlessError
 from protocol.identity import fingerprint, short_auth_string
 from protocol.rules import make_rules
@@ -32,7 +34,7 @@ from .bots import BOTS
 from .driver import AsyncChooser, EndEvent, Event, NoticeEvent, Notify, SetupEvent, StepEvent
 from .keys import KeyStoreError, PassphraseError
 from .link import ClientLink, HostLink, Link, LinkError, check_url
-from .peer import HOST, JOIN, Peer, PeerConfig, PeerError, PeerResult
+from .peer import HOST, JOIN, MAX_SEATS, MIN_SEATS, Peer, PeerConfig, PeerError, PeerResult
 from .relay import OPEN_ROOM, Chaos, Limits, run_relay
 from .report import headline
 from .store import GameNotFound, GameStore, StoreError, find_game, list_games
@@ -109,6 +111,39 @@ def _count(text: str) -> int:
                        "want a whole number from 1 to 10^9"))
 
 
+def _seats(text: str) -> int:
+    return int(_number(text, int, "a whole number of seats",
+                       lambda v: MIN_SEATS <= v <= MAX_SEATS,
+                       f"a game has {MIN_SEATS} to {MAX_SEATS} seats"))
+
+
+def host_params(rules: str, seats: int, komi: int) -> dict[str, Any]:
+    """The rule set's parameters from `host`'s options, or UsageError naming what cannot
+    work: a seat count the rules do not allow, a komi for rules that have none."""
+    try:
+        defaults = make_rules(rules, {})
+    except DealerlessError as exc:
+        raise UsageError(f"host: {exc.detail or exc.code}") from None
+    params: dict[str, Any] = {}
+    if "komi_halves" in defaults.params:
+        params["komi_halves"] = komi
+    elif komi:
+        raise UsageError(f"host: the rules {rules} have no komi (--komi)")
+    if "seats" in defaults.params:       # the rule set takes a seat count
+        params["seats"] = seats
+    elif defaults.deal.seats != seats:
+        raise UsageError(f"host: the rules {rules} are for {defaults.deal.seats} players "
+                         f"only, not --seats {seats}")
+    try:
+        ruleset = make_rules(rules, params)
+    except DealerlessError as exc:
+        raise UsageError(f"host: {exc.detail or exc.code}") from None
+    if ruleset.deal.seats != seats:
+        raise UsageError(f"host: the rules {rules} with {params} are for "
+                         f"{ruleset.deal.seats} players, not --seats {seats}")
+    return params
+
+
 def _probability(text: str) -> float:
     return float(_number(text, float, "a probability", lambda v: 0.0 <= v <= 1.0,
                          "a probability is from 0 to 1"))
@@ -167,10 +202,16 @@ def reachable_hosts(listen: str) -> list[str]:
 
 
 def _setup_lines(event: SetupEvent) -> list[str]:
-    return [f"game {event.game_id[:16]}: you are seat {event.seat}; rules {event.rules}",
-            f"opponent: {event.opponent}",
-            f"short authentication string: {event.sas} (compare it with your opponent "
-            "out of band)"]
+    if event.seats == 2:
+        return [f"game {event.game_id[:16]}: you are seat {event.seat}; rules {event.rules}",
+                f"opponent: {event.opponent}",
+                f"short authentication string: {event.sas} (compare it with your opponent "
+                "out of band)"]
+    return [f"game {event.game_id[:16]}: {event.seats} seats, you are seat {event.seat}; "
+            f"rules {event.rules}",
+            f"opponents: {event.opponent}",
+            f"short authentication string: {event.sas} (compare it with all {event.seats - 1} "
+            "opponents out of band: every player must see the same)"]
 
 
 def _progress(event: Event) -> None:
@@ -204,6 +245,8 @@ class NetworkDriver:
             # is still closing must not be told the game stopped before the end.
             if isinstance(event, EndEvent) and self.peer.store is not None:
                 self.result = PeerResult(event.verdict, self.peer.store.path, event.message)
+            if isinstance(event, SetupEvent):
+                self.seat = event.seat  # a joiner learns its seat from the roster
             notify(event)
         self.config.choose, self.config.notify = choose, keep_end
         self.result = await self.peer.run()
@@ -222,14 +265,18 @@ def _announce(home: Path, config: PeerConfig) -> Any:
     """Once the setup is agreed: the game, the opponent's key, the SAS to compare."""
     from . import keys
 
-    def on_setup(setup: GameSetup, store: GameStore) -> None:
-        other = setup.identities[1 - store.seat]
-        known = keys.check_opponent(home, other)
+    def described(key: bytes) -> str:
+        known = keys.check_opponent(home, key)
         # Always the fingerprint too: a name alone cannot be compared out of band.
-        opponent = known if "SHA256:" in known else f"{known} ({fingerprint(other)})"
+        return known if "SHA256:" in known else f"{known} ({fingerprint(key)})"
+
+    def on_setup(setup: GameSetup, store: GameStore) -> None:
+        others = [s for s in range(setup.seats) if s != store.seat]
+        opponent = (described(setup.identities[others[0]]) if setup.seats == 2 else
+                    "; ".join(f"seat {s}: {described(setup.identities[s])}" for s in others))
         config.notify(SetupEvent(setup.game_id.hex(), store.seat,
                                  f"{setup.rules} {dict(setup.params)}", opponent,
-                                 short_auth_string(setup.game_id)))
+                                 short_auth_string(setup.game_id), setup.seats))
     return on_setup
 
 
@@ -262,14 +309,14 @@ def _report(result: PeerResult | None) -> int:
     return result.verdict.exit_code
 
 
-def _config(args: argparse.Namespace, role: str, meta: dict[str, str],
-            identity: Any) -> PeerConfig:
+def _config(args: argparse.Namespace, role: str, meta: dict[str, str], identity: Any,
+            params: dict[str, Any] | None = None) -> PeerConfig:
     home = _home(args)
     async def unset(_v: Any) -> Any:
         raise PeerError("no chooser")
     config = PeerConfig(games_dir=home / "games", role=role, identity=identity,
-                        choose=unset, notify=_progress, params={"komi_halves": args.komi}
-                        if role == HOST else {}, move_timeout=args.timeout,
+                        choose=unset, notify=_progress, rules=getattr(args, "rules", "bram"),
+                        params=params or {}, move_timeout=args.timeout,
                         meta={**meta, "bot": args.bot or ""})
     config.on_setup = _announce(home, config)
     return config
@@ -309,9 +356,9 @@ def _invitation(listen: str, port: int, path: str) -> tuple[str, str | None]:
 
 def cmd_host(args: argparse.Namespace) -> int:
     try:
-        make_rules(args.rules, {"komi_halves": args.komi})
-    except DealerlessError as exc:
-        return _usage(f"host: {exc.detail or exc.code}")
+        params = host_params(args.rules, args.seats, args.komi)
+    except UsageError as exc:
+        return _usage(str(exc))
 
     async def main() -> PeerResult | None:
         # In this order: what the network says (at once), then the seat and the key, and
@@ -336,9 +383,12 @@ def cmd_host(args: argparse.Namespace) -> int:
         _need_terminal("host", args.bot)
         identity = _identity(args)
         print(f"invitation: dealerless join {url}", flush=True)
+        if args.seats > 2:
+            print(f"dealerless: a table of {args.seats}: waiting for {args.seats - 1} "
+                  "players to join with this invitation", file=sys.stderr, flush=True)
         if note:
             print(f"dealerless: {note}", file=sys.stderr, flush=True)
-        return await _run(link, _config(args, HOST, meta, identity), None, args.bot,
+        return await _run(link, _config(args, HOST, meta, identity, params), None, args.bot,
                           "dealerless host", f"dealerless join {url}")
     return _guard(main)
 
@@ -494,7 +544,11 @@ def add_network_commands(sub: Any, parse_komi: Any) -> None:
     where.add_argument("--listen", type=_parse_hostport, help="HOST:PORT to listen on")
     where.add_argument("--relay", type=_relay_base,
                        help="relay URL, e.g. ws://relay.example:8765")
-    p.add_argument("--rules", default="bram", choices=["bram"])
+    # The rule sets known when the parser is built (tests may register one of their own).
+    p.add_argument("--rules", default="bram", choices=sorted(rules_pkg.RULESETS))
+    p.add_argument("--seats", type=_seats, default=2,
+                   help=f"players at the table, host included ({MIN_SEATS} to {MAX_SEATS}, "
+                        "as the rules allow; default 2)")
     p.add_argument("--komi", type=parse_komi, default=0,
                    help="pips (whole or half) added to the first player's total")
     _seat_options(p)

@@ -1,6 +1,6 @@
 """An untrusted store-and-forward relay (spec/12-peers.md section 12.5).
 
-Both seats connect outward to ws://RELAY/room/<rendezvous id>; the host opens
+Every seat (2 to 8) connects outward to ws://RELAY/room/<rendezvous id>; the host opens
 the room (`?open`), and a joiner whose room does not exist is answered with HTTP
 404 at once, so a mistyped invitation is reported instead of waited on. The relay keeps
 each room's messages and forwards every message to the room's other
@@ -44,7 +44,7 @@ class Limits:
     max_messages_per_room: int = 4096
     max_bytes_per_room: int = 8 << 20
     max_rooms: int = 256
-    max_connections_per_room: int = 4
+    max_connections_per_room: int = 12  # 8 seats, and slack for reconnections
     max_connections: int = 512
     max_rooms_per_address: int = 16
     max_total_bytes: int = 256 << 20

@@ -104,22 +104,41 @@ async def test_a_silent_opponent_is_named_after_the_move_timeout(tmp_path: Path)
     assert GameStore.open(joiner.path).meta("status") == "stopped waiting: seat 0 owes a move frame"
 
 
+async def host_handshake(link: MemoryLink, me: Identity,
+                         first: bytes | None = None) -> tuple[bytes, bytes, bytes]:
+    """Play the host's side of the 2-seat handshake (spec 12.3) by hand: hello, roster,
+    reveal. `first` is sent once before anything else. Returns (joiner key, host nonce,
+    joiner nonce)."""
+    nonce = os.urandom(32)
+    mine = hello_commitment(nonce)
+    if first is not None:
+        await link.send(first)
+    hello = pack(["hello", 2, HOST, me.public_key, mine, "bram", {"komi_halves": 0}, 2, 0])
+    joiner = None
+    while joiner is None:
+        await link.send(hello)
+        msg = await link.recv(0.05)
+        obj = unpack(msg, 1 << 16) if msg else None
+        if obj and obj[:3] == ["hello", 2, JOIN] and obj[5] == mine:
+            joiner = (obj[3], obj[4])
+    roster = pack(["roster", [me.public_key, joiner[0]], [mine, joiner[1]]])
+    while True:
+        await link.send(roster)
+        msg = await link.recv(0.05)
+        obj = unpack(msg, 1 << 16) if msg else None
+        if obj and obj[0] == "open" and hello_commitment(obj[2]) == joiner[1]:
+            break
+    await link.send(pack(["reveal", [nonce, obj[2]]]))
+    return joiner[0], nonce, obj[2]
+
+
 async def _malicious_host(link: MemoryLink, tmp: Path) -> None:
     """Handshake honestly, then send garbage, an oversized message, a frame of another
     game, a valid first frame, and then a frame out of turn."""
     me = Identity(os.urandom(32))
-    nonce = os.urandom(32)
-    hello = pack(["hello", 1, HOST, me.public_key, hello_commitment(nonce), "bram",
-                  {"komi_halves": 0}])
-    while True:
-        await link.send(hello)
-        msg = await link.recv(0.05)
-        if msg and msg.startswith(b"\x97\xa5hello"):
-            break
-    _, _, _, their_key, their_nonce, _, _ = unpack(msg, 1 << 16)
+    their_key, nonce, their_nonce = await host_handshake(link, me)
     setup = GameSetup.create("bram", {}, [me.public_key, their_key], [nonce, their_nonce])
     other = GameSetup.create("bram", {}, [me.public_key, their_key], [their_nonce, nonce])
-    await link.send(pack(["reveal", me.public_key, nonce]))
     ref = Referee(setup)
     agent = SeatAgent(ref.game, 0, me, os.urandom(32))
     stray = SeatAgent(Referee(other).game, 0, me, os.urandom(32)).next_frame(
@@ -159,15 +178,8 @@ async def test_a_hostile_peer_is_reported_and_the_honest_database_stays_intact(
 async def _spammer(link: MemoryLink, stop: asyncio.Event) -> None:
     """A hostile host: a malformed hello, then huge and stale SYNCs, nothing useful."""
     me = Identity(os.urandom(32))
-    nonce = os.urandom(32)
-    await link.send(pack(["hello", 1, HOST, me.public_key, hello_commitment(nonce), "bram", 5]))
-    hello = pack(["hello", 1, HOST, me.public_key, hello_commitment(nonce), "bram", {}])
-    while not stop.is_set():
-        await link.send(hello)
-        msg = await link.recv(0.02)
-        if msg and msg.startswith(b"\x97\xa5hello"):
-            break
-    await link.send(pack(["reveal", me.public_key, nonce]))
+    malformed = pack(["hello", 2, HOST, me.public_key, os.urandom(32), "bram", 5, 2, 0])
+    await host_handshake(link, me, first=malformed)
     while not stop.is_set():        # never sends its KEY frame; floods instead
         await link.send(pack(["sync", 2**63]))
         await link.send(pack(["sync", 0]))
