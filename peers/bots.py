@@ -31,7 +31,7 @@ def greedy_bot(rng: random.Random) -> Callable[[SeatView], Any]:
         plays = _plays(view)
         if not plays:
             return view.legal[0]
-        return max(plays, key=lambda m: (sum(m.tile), m.tile, str(m.end)))
+        return max(plays, key=lambda m: (sum(m.tile), m.tile, str(getattr(m, "end", ""))))
     return choose
 
 

@@ -16,6 +16,7 @@ from pathlib import Path
 from protocol.errors import DealerlessError
 
 EXIT_OK, EXIT_INVALID, EXIT_USAGE, EXIT_INCOMPLETE = 0, 1, 2, 3
+RULE_CHOICES = ["bram", "mexican-train"]
 #: Commands that never read the data directory.
 HOMELESS = {"bench", "selfplay", "verify", "dispute", "check-step", "play", "relay"}
 
@@ -64,15 +65,35 @@ def parse_komi(text: str) -> int:
     return int(halves)
 
 
+def game_params(rules: str, seats: int, komi_halves: int) -> dict[str, object]:
+    """The rules' parameters from the command line's --seats and --komi."""
+    if rules == "bram":
+        if seats != 2:
+            raise ValueError("bram is a game for 2 seats")
+        return {"komi_halves": komi_halves}
+    if komi_halves:
+        raise ValueError(f"--komi is a parameter of bram, not of {rules}")
+    return {"seats": seats}
+
+
 def _cmd_selfplay(args: argparse.Namespace) -> int:
     from .report import summary
     from .selfplay import selfplay
 
-    bots = args.bots.split(",")
-    if len(bots) != 2:
-        return _fail("selfplay: --bots takes two bot names, like greedy,random")
+    bots = args.bots.split(",") if args.bots else ["greedy", "random"]
+    if len(bots) == 1:
+        bots *= args.seats
+    elif len(bots) == 2 and args.seats > 2 and args.bots is None:
+        bots = [bots[s % 2] for s in range(args.seats)]
+    if len(bots) != args.seats:
+        return _fail(f"selfplay: --bots takes one bot name, or {args.seats} (one a seat), "
+                     "like greedy,random")
     try:
-        transcript = selfplay(args.rules, {"komi_halves": args.komi}, bots, args.seed)
+        params = game_params(args.rules, args.seats, args.komi)
+    except ValueError as exc:
+        return _fail(f"selfplay: {exc}")
+    try:
+        transcript = selfplay(args.rules, params, bots, args.seed)
     except DealerlessError as exc:
         return _fail(f"selfplay: {exc}")
     data = transcript.encode()
@@ -187,10 +208,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--no-game", action="store_true", help="skip the full-game figures")
     p.set_defaults(func=_cmd_bench)
 
-    p = sub.add_parser("selfplay", help="play a complete game between two local bots")
-    p.add_argument("--rules", default="bram", choices=["bram"])
+    p = sub.add_parser("selfplay", help="play a complete game between local bots")
+    p.add_argument("--rules", default="bram", choices=RULE_CHOICES)
+    p.add_argument("--seats", type=int, default=2, choices=range(2, 9), metavar="K",
+                   help="number of seats, 2-8 (bram: 2)")
     p.add_argument("--out", required=True, help="transcript file to write")
-    p.add_argument("--bots", default="greedy,random", help="two of: greedy, random")
+    p.add_argument("--bots", default=None,
+                   help="bot names, one for every seat or one for all: greedy, random "
+                        "(default: greedy and random in turn)")
     _game_options(p)
     p.set_defaults(func=_cmd_selfplay)
 

@@ -49,11 +49,13 @@ def headline(verdict: Verdict) -> str:
     if out is None:
         return "VALID"
     pips = ", ".join(f"seat {i}: {p}" for i, p in enumerate(verdict.to_json()["outcome"]["pips"]))
-    how = ("went out" if out.reason == "out" else "had fewer pips after two passes")
+    bram = verdict.setup is not None and verdict.setup.rules == "bram"
+    how = ("went out" if out.reason == "out" else "had fewer pips after two passes" if bram
+           else "had the fewest pips when nobody could play")
     margin = verdict.to_json()["outcome"]["margin"]
-    result = ("a draw" if out.winner is None
-              else f"seat {out.winner} wins by {margin} ({how})")
-    return f"VALID and complete: {result}; pips with komi {pips}"
+    tie = "a draw" if bram else "a tie for the fewest pips (shared)"
+    result = tie if out.winner is None else f"seat {out.winner} wins by {margin} ({how})"
+    return f"VALID and complete: {result}; {'pips with komi' if bram else 'pips left'} {pips}"
 
 
 def account(verdict: Verdict) -> str:
@@ -76,6 +78,8 @@ def account(verdict: Verdict) -> str:
 
 def summary(verdict: Verdict, path: str, size: int) -> str:
     hidden = verdict.to_json()["hidden_tile"]
-    tile = f"hidden tile {', '.join(hidden)}" if hidden else "hidden tile not opened"
+    has_hidden = verdict.setup is not None and verdict.setup.ruleset.deal.hidden > 0
+    tile = ("" if not has_hidden else f", hidden tile {', '.join(hidden)}" if hidden
+            else ", hidden tile not opened")
     return (f"{headline(verdict)}\n{verdict.frames} frames, {size} bytes, {len(verdict.moves)} "
-            f"moves, {tile}; transcript written to {path}")
+            f"moves{tile}; transcript written to {path}")
