@@ -42,10 +42,12 @@ from protocol.shuffle import (
     prove_shuffle,
     verify_shuffle,
 )
+from protocol.state import Phase
 from protocol.tiles import DOUBLE_NINE, DOUBLE_SIX, DOUBLE_TWELVE
 from protocol.verifier import replay
 
-from .selfplay import selfplay
+from .entropy import Entropy
+from .selfplay import Table, selfplay
 
 SETS = {28: DOUBLE_SIX, 55: DOUBLE_NINE, 91: DOUBLE_TWELVE}
 OP_NAMES = ("var", "base", "add", "valid", "h2p", "sig")
@@ -246,8 +248,48 @@ def bench_game(reps: int, op_samples: dict[str, list[float]]) -> dict[str, Any]:
             "op_costs_us": {name: us * 1e6 for name, us in costs.items()}}
 
 
+TABLE_RULES = "mexican-train"
+
+
+def _table_round(seats: int, setup: Step) -> bytes:
+    """One Mexican Train round for `seats` greedy bots, every frame checked once by one
+    referee (what the slowest seat waits for: each seat's own work, then everyone's check
+    of it, in turn); `setup` times keys, nonces, every shuffle and the deal."""
+    table = Table.create(TABLE_RULES, {"seats": seats}, ("greedy",) * seats, Entropy())
+    ref = table.referees[0]
+
+    def until(phase: Phase | None) -> None:
+        while (due := ref.awaiting) is not None and ref.state.phase is not phase:
+            seat = due[0]
+            ref.receive(table.agents[seat].next_frame(ref.state, os.urandom(32),
+                                                      table.choosers[seat]))
+
+    setup.run(partial(until, Phase.PLAY))
+    until(None)
+    return ref.transcript().encode()
+
+
+def bench_table(seats: int, reps: int, op_samples: dict[str, list[float]]) -> dict[str, Any]:
+    """A k-seat double-twelve table (spec/09-bench.md): the set-up, then verifying a whole
+    round from its transcript."""
+    setup, verify = Step(), Step()
+    data = b""
+    for _ in range(reps):
+        sample_op_costs(op_samples)
+        data = _table_round(seats, setup)
+    for _ in range(reps):
+        sample_op_costs(op_samples)
+        verdict = verify.run(partial(replay, data))
+        if verdict.exit_code != 0:
+            raise RuntimeError(f"bench round did not verify: {verdict.violation}")
+    costs = _medians(op_samples)
+    return {"rules": TABLE_RULES, "seats": seats, "tiles": 91, "setup": setup.report(costs),
+            "round_verify": verify.report(costs), "transcript_bytes": len(data),
+            "frames": verdict.frames}
+
+
 def run(reps: int = 9, sizes: tuple[int, ...] = (28, 55, 91),
-        game: bool = True) -> dict[str, Any]:
+        game: bool = True, table_seats: int = 8) -> dict[str, Any]:
     # Clock speed drifts on shared machines, so the operation costs are sampled
     # between the runs of each step, and each step is compared with the costs
     # measured alongside it.
@@ -279,6 +321,9 @@ def run(reps: int = 9, sizes: tuple[int, ...] = (28, 55, 91),
         local = {}
         extra["game"] = bench_game(max(3, reps // 2), local)
         extra["game_verify_floor_ratio"] = extra["game"]["verify"]["ratio"]
+        extra["table"] = bench_table(table_seats, max(2, reps // 3), local)
+        extra["table_setup_ms"] = extra["table"]["setup"]["median_ms"]
+        extra["table_verify_floor_ratio"] = extra["table"]["round_verify"]["ratio"]
         for name, v in local.items():
             everything.setdefault(name, []).extend(v)
     return {
@@ -341,6 +386,12 @@ def render(result: dict[str, Any]) -> str:
                  f"cannot_play_floor_ratio {result['cannot_play_floor_ratio']:.2f}")
     if "game_verify_floor_ratio" in result:
         lines.append(f"game_verify_floor_ratio {result['game_verify_floor_ratio']:.2f}")
+        t = result["table"]
+        lines.append(f"table ({t['rules']}, {t['seats']} seats x {t['tiles']} tiles): set-up "
+                     f"{t['setup']['median_ms']:.0f} ms (ratio {t['setup']['ratio']:.2f}); "
+                     f"a round of {t['frames']} frames verifies in "
+                     f"{t['round_verify']['median_ms']:.0f} ms, "
+                     f"table_verify_floor_ratio {result['table_verify_floor_ratio']:.2f}")
     per_tile = ", ".join(f"N={n}: {v:.1f}" for n, v in result["shuffle_V_per_tile"].items())
     lines.append(f"shuffle_V_per_tile {per_tile}")
     return "\n".join(lines)

@@ -43,7 +43,8 @@ def _cmd_bench(args: argparse.Namespace) -> int:
         sizes = ()
     if not sizes or any(n not in bench.SETS for n in sizes) or args.reps < 1:
         return _fail(f"bench: --sizes takes values from {sorted(bench.SETS)}; --reps >= 1")
-    result = bench.run(reps=args.reps, sizes=sizes, game=not args.no_game)
+    result = bench.run(reps=args.reps, sizes=sizes, game=not args.no_game,
+                       table_seats=args.seats)
     print(json.dumps(result, indent=2, sort_keys=True) if args.json else bench.render(result))
     return EXIT_OK
 
@@ -205,7 +206,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--reps", type=int, default=9, help="runs per step (median taken)")
     p.add_argument("--sizes", default="28,55,91", help="deck sizes among 28,55,91")
-    p.add_argument("--no-game", action="store_true", help="skip the full-game figures")
+    p.add_argument("--no-game", action="store_true",
+                   help="skip the full-game and table figures")
+    p.add_argument("--seats", type=int, default=8, choices=range(2, 9), metavar="K",
+                   help="seats at the Mexican Train table measured (default 8)")
     p.set_defaults(func=_cmd_bench)
 
     p = sub.add_parser("selfplay", help="play a complete game between local bots")

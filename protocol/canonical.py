@@ -26,6 +26,9 @@ MAX_BYTES = 1 << 20
 MAX_DEPTH = 16
 
 
+_SCALARS = frozenset({type(None), bool, int, bytes, str})
+
+
 def _normalise(obj: Any, depth: int = 0) -> Any:
     if depth > MAX_DEPTH:
         raise EncodingError("msgpack/too-deep", f"values nest at most {MAX_DEPTH} deep")
@@ -34,6 +37,10 @@ def _normalise(obj: Any, depth: int = 0) -> Any:
             raise EncodingError("msgpack/map-key", "map keys must be text")
         return {k: _normalise(obj[k], depth + 1) for k in sorted(obj)}
     if isinstance(obj, list | tuple):
+        # Most arrays (shares, owners, proofs) hold scalars only: msgpack packs those as
+        # they are, so the walk below, one call per item, is only for nested containers.
+        if all(type(x) in _SCALARS for x in obj):
+            return obj
         return [_normalise(x, depth + 1) for x in obj]
     if obj is None or isinstance(obj, bool | int | bytes | str):
         return obj
@@ -44,6 +51,22 @@ def pack(obj: Any) -> bytes:
     """The canonical encoding of `obj`."""
     try:
         out: bytes = msgpack.packb(_normalise(obj), use_bin_type=True)
+    except (OverflowError, ValueError) as exc:
+        raise EncodingError("msgpack/unencodable", str(exc)) from None
+    return out
+
+
+def pack_record(fields: dict[str, Any], nested: str) -> bytes:
+    """The canonical encoding of a map whose values the caller built from validated,
+    typed fields (nil, bools, ints, bytes, text, and arrays of them), except `nested`,
+    which is normalised like any value. The public state (10.3) is encoded for every
+    frame, and walking its thousands of shares item by item would cost more than the
+    group operations of most steps; the golden vectors pin the bytes either way.
+    """
+    record = {k: fields[k] for k in sorted(fields)}
+    record[nested] = _normalise(record[nested], 1)
+    try:
+        out: bytes = msgpack.packb(record, use_bin_type=True)
     except (OverflowError, ValueError) as exc:
         raise EncodingError("msgpack/unencodable", str(exc)) from None
     return out

@@ -15,7 +15,7 @@ from enum import StrEnum
 from functools import cached_property
 from typing import Any
 
-from .canonical import as_array, as_bool, as_bytes, as_int, as_list, as_str, pack, unpack
+from .canonical import as_array, as_bool, as_bytes, as_int, as_list, as_str, pack_record, unpack
 from .elgamal import CIPHERTEXT_BYTES, Ciphertext, decode_deck, encode_deck
 from .errors import EncodingError, LocalError
 from .group import POINT_BYTES, Point, decode_point
@@ -107,7 +107,7 @@ class PublicState:
         }
 
     def encode(self, rules: RuleSet[Any, Any]) -> bytes:
-        return pack(self.to_obj(rules))
+        return pack_record(self.to_obj(rules), "rules")
 
     @cached_property
     def _hash_memo(self) -> list[tuple[RuleSet[Any, Any], bytes]]:

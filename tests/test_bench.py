@@ -10,7 +10,7 @@ from peers.cli import main
 
 
 def test_bench_json_has_the_promised_figures(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["bench", "--json", "--reps", "1", "--sizes", "28"]) == 0
+    assert main(["bench", "--json", "--reps", "1", "--sizes", "28", "--seats", "3"]) == 0
     report = json.loads(capsys.readouterr().out)
     assert set(report["op_costs_us"]) == {"var", "base", "add", "valid", "h2p", "sig"}
     shuffle = report["shuffle"]["28"]
@@ -49,6 +49,12 @@ def test_bench_json_has_the_promised_figures(capsys: pytest.CaptureFixture[str])
     game = report["game"]
     assert game["frames"] > 20 and game["transcript_bytes"] > 10_000
     assert report["game_verify_floor_ratio"] == game["verify"]["ratio"]
+    table = report["table"]
+    assert (table["rules"], table["seats"], table["tiles"]) == ("mexican-train", 3, 91)
+    assert table["setup"]["ops"]["var"] > 0 and table["round_verify"]["ops"]["sig"] > 0
+    assert table["frames"] > 3 * 4 and table["transcript_bytes"] > 50_000
+    assert report["table_setup_ms"] == table["setup"]["median_ms"]
+    assert report["table_verify_floor_ratio"] == table["round_verify"]["ratio"]
 
 
 def test_bench_table_and_usage_errors(capsys: pytest.CaptureFixture[str]) -> None:
