@@ -1,7 +1,7 @@
 """The session is built for k = 2..8 seats: full games with 3 and 5 seats (spec/10-session.md).
 
-Bram's rules are for two; this file plugs a small k-seat rule set (tests/shed_rules.py) into the same
-session, referee, seat agents and verifier through the rule-set interface
+Bram's rules are for two; this file plugs a small k-seat rule set (tests/shed_rules.py)
+into the same session, referee, seat agents and verifier through the rule-set interface
 (spec/rules/bram.md section 1), the way Mineshaft or Mexican Train will.
 """
 
