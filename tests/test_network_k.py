@@ -100,6 +100,37 @@ async def test_k_seats_through_a_relay_that_drops_duplicates_and_reorders(
 
 
 @pytest.mark.asyncio
+async def test_a_listening_host_forwards_between_its_joiners_and_caps_connections() -> None:
+    from websockets.asyncio.client import connect
+    from websockets.exceptions import InvalidStatus
+
+    from peers.link import MAX_HOST_CONNECTIONS
+    host = HostLink("127.0.0.1", 0, "/dealerless/" + os.urandom(16).hex())
+    url = f"ws://127.0.0.1:{await host.start()}{host.path}"
+    try:
+        joiners = [await connect(url) for _ in range(MAX_HOST_CONNECTIONS)]
+        assert MAX_HOST_CONNECTIONS >= 7 + 2
+        await asyncio.sleep(0.1)
+        await joiners[0].send(b"from seat 1")
+        assert await host.recv(5) == b"from seat 1"
+        for ws in joiners[1:]:                     # every other joiner, once
+            assert await asyncio.wait_for(ws.recv(), 5) == b"from seat 1"
+        with pytest.raises(TimeoutError):          # never back to its sender
+            await asyncio.wait_for(joiners[0].recv(), 0.3)
+        await host.send(b"from the host")
+        for ws in joiners:
+            assert await asyncio.wait_for(ws.recv(), 5) == b"from the host"
+        with pytest.raises(InvalidStatus) as refused:
+            await connect(url)
+        assert refused.value.response.status_code == 503
+        assert b"too many connections" in refused.value.response.body
+        for ws in joiners:
+            await ws.close()
+    finally:
+        await host.close()
+
+
+@pytest.mark.asyncio
 async def test_three_seats_through_a_direct_host_and_a_late_joiner_is_refused(
         tmp_path: Path) -> None:
     """Joiners of a host that listens reach each other only through the host, which

@@ -88,3 +88,24 @@ async def test_resource_bounds_are_enforced() -> None:
         assert list(relay.rooms) == ["e" * 32]
     finally:
         server.close()  # type: ignore[attr-defined]
+
+
+@pytest.mark.asyncio
+async def test_a_room_takes_eight_seats_and_slack_by_default() -> None:
+    relay, server, base = await _relay(Limits())
+    room = f"{base}/room/{os.urandom(16).hex()}"
+    try:
+        async with connect(room + OPEN_ROOM) as host:
+            seats = [await connect(room) for _ in range(relay.limits.max_connections_per_room
+                                                        - 1)]
+            assert len(seats) + 1 >= 8 + 2
+            await host.send(b"to all")
+            for ws in seats:                      # every other connection gets it
+                assert await asyncio.wait_for(ws.recv(), 5) == b"to all"
+            with pytest.raises(InvalidStatus) as refused:
+                await connect(room)
+            assert refused.value.response.status_code == 503
+            for ws in seats:
+                await ws.close()
+    finally:
+        server.close()  # type: ignore[attr-defined]
