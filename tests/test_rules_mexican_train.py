@@ -139,13 +139,17 @@ def test_moves_validate_on_construction() -> None:
 def test_params_and_registry() -> None:
     rules = make_rules("mexican-train", {"seats": 4})
     assert rules == MexicanTrainRules(4) and RULESETS["mexican-train"]({"seats": 4}) == rules
-    assert rules.params == {"seats": 4, "round": 12, "mexican_train": False}
+    assert rules.params == {"seats": 4, "round": 12, "mexican_train": False, "after": ""}
     assert make_rules(rules.name, rules.params) == rules
     full = MexicanTrainRules.from_params({"seats": 8, "round": 0, "mexican_train": True})
-    assert full.params == {"seats": 8, "round": 0, "mexican_train": True}
+    assert full.params == {"seats": 8, "round": 0, "mexican_train": True, "after": ""}
+    linked = make_rules("mexican-train", {"seats": 2, "round": 11, "after": "ab" * 32})
+    assert linked.params["after"] == "ab" * 32
     for params in [{}, {"seats": 1}, {"seats": 9}, {"seats": True}, {"seats": 2, "round": 13},
                    {"seats": 2, "round": -1}, {"seats": 2, "mexican_train": 1},
-                   {"seats": 2, "komi_halves": 0}, {"seats": "2"}]:
+                   {"seats": 2, "komi_halves": 0}, {"seats": "2"},
+                   {"seats": 2, "after": "AB" * 32}, {"seats": 2, "after": "ab"},
+                   {"seats": 2, "after": 1}]:
         with pytest.raises(EncodingError) as e:
             make_rules("mexican-train", params)
         assert e.value.code == "rules/params"

@@ -287,6 +287,13 @@ def _check_reveal(state: MexicanState, hands: Sequence[Collection[Tile]],
                             "hands hold distinct double-twelve tiles that are not on the table")
 
 
+def _link_problem(after: object) -> str | None:
+    if type(after) is not str or not (after == "" or (
+            len(after) == 64 and all(c in "0123456789abcdef" for c in after))):
+        return "after is empty or 64 lowercase hex digits (spec/11-verify.md 11.5)"
+    return None
+
+
 def _params_problem(seats: object, round_: object, mexican_train: object) -> str | None:
     if type(seats) is not int or not MIN_SEATS <= seats <= MAX_SEATS:
         return f"seats is an integer in {MIN_SEATS}..{MAX_SEATS}"
@@ -308,26 +315,31 @@ class MexicanTrainRules:
     seats: int
     round: int = TILE_SET.max_pip
     mexican_train: bool = False
+    after: str = ""
+    """The previous round of the match, as the hash of its last frame (hex), or ""."""
 
     def __post_init__(self) -> None:
-        problem = _params_problem(self.seats, self.round, self.mexican_train)
+        problem = (_params_problem(self.seats, self.round, self.mexican_train)
+                   or _link_problem(self.after))
         if problem:
             raise LocalError("rules/params", problem)
 
     @classmethod
     def from_params(cls, params: Mapping[str, object]) -> MexicanTrainRules:
         """Rebuild from `params`; seats is required, unknown keys are refused."""
-        unknown = set(params) - {"seats", "round", "mexican_train"}
+        unknown = set(params) - {"seats", "round", "mexican_train", "after"}
         if unknown:
             raise EncodingError("rules/params", f"unknown parameters {sorted(unknown)}")
         if "seats" not in params:
             raise EncodingError("rules/params", "seats is required")
         seats, round_ = params["seats"], params.get("round", TILE_SET.max_pip)
         mexican = params.get("mexican_train", False)
-        problem = _params_problem(seats, round_, mexican)
-        if problem or not isinstance(seats, int) or not isinstance(round_, int):
+        after = params.get("after", "")
+        problem = _params_problem(seats, round_, mexican) or _link_problem(after)
+        if (problem or not isinstance(seats, int) or not isinstance(round_, int)
+                or not isinstance(after, str)):
             raise EncodingError("rules/params", problem or "")
-        return cls(seats=seats, round=round_, mexican_train=mexican is True)
+        return cls(seats=seats, round=round_, mexican_train=mexican is True, after=after)
 
     @property
     def name(self) -> str:
@@ -335,7 +347,8 @@ class MexicanTrainRules:
 
     @property
     def params(self) -> dict[str, ParamValue]:
-        return {"seats": self.seats, "round": self.round, "mexican_train": self.mexican_train}
+        return {"seats": self.seats, "round": self.round, "mexican_train": self.mexican_train,
+                "after": self.after}
 
     @property
     def tile_set(self) -> TileSet:
