@@ -93,6 +93,8 @@ def _cmd_selfplay(args: argparse.Namespace) -> int:
         params = game_params(args.rules, args.seats, args.komi)
     except ValueError as exc:
         return _fail(f"selfplay: {exc}")
+    if args.match:
+        return _selfplay_match(args, params, bots)
     try:
         transcript = selfplay(args.rules, params, bots, args.seed)
     except DealerlessError as exc:
@@ -107,6 +109,29 @@ def _cmd_selfplay(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _selfplay_match(args: argparse.Namespace, params: dict[str, object],
+                    bots: list[str]) -> int:
+    from protocol.match import encode_match, verify_match
+
+    from .report import match_account
+    from .selfplay import selfplay_match
+
+    if args.rules != "mexican-train":
+        return _fail(f"selfplay: {args.rules} is played one round at a time (no --match)")
+    try:
+        rounds = selfplay_match(args.rules, dict(params), bots, args.seed)
+    except DealerlessError as exc:
+        return _fail(f"selfplay: {exc}")
+    data = encode_match(rounds)
+    try:
+        Path(args.out).write_bytes(data)
+    except OSError as exc:
+        return _fail(f"cannot write {args.out}: {exc.strerror}")
+    print(match_account(verify_match(data)).splitlines()[-1])
+    print(f"{len(rounds)} rounds, {len(data)} bytes; match written to {args.out}")
+    return EXIT_OK
+
+
 def _cmd_verify(args: argparse.Namespace) -> int:
     from protocol.verifier import replay
 
@@ -115,6 +140,14 @@ def _cmd_verify(args: argparse.Namespace) -> int:
     data = _read(args.file)
     if data is None:
         return EXIT_USAGE
+    from protocol.match import MATCH_MAGIC, verify_match
+
+    if data.startswith(MATCH_MAGIC):
+        from .report import match_account
+
+        result = verify_match(data)
+        print(json.dumps(result.to_json(), indent=2) if args.json else match_account(result))
+        return result.exit_code
     verdict = replay(data)
     print(json.dumps(verdict.to_json(), indent=2) if args.json else account(verdict))
     return verdict.exit_code
@@ -217,6 +250,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seats", type=int, default=2, choices=range(2, 9), metavar="K",
                    help="number of seats, 2-8 (bram: 2)")
     p.add_argument("--out", required=True, help="transcript file to write")
+    p.add_argument("--match", action="store_true",
+                   help="play a whole match, every round from the highest double down to "
+                        "0-0, into one match file (mexican-train)")
     p.add_argument("--bots", default=None,
                    help="bot names, one for every seat or one for all: greedy, random "
                         "(default: greedy and random in turn)")

@@ -8,6 +8,7 @@ owes the next frame without calling it a forfeit (spec/rules/bram.md D14).
 from __future__ import annotations
 
 from protocol.errors import Violation
+from protocol.match import MatchVerdict
 from protocol.verifier import Decided, Verdict
 
 NOT_PROVEN_SILENCE = ("Not proven: that seat {seat} abandoned the game; a cut file or a lost "
@@ -83,3 +84,32 @@ def summary(verdict: Verdict, path: str, size: int) -> str:
             else ", hidden tile not opened")
     return (f"{headline(verdict)}\n{verdict.frames} frames, {size} bytes, {len(verdict.moves)} "
             f"moves{tile}; transcript written to {path}")
+
+
+def match_account(result: MatchVerdict) -> str:
+    """A match round by round, then the standings (spec/11-verify.md 11.5)."""
+    lines = []
+    for i, verdict in enumerate(result.rounds):
+        params = dict(verdict.setup.params) if verdict.setup else {}
+        head = headline(verdict).splitlines()[0]
+        lines.append(f"round {i + 1} (engine {params.get('round', '?')}): {head}")
+    v = result.violation
+    if v is not None:
+        where = f"round {(result.broken_round or 0) + 1}"
+        if v.code == "match/link" or not v.authenticated:
+            lines.append(f"NOT A VALID MATCH at {where}: {v.code}: {v.detail}; no seat is "
+                         "blamed")
+        else:
+            lines.append(f"INVALID MATCH at {where}: {violation_text(v)}")
+        return "\n".join(lines)
+    totals = ", ".join(f"seat {s}: {t}" for s, t in enumerate(result.totals or ()))
+    if result.complete:
+        won = " and ".join(f"seat {s}" for s in result.winners)
+        share = " (shared)" if len(result.winners) > 1 else ""
+        lines.append(f"VALID and complete match of {len(result.rounds)} rounds: {won} "
+                     f"win{'s' if len(result.winners) == 1 else ''}{share} with the fewest "
+                     f"pips in all; totals {totals}")
+    else:
+        lines.append(f"VALID PREFIX of a match: {len(result.rounds)} of {result.rounds_due} "
+                     f"rounds played; totals so far {totals or 'none'}")
+    return "\n".join(lines)

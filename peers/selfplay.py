@@ -37,11 +37,13 @@ class Table:
 
     @classmethod
     def create(cls, rules: str, params: dict[str, Any], bots: Sequence[str],
-               entropy: Entropy) -> Table:
+               entropy: Entropy, identities: Sequence[Identity] | None = None) -> Table:
+        """A table for `bots`, one a seat; `identities` keeps the seats' keys (a match)."""
         unknown = [b for b in bots if b not in BOTS]
         if unknown:
             raise LocalError("selfplay/bot", f"unknown bot {unknown[0]!r}; have {sorted(BOTS)}")
-        identities = [Identity(entropy.bytes(f"identity {i}")) for i in range(len(bots))]
+        if identities is None:
+            identities = [Identity(entropy.bytes(f"identity {i}")) for i in range(len(bots))]
         setup = GameSetup.create(rules, params, [i.public_key for i in identities],
                                  [entropy.bytes(f"setup nonce {i}") for i in range(len(bots))])
         referees = [Referee(setup) for _ in bots]
@@ -79,3 +81,21 @@ class Table:
 def selfplay(rules: str = "bram", params: dict[str, Any] | None = None,
              bots: Sequence[str] = ("greedy", "random"), seed: int | None = None) -> Transcript:
     return Table.create(rules, params or {}, bots, Entropy(seed)).play()
+
+
+def selfplay_match(rules: str, params: dict[str, Any], bots: Sequence[str],
+                   seed: int | None = None) -> list[bytes]:
+    """Every round of a match (spec/11-verify.md 11.5), each a game chained to the last:
+    `round` from the set's highest double down to 0-0, `after` the previous round's link."""
+    from protocol.match import link_of
+    from protocol.rules import make_rules
+
+    top = make_rules(rules, {**params, "round": 0}).tile_set.max_pip
+    entropy = Entropy(seed)
+    seats = [Identity(entropy.bytes(f"identity {i}")) for i in range(len(bots))]
+    rounds: list[bytes] = []
+    for number in range(top, -1, -1):
+        after = link_of(rounds[-1]) if rounds else ""
+        round_params = {**params, "round": number, "after": after}
+        rounds.append(Table.create(rules, round_params, bots, entropy, seats).play().encode())
+    return rounds

@@ -1,0 +1,157 @@
+"""Matches: rounds played as a chain of games, and their standings (spec/11-verify.md 11.5).
+
+A match is no second protocol. Each round is a whole game (setup, shuffles, deal,
+play, reveal) whose rule parameters name the round (`round`, the starting double
+of that round) and the round before it (`after`, the hash of that round's last
+frame, which covers its whole chain and its setup). Round after round the same
+seats, in the same order, under the same rules, with `round` going down by one
+from the set's highest double to 0-0. The standings add up every seat's pips left
+in hand (`Outcome.hand_pips`) over the rounds; the lowest total wins, ties share.
+
+    file   = MATCH_MAGIC record*
+    record = "R" || u32 big-endian length || a transcript file (8.6)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from .errors import EncodingError, LocalError, Violation
+from .frames import frame_hash
+from .transcript import Transcript
+from .verifier import Verdict, replay
+
+MATCH_MAGIC = b"DEALERLESS-M1\n"
+ROUND = b"R"
+#: Double-twelve: rounds 12-12 down to 0-0.
+MAX_ROUNDS = 13
+MAX_ROUND_BYTES = 1 << 24
+
+
+def encode_match(rounds: list[bytes]) -> bytes:
+    return MATCH_MAGIC + b"".join(ROUND + len(r).to_bytes(4, "big") + r for r in rounds)
+
+
+def decode_match(data: bytes) -> list[bytes]:
+    """The rounds' transcript files; EncodingError (`match/...`) if the container is bad."""
+    if not data.startswith(MATCH_MAGIC):
+        raise EncodingError("match/magic", "not a dealerless match file")
+    rounds: list[bytes] = []
+    pos = len(MATCH_MAGIC)
+    while pos < len(data):
+        if len(data) - pos < 5 or data[pos:pos + 1] != ROUND:
+            raise EncodingError("match/record", f"no round record at byte {pos}")
+        length = int.from_bytes(data[pos + 1:pos + 5], "big")
+        if length > MAX_ROUND_BYTES or pos + 5 + length > len(data):
+            raise EncodingError("match/record", f"the round at byte {pos} is cut or too large")
+        if len(rounds) == MAX_ROUNDS:
+            raise EncodingError("match/record", f"a match has at most {MAX_ROUNDS} rounds")
+        rounds.append(data[pos + 5:pos + 5 + length])
+        pos += 5 + length
+    if not rounds:
+        raise EncodingError("match/record", "a match file holds at least one round")
+    return rounds
+
+
+def link_of(transcript: bytes) -> str:
+    """What the next round's `after` must be: the hash of this round's last frame, hex."""
+    frames = Transcript.decode(transcript).frames
+    return frame_hash(frames[-1]).hex() if frames else ""
+
+
+@dataclass(frozen=True)
+class MatchVerdict:
+    rounds: list[Verdict]
+    violation: Violation | None = None
+    """A round's own violation, or a broken chain (`match/link`, no seat blamed)."""
+    broken_round: int | None = None
+    totals: tuple[int, ...] | None = None
+    winners: tuple[int, ...] = field(default_factory=tuple)
+    rounds_due: int = 0
+
+    @property
+    def valid(self) -> bool:
+        return self.violation is None
+
+    @property
+    def complete(self) -> bool:
+        return self.valid and len(self.rounds) == self.rounds_due and all(
+            r.complete for r in self.rounds)
+
+    @property
+    def exit_code(self) -> int:
+        return 1 if not self.valid else 0 if self.complete else 3
+
+    def to_json(self) -> dict[str, Any]:
+        v = self.violation
+        return {
+            "match": True, "valid": self.valid, "complete": self.complete,
+            "rounds_played": len(self.rounds), "rounds_due": self.rounds_due,
+            "rounds": [r.to_json() for r in self.rounds],
+            "totals": None if self.totals is None else list(self.totals),
+            "winners": list(self.winners),
+            "violation": None if v is None else {
+                "round": self.broken_round, "seat": v.seat, "frame": v.frame,
+                "rule": v.code, "detail": v.detail, "authenticated": v.authenticated},
+        }
+
+
+def _link_problem(previous: Verdict, before: bytes, current: Verdict) -> str | None:
+    """Why round `current` does not follow round `previous` (whose file is `before`)."""
+    a, b = previous.setup, current.setup
+    if a is None or b is None:
+        return "a round has no setup"
+    if b.rules != a.rules or b.identities != a.identities:
+        return "every round is played by the same seats, in order, under the same rules"
+    pa, pb = dict(a.params), dict(b.params)
+    if pb.get("round") != int(pa.get("round", 0)) - 1:
+        return f"round {pa.get('round')} must be followed by round {int(pa['round']) - 1}"
+    if pb.get("after") != link_of(before):
+        return "`after` is not the hash of the previous round's last frame"
+    same = {k: v for k, v in pa.items() if k not in ("round", "after")}
+    if same != {k: v for k, v in pb.items() if k not in ("round", "after")}:
+        return "the rounds' other parameters differ"
+    return None
+
+
+def verify_match(data: bytes) -> MatchVerdict:
+    """Replay every round (11.2), check the chain of rounds, and add up the standings."""
+    try:
+        files = decode_match(data)
+    except EncodingError as exc:
+        return MatchVerdict([], Violation(exc.code, exc.detail, None, None, False))
+    verdicts: list[Verdict] = []
+    for i, file in enumerate(files):
+        verdict = replay(file)
+        verdicts.append(verdict)
+        problem = None
+        setup = verdict.setup
+        if setup is None or "round" not in dict(setup.params):
+            problem = "the rules of this round take no round number: not a match"
+        elif i == 0:
+            params = dict(setup.params)
+            if params["round"] != setup.ruleset.tile_set.max_pip or params.get("after") != "":
+                problem = "the first round starts at the set's highest double, after nothing"
+        else:
+            problem = _link_problem(verdicts[i - 1], files[i - 1], verdict)
+        if problem is not None:
+            return MatchVerdict(verdicts, Violation("match/link", problem, None, None, False),
+                                i)
+        if not verdict.valid:
+            return MatchVerdict(verdicts, verdict.violation, i)
+        if not verdict.complete and i + 1 < len(files):
+            return MatchVerdict(verdicts, Violation(
+                "match/link", "a round after an unfinished round", None, None, False), i + 1)
+    first = verdicts[0].setup
+    if first is None:  # the loop returned for a round without a setup
+        raise LocalError("match/state", "a checked match has a first setup")
+    due = int(dict(first.params)["round"]) + 1
+    done = [v.outcome.hand_pips for v in verdicts if v.complete and v.outcome is not None]
+    totals = tuple(sum(row[s] for row in done) for s in range(first.seats)) if done else None
+    winners: tuple[int, ...] = ()
+    if totals is not None and len(done) == due:
+        low = min(totals)
+        winners = tuple(s for s, t in enumerate(totals) if t == low)
+    return MatchVerdict(verdicts, None, None, totals, winners, due)
+
