@@ -16,7 +16,6 @@ from pathlib import Path
 from protocol.errors import DealerlessError
 
 EXIT_OK, EXIT_INVALID, EXIT_USAGE, EXIT_INCOMPLETE = 0, 1, 2, 3
-RULE_CHOICES = ["bram", "mexican-train"]
 #: Commands that never read the data directory.
 HOMELESS = {"bench", "selfplay", "verify", "dispute", "check-step", "play", "relay"}
 
@@ -66,17 +65,6 @@ def parse_komi(text: str) -> int:
     return int(halves)
 
 
-def game_params(rules: str, seats: int, komi_halves: int) -> dict[str, object]:
-    """The rules' parameters from the command line's --seats and --komi."""
-    if rules == "bram":
-        if seats != 2:
-            raise ValueError("bram is a game for 2 seats")
-        return {"komi_halves": komi_halves}
-    if komi_halves:
-        raise ValueError(f"--komi is a parameter of bram, not of {rules}")
-    return {"seats": seats}
-
-
 def _cmd_selfplay(args: argparse.Namespace) -> int:
     from .report import summary
     from .selfplay import selfplay
@@ -89,8 +77,10 @@ def _cmd_selfplay(args: argparse.Namespace) -> int:
     if len(bots) != args.seats:
         return _fail(f"selfplay: --bots takes one bot name, or {args.seats} (one a seat), "
                      "like greedy,random")
+    from .selfplay import rule_params
+
     try:
-        params = game_params(args.rules, args.seats, args.komi)
+        params = rule_params(args.rules, args.seats, args.komi)
     except ValueError as exc:
         return _fail(f"selfplay: {exc}")
     if args.match:
@@ -225,6 +215,8 @@ def _game_options(p: argparse.ArgumentParser) -> None:
 
 
 def build_parser() -> argparse.ArgumentParser:
+    import protocol.rules as rules_pkg
+
     from .netcli import ENVIRONMENT, HOME_HELP
 
     parser = argparse.ArgumentParser(
@@ -246,7 +238,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=_cmd_bench)
 
     p = sub.add_parser("selfplay", help="play a complete game between local bots")
-    p.add_argument("--rules", default="bram", choices=RULE_CHOICES)
+    p.add_argument("--rules", default="bram", choices=sorted(rules_pkg.RULESETS))
     p.add_argument("--seats", type=int, default=2, choices=range(2, 9), metavar="K",
                    help="number of seats, 2-8 (bram: 2)")
     p.add_argument("--out", required=True, help="transcript file to write")

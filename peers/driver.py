@@ -88,6 +88,7 @@ NOTES = {
     MessageType.DEAL: "decryption shares of the deal verified",
     MessageType.MOVE: "move checked",
     MessageType.REVEAL: "reveal shares verified",
+    MessageType.DRAW: "share of the drawn tile verified (only the drawer can open it)",
 }
 
 
@@ -95,10 +96,13 @@ def describe(referee: Referee, frame: Frame) -> StepEvent:
     note = NOTES[frame.type]
     if frame.type is MessageType.MOVE:
         rules = referee.game.rules
-        move = rules.move_from_id(MoveBody.decode(frame.body).move_id)
+        body = MoveBody.decode(frame.body)  # the step has checked it
+        move = rules.move_from_id(body.move_id)
         text = rules.move_text(move)
         note = (f"{text}: tile opened with a proven share, placement legal"
-                if rules.played_tile(move) else text)
+                if rules.played_tile(move) else
+                f"{text}: proven in zero knowledge that no tile in hand could be played"
+                if body.claim is not None else text)
     return StepEvent(frame.seq, frame.seat, frame.type.label, note)
 
 

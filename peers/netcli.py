@@ -26,7 +26,6 @@ from typing import Any
 import protocol.rules as rules_pkg
 from protocol.errors import DealerlessError
 from protocol.identity import fingerprint, short_auth_string
-from protocol.rules import make_rules
 from protocol.setup import GameSetup
 from protocol.verifier import replay
 
@@ -37,6 +36,7 @@ from .link import ClientLink, HostLink, Link, LinkError, check_url
 from .peer import HOST, JOIN, MAX_SEATS, MIN_SEATS, Peer, PeerConfig, PeerError, PeerResult
 from .relay import OPEN_ROOM, Chaos, Limits, run_relay
 from .report import headline
+from .selfplay import rule_params
 from .store import GameNotFound, GameStore, StoreError, find_game, list_games
 
 EXIT_FAILED, EXIT_USAGE, EXIT_INCOMPLETE = 1, 2, 3
@@ -118,30 +118,11 @@ def _seats(text: str) -> int:
 
 
 def host_params(rules: str, seats: int, komi: int) -> dict[str, Any]:
-    """The rule set's parameters from `host`'s options, or UsageError naming what cannot
-    work: a seat count the rules do not allow, a komi for rules that have none."""
+    """The rule set's parameters from `host`'s options, or UsageError (see rule_params)."""
     try:
-        defaults = make_rules(rules, {})
-    except DealerlessError as exc:
-        raise UsageError(f"host: {exc.detail or exc.code}") from None
-    params: dict[str, Any] = {}
-    if "komi_halves" in defaults.params:
-        params["komi_halves"] = komi
-    elif komi:
-        raise UsageError(f"host: the rules {rules} have no komi (--komi)")
-    if "seats" in defaults.params:       # the rule set takes a seat count
-        params["seats"] = seats
-    elif defaults.deal.seats != seats:
-        raise UsageError(f"host: the rules {rules} are for {defaults.deal.seats} players "
-                         f"only, not --seats {seats}")
-    try:
-        ruleset = make_rules(rules, params)
-    except DealerlessError as exc:
-        raise UsageError(f"host: {exc.detail or exc.code}") from None
-    if ruleset.deal.seats != seats:
-        raise UsageError(f"host: the rules {rules} with {params} are for "
-                         f"{ruleset.deal.seats} players, not --seats {seats}")
-    return params
+        return rule_params(rules, seats, komi)
+    except ValueError as exc:
+        raise UsageError(f"host: {exc}") from None
 
 
 def _probability(text: str) -> float:

@@ -78,6 +78,39 @@ class Table:
         return self.referees[0].transcript()
 
 
+def rule_params(rules: str, seats: int, komi_halves: int = 0) -> dict[str, Any]:
+    """A rule set's parameters from the command line's --seats and --komi; ValueError
+    naming what cannot work (an unknown rule set, a seat count the rules do not allow, a
+    komi for rules that have none)."""
+    from protocol.errors import DealerlessError
+    from protocol.rules import make_rules
+
+    probe: Any = None
+    for guess in ({}, {"seats": seats}):  # some rule sets require their seat count
+        try:
+            probe = make_rules(rules, guess)
+            break
+        except DealerlessError as exc:
+            problem = exc.detail or exc.code
+    if probe is None:
+        raise ValueError(problem)
+    params: dict[str, Any] = {}
+    if "komi_halves" in probe.params:
+        params["komi_halves"] = komi_halves
+    elif komi_halves:
+        raise ValueError(f"the rules {rules} have no komi (--komi)")
+    if "seats" in probe.params:
+        params["seats"] = seats
+    try:
+        ruleset = make_rules(rules, params)
+    except DealerlessError as exc:
+        raise ValueError(exc.detail or exc.code) from None
+    if ruleset.deal.seats != seats:
+        raise ValueError(f"the rules {rules} are for {ruleset.deal.seats} players only, not "
+                         f"--seats {seats}")
+    return params
+
+
 def selfplay(rules: str = "bram", params: dict[str, Any] | None = None,
              bots: Sequence[str] = ("greedy", "random"), seed: int | None = None) -> Transcript:
     return Table.create(rules, params or {}, bots, Entropy(seed)).play()
