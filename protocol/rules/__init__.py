@@ -16,6 +16,9 @@ from .bram import BramRules, BramState, End, Move, Pass, Play
 from .mexican_train import MexicanTrainRules
 from .mexican_train_state import MexicanState
 from .mexican_train_state import Move as MexicanMove
+from .mineshaft import MineshaftRules
+from .mineshaft_state import MineshaftState
+from .mineshaft_state import Move as MineshaftMove
 
 
 def _bram(params: Mapping[str, object]) -> RuleSet[BramState, Move]:
@@ -27,10 +30,15 @@ def _mexican_train(params: Mapping[str, object]) -> RuleSet[MexicanState, Mexica
     return MexicanTrainRules.from_params(params)
 
 
+def _mineshaft(params: Mapping[str, object]) -> RuleSet[MineshaftState, MineshaftMove]:
+    return MineshaftRules.from_params(params)
+
+
 RuleSetFactory = Callable[[Mapping[str, object]], RuleSet[Any, Any]]
 
 RULESETS: Mapping[str, RuleSetFactory] = MappingProxyType({"bram": _bram,
-                                                      "mexican-train": _mexican_train})
+                                                      "mexican-train": _mexican_train,
+                                                      "mineshaft": _mineshaft})
 
 
 def make_rules(name: str, params: Mapping[str, object]) -> RuleSet[Any, Any]:
@@ -49,6 +57,8 @@ __all__ = [
     "End",
     "MexicanState",
     "MexicanTrainRules",
+    "MineshaftRules",
+    "MineshaftState",
     "Move",
     "Outcome",
     "ParamValue",
