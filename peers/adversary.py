@@ -15,6 +15,7 @@ from typing import Any
 
 from protocol.canonical import pack, unpack
 from protocol.elgamal import encode_deck
+from protocol.errors import EncodingError, LocalError
 from protocol.frames import MAX_FRAME_BYTES, MessageType, build_frame
 from protocol.group import G
 from protocol.messages import MoveBody, ShareEntry, SharesBody, ShuffleBody
@@ -266,6 +267,60 @@ def withheld_reveal(seed: int = 7) -> Cheat:
     return Cheat("reveal withheld", _prefix(t), wire, 1, "reveal/positions", table=t)
 
 
+def _claim_table(seed: int) -> tuple[Table, int]:
+    """A 3-seat Mexican Train round at a move where the seat to move could play."""
+    t = Table.create("mexican-train", {"seats": 3}, ("greedy",) * 3, Entropy(seed))
+
+    def could_play(x: Table) -> bool:
+        due = x.referees[0].awaiting
+        if due is None or _state(x).phase is not Phase.PLAY:
+            return False
+        view = x.agents[due[0]].view(x.referees[due[0]].state)
+        rules = x.referees[0].game.rules
+        return (any(rules.played_tile(m) is not None for m in view.legal)
+                and any(rules.must_play_if_able(_state(x).rules_state, due[0], m)
+                        for m in _claims(rules)))
+
+    _advance_to(t, could_play)
+    return t, _mover(t)
+
+
+def _claims(rules: Any) -> list[Any]:
+    """The rule set's moves that say "I cannot play" (draw, pass, not holding)."""
+    moves = []
+    for move_id in range(1 << 12):
+        try:
+            move = rules.move_from_id(move_id)
+        except (EncodingError, LocalError):  # ids the rules do not use
+            continue
+        if rules.played_tile(move) is None:
+            moves.append(move)
+    return moves
+
+
+def false_claim(seed: int = 3) -> Cheat:
+    """A seat that holds a playable tile draws (or passes) anyway, with a forged proof
+    that it cannot play: the proof of 6.5 fails (cannot-play/identity)."""
+    from protocol.cannot_play import _prove_unchecked
+    from protocol.claims import claim_statement
+    from protocol.context import Context
+
+    t, seat = _claim_table(seed)
+    state = _state(t)
+    rules = t.referees[0].game.rules
+    move = next(m for m in _claims(rules)
+                if rules.must_play_if_able(state.rules_state, seat, m))
+    statement = claim_statement(t.referees[0].game, state, seat)
+    assert statement is not None
+    forged = _prove_unchecked(t.agents[seat]._x, statement,
+                              Context(t.setup.game_id, state.seq, seat),
+                              t.entropy.bytes("cheat"))
+    wire = _sign(t, seat, MessageType.MOVE,
+                 MoveBody(rules.move_id(move), None, forged.encode()).encode())
+    return Cheat("false cannot-play claim", _prefix(t), wire, seat, "cannot-play/identity",
+                 table=t)
+
+
 def silent_at_reveal(seed: int = 7) -> Cheat:
     """The seat simply never sends its reveal: the transcript ends awaiting it."""
     t = _table(seed)
@@ -288,5 +343,6 @@ CHEATS: dict[str, Callable[[], Cheat]] = {
     "state-hash-resigned": state_hash_resigned,
     "withheld-reveal": withheld_reveal,
     "silent-at-reveal": silent_at_reveal,
+    "false-claim": false_claim,
 }
 
