@@ -501,6 +501,8 @@ TYPES = {1: ("KEY", "key", "keys"), 2: ("NONCE", "nonce", "nonces"),
          3: ("SHUFFLE", "shuffle", "shuffle"), 4: ("DEAL", "deal", "deal"),
          5: ("MOVE", "move", "play"), 6: ("REVEAL", "reveal", "reveal"),
          7: ("DRAW", "draw", "draw")}
+# SPEC GAP: 10.3 lists the phases as keys, nonces, shuffle, deal, play, reveal, done; the
+# phase `draw` of 10.2/10.4 is missing there. It is a phase like the others here.
 PHASE_TYPE = {ph: t for t, (_, _, ph) in TYPES.items()}  # 10.2 the phase table
 
 
@@ -778,12 +780,20 @@ def on_deal(g: Game, st: State, fr: Frame) -> None:
 class ClaimError(Err):
     """audit/false-claim: blamed on the claimant at the claim's frame (10.4 REVEAL)."""
 
+    # SPEC GAP: 10.4/10.5 do not say whether audit/false-claim is authenticated; it is
+    # (the claimant signed the claim frame). Nor what 11.3/11.4 report when the frame judged
+    # (the last REVEAL) is not the violation's frame (the claim's): here frame = the claim's.
+
     def __init__(self, seat: int, frame: int, detail: str) -> None:
         super().__init__("audit/false-claim", detail)
         self.seat, self.frame = seat, frame
 
 
-MAX_CLAIM_BYTES = 3008  # 8.5: the claim is bytes of at most 3008 (read as at most 3009)
+# 8.5: the claim is bytes of at most 3008 (read as at most 3009).
+# SPEC GAP: 6.5.4 allows a proof of up to 32*(91 + 91 + 3) = 5920 bytes; 8.5 caps the claim
+# at 3008 = 32*(91 + 3), the bound of a *true* claim (h + f <= 91). A claim whose statement has
+# h + f > 91 thus fails schema/bytes at body decoding, before cannot-play/length; kept so.
+MAX_CLAIM_BYTES = 3008
 
 
 def on_move(g: Game, st: State, fr: Frame) -> None:
@@ -799,6 +809,9 @@ def on_move(g: Game, st: State, fr: Frame) -> None:
         fail("move/unknown-id", f"no move has id {move_id}")
     t = g.rules.played_tile(move)
     mover = fr.seat
+    # SPEC GAP: 1a comes before apply (4), so a move apply would reject anyway (a pass in
+    # mexican-train's `declare`, say) but that must_play_if_able calls a claim is reported as
+    # move/missing-claim, not as its rules/... code. The order of 10.4 is followed.
     if g.rules.drawing_rules and g.rules.must_play_if_able(st.rules, mover, move):  # 1a
         check_claim(g, st, fr, move, claim)
     elif claim is not None:
@@ -837,6 +850,8 @@ def on_move(g: Game, st: State, fr: Frame) -> None:
 def check_claim(g: Game, st: State, fr: Frame, move: Any, claim: bytes | None) -> None:
     """10.4 PLAY 1a: the statement of 6.5.1 from the state alone, then 6.5.5."""
     mover = fr.seat
+    # SPEC GAP: 10.4 1a builds the hand (claim/unopened) before F, so claim/unopened can be
+    # raised even when F turns out empty (nothing to prove); the text's order is followed.
     hand: list[tuple[int, bytes, bytes]] = []
     for p, o in enumerate(st.owners):
         if o != mover or st.opened[p] is not None:
@@ -898,6 +913,9 @@ def verify_cannot_play(g: Game, ctx: bytes, y: bytes, hand: list[tuple[int, byte
 
 def on_draw(g: Game, st: State, fr: Frame) -> None:
     """10.4 DRAW: one entry for position `drawing`, from every seat but the drawer."""
+    # SPEC GAP: 8.5 gives the DRAW body as `[entry]` but decodes it as list(4096) of entries
+    # like DEAL; it is read as a list, and any list but one entry for `drawing` is
+    # draw/positions.
     entries = read_entries(fr.body)
     got = [e.position for e in entries]
     if got != [st.drawing]:
@@ -926,6 +944,8 @@ def on_reveal(g: Game, st: State, fr: Frame) -> None:
         st.turn = fr.seat + 1
         return
     # 10.4 REVEAL: the audit re-judges every claim in order (audit/false-claim).
+    # SPEC GAP: "a position of a claim now holds one of its forbidden tiles" is read as
+    # opened[p] (revealed, or played after the claim) being in the claim's F.
     for seq, claimant, positions, forbidden in st.claims:
         for p in positions:
             if st.opened[p] is not None and tile_text(st.opened[p]) in forbidden:
@@ -1120,6 +1140,8 @@ def decided(g: Game, st: State) -> dict[str, Any] | None:
     are unopened (they then hold the deck tiles nothing opened), else null."""
     if st.phase != "reveal":
         return None
+    # SPEC GAP: "every position dealt to it" is read with the current owners, the positions
+    # a seat drew included (10.3: draws change `owners`).
     out = [s for s in range(g.k)
            if all(st.played[p] for p, o in enumerate(st.owners) if o == s)]
     if len(out) != 1:
