@@ -17,7 +17,7 @@ the same verdict for the step as the full replay.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -205,15 +205,40 @@ def dispute_package(data: bytes, index: int) -> bytes:
             raise LocalError("dispute/after-violation",
                              f"the replay stops at frame {i} ({v.code}); frame {index} has "
                              "no committed state to judge it against") from None
-    evidence = []
-    for wire in transcript.evidence:
+    return _package(transcript, ref, index, _evidence_by_step(ref.game, transcript.evidence))
+
+
+def dispute_packages(data: bytes) -> Iterator[bytes]:
+    """`dispute_package(data, n)` for every n the replay reaches with a committed state, in
+    order, from one replay (one package per frame up to and including the first that
+    fails)."""
+    transcript = Transcript.decode(data)
+    ref = Referee(transcript.setup)
+    evidence = _evidence_by_step(ref.game, transcript.evidence)
+    for index, wire in enumerate(transcript.frames):
+        yield _package(transcript, ref, index, evidence)
         try:
-            if authenticate(ref.game, wire, None).seq == index:
-                evidence.append(wire)
+            ref.receive(wire, dedupe=False)
+        except Violation:
+            return
+
+
+def _evidence_by_step(game: Game, records: tuple[bytes, ...]) -> dict[int, list[bytes]]:
+    """The transcript's evidence records by the step they were signed for."""
+    steps: dict[int, list[bytes]] = {}
+    for wire in records:
+        try:
+            steps.setdefault(authenticate(game, wire, None).seq, []).append(wire)
         except Violation:
             continue
+    return steps
+
+
+def _package(transcript: Transcript, ref: Referee, index: int,
+             evidence: dict[int, list[bytes]]) -> bytes:
     return pack([DISPUTE_MAGIC, 1, transcript.setup.encode(), index,
-                 ref.state.encode(ref.game.rules), transcript.frames[index], evidence])
+                 ref.state.encode(ref.game.rules), transcript.frames[index],
+                 evidence.get(index, [])])
 
 
 @dataclass(frozen=True)

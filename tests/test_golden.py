@@ -14,7 +14,7 @@ from protocol.canonical import pack, unpack
 from protocol.errors import EncodingError, LocalError, Violation
 from protocol.referee import Referee
 from protocol.transcript import Transcript
-from protocol.verifier import check_step, dispute_package, replay
+from protocol.verifier import check_step, dispute_package, dispute_packages, replay
 
 ROOT = Path(__file__).resolve().parent.parent
 GOLDEN = ROOT / "spec" / "vectors" / "transcripts"
@@ -39,24 +39,27 @@ def test_check_step_agrees_with_the_full_replay_on_every_frame(name: str) -> Non
     violation = INDEX[name]["violation"]
     stop = violation["frame"] if violation else len(frames)
     committed = _replayed_state_hashes(data)   # what a referee holding the chain knows
-    for n in range(min(stop + 1, len(frames))):
-        verdict = check_step(dispute_package(data, n), committed[n])
+    # One package per frame the replay reaches with a committed state (one replay).
+    packages = list(dispute_packages(data))
+    assert len(packages) >= min(stop + 1, len(frames))
+    for n in sorted({0, len(packages) // 2, len(packages) - 1}):  # the same bytes as alone
+        assert packages[n] == dispute_package(data, n)
+    for n, package in enumerate(packages):
+        verdict = check_step(package, committed[n])
         if n < stop:
             assert verdict.valid, n
-        else:  # the violating frame: the same rule, seat, frame and blame as the replay
+        elif n == stop:  # the violating frame: the same rule, seat, frame and blame
             v = verdict.violation
             assert v is not None, n
             assert {"rule": v.code, "seat": v.seat, "frame": v.frame,
                     "authenticated": v.authenticated} == {
                 k: violation[k] for k in ("rule", "seat", "frame", "authenticated")}
-    # After the violation: either the replay holds no committed state (no package can be
-    # made), or (a violation proven by evidence) the later frames are themselves invalid.
-    for n in range(stop + 1, len(frames)):
-        try:
-            package = dispute_package(data, n)
-        except LocalError:
-            continue
-        assert not check_step(package, committed[n]).valid
+        else:  # after a violation proven by evidence, the later frames are invalid too
+            assert not verdict.valid, n
+    # Beyond the last package the replay holds no committed state: none can be made.
+    if len(packages) < len(frames):
+        with pytest.raises(LocalError):
+            dispute_package(data, len(packages))
 
 
 def _replayed_state_hashes(data: bytes) -> list[bytes]:
