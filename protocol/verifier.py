@@ -29,7 +29,7 @@ from .referee import Referee, earlier_step_violation
 from .rules.base import Outcome, halves_text
 from .session import Game, authenticate, awaiting, step
 from .setup import MAX_SETUP_BYTES, GameSetup
-from .state import HIDDEN, MAX_STATE_BYTES, Phase, PublicState
+from .state import BONEYARD, MAX_STATE_BYTES, Phase, PublicState
 from .tiles import tile_text
 from .transcript import MAX_EVIDENCE, Transcript
 
@@ -72,14 +72,16 @@ def decided_by_play(game: Game, state: PublicState) -> Decided | None:
            if all(state.played[p] for p, o in enumerate(state.owners) if o == s)]
     if len(out) != 1:
         return None
-    if any(t is None for t, o in zip(state.opened, state.owners, strict=True) if o != HIDDEN):
+    hides = game.rules.deal.hidden > 0
+    if (any(t is None for t, o in zip(state.opened, state.owners, strict=True) if o >= 0)
+            or (hides and BONEYARD in state.owners)):
         return Decided(out[0], "out", None)
     opened = set(state.opened)
     hands: list[list[Any]] = [[] for _ in range(game.seats)]
     for p, owner in enumerate(state.owners):
         if owner >= 0 and not state.played[p]:
             hands[owner].append(state.opened[p])
-    left = [t for t in game.deck_tiles if t not in opened]
+    left = [t for t in game.deck_tiles if t not in opened] if hides else []
     result = game.rules.outcome(state.rules_state, hands, left)
     return Decided(out[0], result.reason, result.margin_halves)
 
