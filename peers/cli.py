@@ -106,7 +106,9 @@ def _selfplay_match(args: argparse.Namespace, params: dict[str, object],
     from .report import match_account
     from .selfplay import selfplay_match
 
-    if args.rules != "mexican-train":
+    if args.rules == "mineshaft":
+        params = {**params, "long": True}  # the long variant: rounds down to 0-0
+    elif args.rules != "mexican-train":
         return _fail(f"selfplay: {args.rules} is played one round at a time (no --match)")
     try:
         rounds = selfplay_match(args.rules, dict(params), bots, args.seed)
@@ -244,7 +246,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--out", required=True, help="transcript file to write")
     p.add_argument("--match", action="store_true",
                    help="play a whole match, every round from the highest double down to "
-                        "0-0, into one match file (mexican-train)")
+                        "0-0, into one match file (mexican-train, or mineshaft's long "
+                        "variant)")
     p.add_argument("--bots", default=None,
                    help="bot names, one for every seat or one for all: greedy, random "
                         "(default: greedy and random in turn)")

@@ -92,7 +92,8 @@ def match_account(result: MatchVerdict) -> str:
     for i, verdict in enumerate(result.rounds):
         params = dict(verdict.setup.params) if verdict.setup else {}
         head = headline(verdict).splitlines()[0]
-        lines.append(f"round {i + 1} (engine {params.get('round', '?')}): {head}")
+        r = params.get("round", "?")
+        lines.append(f"round {i + 1} (starting double {r}-{r}): {head}")
     v = result.violation
     if v is not None:
         where = f"round {(result.broken_round or 0) + 1}"

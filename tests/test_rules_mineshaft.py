@@ -151,11 +151,15 @@ def test_moves_validate_on_construction() -> None:
 def test_params_defaults_and_registry() -> None:
     rules = make_rules("mineshaft", {"seats": 3})
     assert isinstance(rules, MineshaftRules) and rules.name == "mineshaft"
-    assert rules.params == {"set": "double-six", "seats": 3, "round": 6, "long": False}
+    assert rules.params == {"set": "double-six", "seats": 3, "round": 6, "long": False,
+                            "after": ""}
     assert make_rules(rules.name, rules.params) == rules == MineshaftRules(seats=3)
     assert RULESETS["mineshaft"]({"seats": 2, "set": "double-twelve"}).params["round"] == 12
     long = make_rules("mineshaft", {"seats": 2, "round": 3, "long": True})
-    assert long.params == {"set": "double-six", "seats": 2, "round": 3, "long": True}
+    assert long.params == {"set": "double-six", "seats": 2, "round": 3, "long": True,
+                           "after": ""}
+    linked = make_rules("mineshaft", {"seats": 2, "round": 5, "long": True, "after": "0" * 64})
+    assert linked.params["after"] == "0" * 64 and linked.next_rules().after == ""
 
 
 @pytest.mark.parametrize("params", [
@@ -163,7 +167,7 @@ def test_params_defaults_and_registry() -> None:
     {"seats": 9, "set": "double-twelve"}, {"seats": 2, "set": "double-five"},
     {"seats": 2, "round": 5}, {"seats": 2, "round": 7, "long": True},
     {"seats": 2, "long": 1}, {"seats": True}, {"seats": 2.0}, {"seats": 2, "round": "6"},
-    {"seats": 2, "extra": 0}, {"seats": 2, "set": 6},
+    {"seats": 2, "extra": 0}, {"seats": 2, "set": 6}, {"seats": 2, "after": "x" * 64},
 ])
 def test_bad_params_are_refused(params: dict[str, object]) -> None:
     with pytest.raises(EncodingError) as e:

@@ -98,6 +98,15 @@ def json_int_pair(x: object) -> tuple[int, int]:
     return json_int(items[0]), json_int(items[1])
 
 
+def link_problem(after: object) -> str | None:
+    """What is wrong with an `after` parameter: a match's link to its previous round, the
+    hex of that round's last frame hash, or "" (spec/11-verify.md 11.5)."""
+    if type(after) is not str or not (after == "" or (
+            len(after) == 64 and all(c in "0123456789abcdef" for c in after))):
+        return "after is empty or 64 lowercase hex digits (spec/11-verify.md 11.5)"
+    return None
+
+
 def halves_text(halves: int) -> str:
     """An exact decimal for a count of half pips: 7 -> "3.5", -1 -> "-0.5", 6 -> "3"."""
     sign = "-" if halves < 0 else ""

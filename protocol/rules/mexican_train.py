@@ -23,7 +23,7 @@ from dataclasses import dataclass, replace
 
 from ..errors import EncodingError, LocalError
 from ..tiles import Tile, TileSet
-from .base import DealPlan, Outcome, ParamValue, RuleViolation
+from .base import DealPlan, Outcome, ParamValue, RuleViolation, link_problem
 from .mexican_train_state import (
     DRAW,
     MAX_SEATS,
@@ -287,13 +287,6 @@ def _check_reveal(state: MexicanState, hands: Sequence[Collection[Tile]],
                             "hands hold distinct double-twelve tiles that are not on the table")
 
 
-def _link_problem(after: object) -> str | None:
-    if type(after) is not str or not (after == "" or (
-            len(after) == 64 and all(c in "0123456789abcdef" for c in after))):
-        return "after is empty or 64 lowercase hex digits (spec/11-verify.md 11.5)"
-    return None
-
-
 def _params_problem(seats: object, round_: object, mexican_train: object) -> str | None:
     if type(seats) is not int or not MIN_SEATS <= seats <= MAX_SEATS:
         return f"seats is an integer in {MIN_SEATS}..{MAX_SEATS}"
@@ -320,7 +313,7 @@ class MexicanTrainRules:
 
     def __post_init__(self) -> None:
         problem = (_params_problem(self.seats, self.round, self.mexican_train)
-                   or _link_problem(self.after))
+                   or link_problem(self.after))
         if problem:
             raise LocalError("rules/params", problem)
 
@@ -335,7 +328,7 @@ class MexicanTrainRules:
         seats, round_ = params["seats"], params.get("round", TILE_SET.max_pip)
         mexican = params.get("mexican_train", False)
         after = params.get("after", "")
-        problem = _params_problem(seats, round_, mexican) or _link_problem(after)
+        problem = _params_problem(seats, round_, mexican) or link_problem(after)
         if (problem or not isinstance(seats, int) or not isinstance(round_, int)
                 or not isinstance(after, str)):
             raise EncodingError("rules/params", problem or "")

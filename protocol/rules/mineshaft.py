@@ -22,7 +22,7 @@ from dataclasses import dataclass, replace
 
 from ..errors import EncodingError, LocalError
 from ..tiles import DOUBLE_SIX, TILE_SETS, Tile, TileSet
-from .base import DealPlan, Outcome, ParamValue, RuleViolation
+from .base import DealPlan, Outcome, ParamValue, RuleViolation, link_problem
 
 # The forced-play and match helpers are rule-set generic; Mexican Train's are reused.
 from .mexican_train_match import Standings, audit_claims, forbidden_tiles, match_standings
@@ -258,18 +258,21 @@ class MineshaftRules:
     round: int = -1
     """-1 stands for the set's highest double, which the constructor puts in its place."""
     long: bool = False
+    after: str = ""
+    """The previous round of a long game, as the hash of its last frame (hex), or ""."""
 
     def __post_init__(self) -> None:
         if self.round == -1 and self.set in TILE_SETS:
             object.__setattr__(self, "round", TILE_SETS[self.set].max_pip)
-        problem = _params_problem(self.set, self.seats, self.round, self.long)
+        problem = (_params_problem(self.set, self.seats, self.round, self.long)
+                   or link_problem(self.after))
         if problem:
             raise LocalError("rules/params", problem)
 
     @classmethod
     def from_params(cls, params: Mapping[str, object]) -> MineshaftRules:
         """Rebuild from `params`; seats is required, unknown keys are refused."""
-        unknown = set(params) - {"set", "seats", "round", "long"}
+        unknown = set(params) - {"set", "seats", "round", "long", "after"}
         if unknown:
             raise EncodingError("rules/params", f"unknown parameters {sorted(unknown)}")
         if "seats" not in params:
@@ -278,11 +281,12 @@ class MineshaftRules:
         ts = TILE_SETS.get(name) if isinstance(name, str) else None
         round_ = params.get("round", ts.max_pip if ts else None)
         long = params.get("long", False)
-        problem = _params_problem(name, seats, round_, long)
+        after = params.get("after", "")
+        problem = _params_problem(name, seats, round_, long) or link_problem(after)
         if problem or not isinstance(name, str) or not isinstance(seats, int) \
-                or not isinstance(round_, int):
+                or not isinstance(round_, int) or not isinstance(after, str):
             raise EncodingError("rules/params", problem or "")
-        return cls(seats=seats, set=name, round=round_, long=long is True)
+        return cls(seats=seats, set=name, round=round_, long=long is True, after=after)
 
     @property
     def name(self) -> str:
@@ -290,7 +294,8 @@ class MineshaftRules:
 
     @property
     def params(self) -> dict[str, ParamValue]:
-        return {"set": self.set, "seats": self.seats, "round": self.round, "long": self.long}
+        return {"set": self.set, "seats": self.seats, "round": self.round, "long": self.long,
+                "after": self.after}
 
     @property
     def tile_set(self) -> TileSet:
@@ -305,9 +310,10 @@ class MineshaftRules:
         return DealPlan(seats=self.seats, hand_size=HAND_SIZE, hidden=0, on_table=(self.hub,))
 
     def next_rules(self) -> MineshaftRules | None:
-        """The rules of the next round: None in a short game and after the 0-0 round."""
+        """The rules of the next round: None in a short game and after the 0-0 round. Its
+        `after` is left empty: only the match knows the link (spec/11-verify.md 11.5)."""
         nxt = next_round(self.round) if self.long else None
-        return None if nxt is None else replace(self, round=nxt)
+        return None if nxt is None else replace(self, round=nxt, after="")
 
     def initial_state(self, first_player: int) -> MineshaftState:
         return initial_state(self.tile_set, self.seats, self.round, first_player)
