@@ -55,7 +55,7 @@ def initial_deck(ts: TileSet, tiles: Sequence[Tile], key: Point) -> Deck:
 
 
 def shuffle_round(deck: Deck, key: Point, ctx: Context, fresh: bytes,
-                  secret: bytes = b"") -> tuple[Deck, ShuffleProof]:
+                  secret: bytes) -> tuple[Deck, ShuffleProof]:
     """One seat's shuffle: permute and re-encrypt `deck`, and prove it.
 
     `fresh` must be at least 32 bytes from a CSPRNG (or a fixed seed in tests).

@@ -263,6 +263,11 @@ def recompute_shuffle(deck_in: Deck, deck_out: Deck, joint_key: Point, proof: Sh
     if not (len(proof.commitments) == len(proof.chain) == len(proof.s_hat)
             == len(proof.s_prime) == n):
         raise ProofError("shuffle/size", f"the proof is not for a deck of {n}")
+    if len({ct.c1.data for ct in deck_out}) != n:
+        # Decryption proofs bind to c1 (6.3): two positions sharing one c1 would share
+        # every decryption share, so opening one would open the other. Honest
+        # re-encryption repeats a c1 with negligible probability.
+        raise ProofError("shuffle/repeated-c1", "two output ciphertexts share their c1")
     h = commitment_base()
     hs = commitment_generators(n)
     statement = _statement(ctx, joint_key, deck_in, deck_out)

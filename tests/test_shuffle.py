@@ -44,7 +44,7 @@ def setup(n: int, seats: int = 2, ts: TileSet = DOUBLE_SIX, seed: int = 1):
 def test_shuffle_proof_is_complete_and_round_trips() -> None:
     _, key, deck = setup(27)
     ctx = Context(GAME, 1, 0)
-    out, proof = shuffle_round(deck, key, ctx, os.urandom(32))
+    out, proof = shuffle_round(deck, key, ctx, os.urandom(32), b"seat secret")
     blob = proof.encode()
     assert len(blob) == 128 * 27 + 160
     assert ShuffleProof.decode(blob, 27) == proof
@@ -54,7 +54,7 @@ def test_shuffle_proof_is_complete_and_round_trips() -> None:
 N_SMALL = 4
 _, KEY, DECK = setup(N_SMALL)
 CTX = Context(GAME, 5, 1)
-OUT, PROOF = shuffle_round(DECK, KEY, CTX, bytes(32))
+OUT, PROOF = shuffle_round(DECK, KEY, CTX, bytes(32), b"seat secret")
 
 
 def _tweak_point(p: Point, delta: int) -> Point:
@@ -123,7 +123,8 @@ def test_full_round_by_k_seats_then_openings_give_every_tile_once(
     deck = initial_deck(ts, subset, key)
     for seat in range(seats):
         ctx = Context(GAME, 1, seat)
-        out, proof = shuffle_round(deck, key, ctx, seed.to_bytes(32, "big") + bytes([seat]))
+        out, proof = shuffle_round(deck, key, ctx, seed.to_bytes(32, "big") + bytes([seat]),
+                                   bytes([seat]))
         verify_shuffle(deck, out, key, proof, ctx)
         deck = out
     opened = []

@@ -35,6 +35,7 @@ from protocol.group import IDENTITY, P_FIELD, G, L, Point, base_mul, mul, scalar
 from protocol.hashing import VERSION, H, Tag, hash_to_point, hash_to_scalar, nonce_scalars
 from protocol.schnorr import prove_key, schnorr_challenge
 from protocol.shuffle import (
+    ShuffleWitness,
     apply_shuffle,
     commitment_base,
     commitment_generators,
@@ -271,6 +272,11 @@ def shuffle_case(name: str, n: int, with_trace: bool) -> tuple[dict[str, Any], l
         case["t"] = [p.data.hex() for p in trace.t]
     base = {"case": name}
     pt_end = 2 * n * 32                       # offset of the first scalar (the challenge)
+    # A shuffler that re-encrypts two positions with the same randomness: every input c1
+    # is G (5.4), so their output c1 repeat; the proof itself is valid.
+    twin = ShuffleWitness(witness.permutation,
+                          (witness.randomness[0], *witness.randomness[:-1]))
+    twin_out = apply_shuffle(deck_in, key, twin)
     negatives = [
         {**base, "name": f"{name}: tampered commitment c_0", "proof": replace_hex(
             blob, 0, proof.chain[0].data.hex()), "expected": "shuffle/challenge"},
@@ -306,6 +312,10 @@ def shuffle_case(name: str, n: int, with_trace: bool) -> tuple[dict[str, Any], l
          "deck_out": case["deck_out"][:-2], "expected": "deck/length"},
         {**base, "name": f"{name}: output deck one ciphertext short",
          "deck_out": case["deck_out"][:-128], "expected": "shuffle/size"},
+        {**base, "name": f"{name}: two outputs share their c1 (a valid proof)",
+         "deck_out": encode_deck(twin_out).hex(),
+         "proof": prove_shuffle(deck_in, twin_out, key, twin, ctx, fresh).encode().hex(),
+         "expected": "shuffle/repeated-c1"},
     ]
     return case, negatives
 

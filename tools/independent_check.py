@@ -363,6 +363,8 @@ def shuffle_verify(ctx: bytes, y_b: bytes, e_b: bytes, e2_b: bytes, proof: bytes
     pts = [decode_point(proof[32 * i : 32 * i + 32]) for i in range(2 * n)]
     off = 64 * n
     scs = [decode_scalar(proof[off + 32 * i : off + 32 * i + 32]) for i in range(2 * n + 5)]
+    if len({e2_b[64 * i : 64 * i + 32] for i in range(n)}) != n:
+        fail("shuffle/repeated-c1")  # 7.5: once everything is decoded, before the proof
     c, ch = pts[:n], pts[n:]
     chal, s1, s2, s3, s4 = scs[:5]
     sh, sp = scs[5 : 5 + n], scs[5 + n :]
