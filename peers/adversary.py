@@ -267,9 +267,9 @@ def withheld_reveal(seed: int = 7) -> Cheat:
     return Cheat("reveal withheld", _prefix(t), wire, 1, "reveal/positions", table=t)
 
 
-def _claim_table(seed: int) -> tuple[Table, int]:
-    """A 3-seat Mexican Train round at a move where the seat to move could play."""
-    t = Table.create("mexican-train", {"seats": 3}, ("greedy",) * 3, Entropy(seed))
+def _claim_table(seed: int, rules: str, seats: int) -> tuple[Table, int]:
+    """A round of `rules` for `seats` at a move where the seat to move could play."""
+    t = Table.create(rules, {"seats": seats}, ("greedy",) * seats, Entropy(seed))
 
     def could_play(x: Table) -> bool:
         due = x.referees[0].awaiting
@@ -298,14 +298,14 @@ def _claims(rules: Any) -> list[Any]:
     return moves
 
 
-def false_claim(seed: int = 3) -> Cheat:
+def false_claim(seed: int = 3, rules_name: str = "mexican-train", seats: int = 3) -> Cheat:
     """A seat that holds a playable tile draws (or passes) anyway, with a forged proof
     that it cannot play: the proof of 6.5 fails (cannot-play/identity)."""
     from protocol.cannot_play import _prove_unchecked
     from protocol.claims import claim_statement
     from protocol.context import Context
 
-    t, seat = _claim_table(seed)
+    t, seat = _claim_table(seed, rules_name, seats)
     state = _state(t)
     rules = t.referees[0].game.rules
     move = next(m for m in _claims(rules)
@@ -344,5 +344,6 @@ CHEATS: dict[str, Callable[[], Cheat]] = {
     "withheld-reveal": withheld_reveal,
     "silent-at-reveal": silent_at_reveal,
     "false-claim": false_claim,
+    "false-claim-mineshaft": lambda: false_claim(4, "mineshaft", 4),
 }
 

@@ -11,9 +11,11 @@ went out, never sends its final REVEAL, so the winner and margin are proven and 
 hidden tile is not opened; `out-loser-silent` stops one frame earlier, before the
 loser's REVEAL, so the margin is unknown (spec/11-verify.md 11.2 step 5, rules/bram.md
 D14). `mexican-train-3` is a complete three-seat Mexican Train round with draws and
-"cannot play" claims (spec/10-session.md 10.4). Every other file is the transcript an
+"cannot play" claims (spec/10-session.md 10.4); `mineshaft-4` a four-seat Mineshaft
+round. Every other file is the transcript an
 honest seat saves after one of the cheats in peers/adversary.py (`false-claim` is a
-Mexican Train seat that could play but draws or passes with a forged proof). index.json
+Mexican Train seat that could play but draws or passes with a forged proof;
+`false-claim-mineshaft` the same in Mineshaft). index.json
 gives each file's expected verdict.
 """
 
@@ -46,8 +48,10 @@ def build() -> dict[str, bytes]:
     out = selfplay("bram", {"komi_halves": -3}, ("random", "greedy"), seed=2)
     # A Mexican Train round for three seats: draws opened privately, "cannot play" claims.
     train = selfplay("mexican-train", {"seats": 3}, ("greedy", "random", "greedy"), seed=1)
+    # A Mineshaft round for four seats: the hub set aside, draws, forced play.
+    shaft = selfplay("mineshaft", {"seats": 4}, ("greedy", "random") * 2, seed=1)
     files = {"valid": valid.encode(), "valid-out": out.encode(),
-             "mexican-train-3": train.encode(),
+             "mexican-train-3": train.encode(), "mineshaft-4": shaft.encode(),
              "prefix": Transcript(valid.setup, valid.frames[:13]).encode(),
              "out-winner-silent": Transcript(out.setup, out.frames[:-1]).encode(),
              "out-loser-silent": Transcript(out.setup, out.frames[:-2]).encode()}

@@ -1,11 +1,12 @@
 #!/usr/bin/env python3
 """Independent verifier of dealerless/1 transcript files.
 
-Written from spec/ alone (sections 1-3, 5-8, 10, 11, rules/bram.md and
-rules/mexican-train.md): no code of the project is read or imported except
-tools/independent_check.py, itself a spec-only implementation of the group, hashing and
-proof primitives, and tools/independent_mexican_train.py, the rule set `mexican-train`
-written from its document alone. It parses a transcript (8.6),
+Written from spec/ alone (sections 1-3, 5-8, 10, 11, rules/bram.md,
+rules/mexican-train.md and rules/mineshaft.md): no code of the project is read or imported
+except tools/independent_check.py, itself a spec-only implementation of the group, hashing
+and proof primitives, tools/independent_mexican_train.py and
+tools/independent_mineshaft.py, the rule sets `mexican-train` and `mineshaft` each written
+from its document alone. It parses a transcript (8.6),
 decodes the setup (8.2), replays every frame through the checks of 10.5 in order, judges
 the evidence records (11.2 step 4) and reports the verdict of 11.1.
 
@@ -15,6 +16,9 @@ Usage:
     python tools/independent_verify.py --golden       every transcript of
         spec/vectors/transcripts/index.json against its expected verdict, plus the state
         hash (10.3) of every frame of the valid transcript; exit 0 iff nothing failed.
+    python tools/independent_verify.py --perft        the rule vectors of
+        spec/vectors/rules/mineshaft_perft.json (rules/mineshaft.md 11) against
+        tools/independent_mineshaft.py; exit 0 iff all agree.
 
 Exit codes as 11.1: 0 valid and complete, 1 invalid, 2 usage/unreadable, 3 valid prefix
 (several files: the worst of them, in the order 2, 1, 3, 0).
@@ -36,6 +40,7 @@ from typing import Any, NoReturn
 
 import independent_check as ic
 import independent_mexican_train as imt
+import independent_mineshaft as ims
 import msgpack
 from nacl import bindings as nb
 from nacl import exceptions as nacl_exc
@@ -388,7 +393,8 @@ class Bram:
         return Outcome(winner, s.finished, hand_pips, pips, margin, list(hidden))
 
 
-RULESETS: dict[str, Any] = {"bram": Bram, "mexican-train": imt.MexicanTrain}
+RULESETS: dict[str, Any] = {"bram": Bram, "mexican-train": imt.MexicanTrain,
+                            "mineshaft": ims.Mineshaft}
 HIDDEN, BONEYARD = -1, -2
 
 
@@ -398,7 +404,7 @@ class Game:
     """10.1: the fixed facts derived from the setup."""
 
     setup: bytes
-    rules: Any               # Bram or imt.MexicanTrain
+    rules: Any               # Bram, imt.MexicanTrain or ims.Mineshaft
     identities: list[bytes]
     k: int
     game_id: bytes
@@ -570,7 +576,7 @@ class State:
     shares: list[list[bytes | None]]
     opened: list[Tile | None]
     played: list[bool]
-    rules: Any                     # BramState, imt.MexState or None
+    rules: Any                     # BramState, imt.MexState, ims.MineState or None
     drawing: int | None = None     # 10.3: in phase draw, the position opened to its drawer
     # 10.3: the proven "cannot play" claims, each [seq, seat, [position, ...], ["a-b", ...]]
     claims: list[Any] = field(default_factory=list)
@@ -1241,7 +1247,15 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("files", nargs="*", type=Path)
     ap.add_argument("--golden", action="store_true", help="check spec/vectors/transcripts")
     ap.add_argument("--json", action="store_true", help="print the 11.1 JSON verdict")
+    ap.add_argument("--perft", action="store_true",
+                    help="check spec/vectors/rules/mineshaft_perft.json")
     args = ap.parse_args(argv)
+    if args.perft:
+        ok, bad = ims.self_check()
+        passed, failed = ims.check_perft()
+        print(f"mineshaft encoding: {ok} passed, {bad} failed; "
+              f"perft: {passed} passed, {failed} failed")
+        return 0 if bad == 0 and failed == 0 else 1
     if args.golden:
         return golden()
     if not args.files:
