@@ -156,6 +156,26 @@ class Outcome:
         }
 
 
+def lowest_pips_outcome(reason: str, hand_counts: Sequence[int],
+                        hands: Sequence[Collection[Tile]]) -> Outcome:
+    """The outcome of a round where going out wins and otherwise the fewest pips do
+    (Mexican Train and Mineshaft, section 8 of their rules): a seat with no tile left
+    wins; else the lowest total wins alone, or nobody does (winner None) if it is
+    shared. The margin is twice the gap to the next-lowest total; no komi, no hidden
+    tiles."""
+    pips = tuple(sum(a + b for a, b in h) for h in hands)
+    if reason == "out":
+        winner: int | None = list(hand_counts).index(0)
+    else:
+        best = min(pips)
+        winner = pips.index(best) if pips.count(best) == 1 else None
+    margin = 0
+    if winner is not None:
+        margin = 2 * (min(p for s, p in enumerate(pips) if s != winner) - pips[winner])
+    return Outcome(winner=winner, reason=reason, hand_pips=pips,
+                   pips_halves=tuple(2 * p for p in pips), margin_halves=margin, hidden=())
+
+
 class RuleSet(Protocol[StateT, MoveT]):
     """What a session needs from a rule set; `protocol.rules.bram.BramRules` is one."""
 

@@ -23,7 +23,14 @@ from dataclasses import dataclass, replace
 
 from ..errors import EncodingError, LocalError
 from ..tiles import Tile, TileSet
-from .base import DealPlan, Outcome, ParamValue, RuleViolation, link_problem
+from .base import (
+    DealPlan,
+    Outcome,
+    ParamValue,
+    RuleViolation,
+    link_problem,
+    lowest_pips_outcome,
+)
 from .mexican_train_state import (
     DRAW,
     MAX_SEATS,
@@ -261,17 +268,7 @@ def outcome(state: MexicanState, hands: Sequence[Collection[Tile]],
     if state.finished is None:
         raise LocalError("rules/not-over", "the round is still on")
     _check_reveal(state, hands, hidden)
-    pips = tuple(sum(a + b for a, b in h) for h in hands)
-    if state.finished == "out":
-        winner: int | None = state.hand_counts.index(0)
-    else:
-        best = min(pips)
-        winner = pips.index(best) if pips.count(best) == 1 else None
-    margin = 0
-    if winner is not None:
-        margin = 2 * (min(p for s, p in enumerate(pips) if s != winner) - pips[winner])
-    return Outcome(winner=winner, reason=state.finished, hand_pips=pips,
-                   pips_halves=tuple(2 * p for p in pips), margin_halves=margin, hidden=())
+    return lowest_pips_outcome(state.finished, state.hand_counts, hands)
 
 
 def _check_reveal(state: MexicanState, hands: Sequence[Collection[Tile]],
