@@ -80,7 +80,7 @@ def _cmd_selfplay(args: argparse.Namespace) -> int:
     from .selfplay import rule_params
 
     try:
-        params = rule_params(args.rules, args.seats, args.komi)
+        params = rule_params(args.rules, args.seats, args.komi, args.set)
     except ValueError as exc:
         return _fail(f"selfplay: {exc}")
     if args.match:
@@ -220,6 +220,7 @@ def build_parser() -> argparse.ArgumentParser:
     import protocol.rules as rules_pkg
 
     from .netcli import ENVIRONMENT, HOME_HELP
+    from .selfplay import SET_NAMES
 
     parser = argparse.ArgumentParser(
         prog="dealerless",
@@ -243,6 +244,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--rules", default="bram", choices=sorted(rules_pkg.RULESETS))
     p.add_argument("--seats", type=int, default=2, choices=range(2, 9), metavar="K",
                    help="number of seats, 2-8 (bram: 2)")
+    p.add_argument("--set", default=None, choices=SET_NAMES,
+                   help="the domino set, for rules that offer several (mineshaft)")
     p.add_argument("--out", required=True, help="transcript file to write")
     p.add_argument("--match", action="store_true",
                    help="play a whole match, every round from the highest double down to "

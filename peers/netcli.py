@@ -36,7 +36,7 @@ from .link import ClientLink, HostLink, Link, LinkError, check_url
 from .peer import HOST, JOIN, MAX_SEATS, MIN_SEATS, Peer, PeerConfig, PeerError, PeerResult
 from .relay import OPEN_ROOM, Chaos, Limits, run_relay
 from .report import headline
-from .selfplay import rule_params
+from .selfplay import SET_NAMES, rule_params
 from .store import GameNotFound, GameStore, StoreError, find_game, list_games
 
 EXIT_FAILED, EXIT_USAGE, EXIT_INCOMPLETE = 1, 2, 3
@@ -117,10 +117,11 @@ def _seats(text: str) -> int:
                        f"a game has {MIN_SEATS} to {MAX_SEATS} seats"))
 
 
-def host_params(rules: str, seats: int, komi: int) -> dict[str, Any]:
+def host_params(rules: str, seats: int, komi: int,
+                tile_set: str | None = None) -> dict[str, Any]:
     """The rule set's parameters from `host`'s options, or UsageError (see rule_params)."""
     try:
-        return rule_params(rules, seats, komi)
+        return rule_params(rules, seats, komi, tile_set)
     except ValueError as exc:
         raise UsageError(f"host: {exc}") from None
 
@@ -337,7 +338,7 @@ def _invitation(listen: str, port: int, path: str) -> tuple[str, str | None]:
 
 def cmd_host(args: argparse.Namespace) -> int:
     try:
-        params = host_params(args.rules, args.seats, args.komi)
+        params = host_params(args.rules, args.seats, args.komi, args.set)
     except UsageError as exc:
         return _usage(str(exc))
 
@@ -532,6 +533,8 @@ def add_network_commands(sub: Any, parse_komi: Any) -> None:
                         "as the rules allow; default 2)")
     p.add_argument("--komi", type=parse_komi, default=0,
                    help="pips (whole or half) added to the first player's total")
+    p.add_argument("--set", default=None, choices=SET_NAMES,
+                   help="the domino set, for rules that offer several (mineshaft)")
     _seat_options(p)
     p.set_defaults(func=cmd_host)
 

@@ -17,6 +17,7 @@ from protocol.identity import Identity
 from protocol.referee import Referee
 from protocol.seat import SeatAgent, SeatView
 from protocol.setup import GameSetup
+from protocol.tiles import TILE_SETS
 from protocol.transcript import Transcript
 
 from .bots import BOTS
@@ -78,15 +79,25 @@ class Table:
         return self.referees[0].transcript()
 
 
-def rule_params(rules: str, seats: int, komi_halves: int = 0) -> dict[str, Any]:
-    """A rule set's parameters from the command line's --seats and --komi; ValueError
-    naming what cannot work (an unknown rule set, a seat count the rules do not allow, a
-    komi for rules that have none)."""
+#: The domino sets a rule set may offer (`--set`).
+SET_NAMES = sorted(TILE_SETS)
+
+
+def rule_params(rules: str, seats: int, komi_halves: int = 0,
+                tile_set: str | None = None) -> dict[str, Any]:
+    """A rule set's parameters from the command line's --seats, --komi and --set;
+    ValueError naming what cannot work (an unknown rule set, a seat count the rules do
+    not allow, a komi or a set for rules that take none)."""
     from protocol.errors import DealerlessError
     from protocol.rules import make_rules
 
     probe: Any = None
-    for guess in ({}, {"seats": seats}):  # some rule sets require their seat count
+    problem = ""
+    # Some rule sets require their seat count, and some allow more seats on a larger set.
+    guesses: list[dict[str, Any]] = [{}, {"seats": seats}]
+    if tile_set is not None:
+        guesses += [{"set": tile_set}, {"set": tile_set, "seats": seats}]
+    for guess in guesses:
         try:
             probe = make_rules(rules, guess)
             break
@@ -95,6 +106,10 @@ def rule_params(rules: str, seats: int, komi_halves: int = 0) -> dict[str, Any]:
     if probe is None:
         raise ValueError(problem)
     params: dict[str, Any] = {}
+    if tile_set is not None:
+        if "set" not in probe.params:
+            raise ValueError(f"the rules {rules} are played with one set (no --set)")
+        params["set"] = tile_set
     if "komi_halves" in probe.params:
         params["komi_halves"] = komi_halves
     elif komi_halves:

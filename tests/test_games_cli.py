@@ -25,11 +25,13 @@ def run(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run([*CLI, *args], capture_output=True, text=True, timeout=300)
 
 
-@pytest.mark.parametrize(("rules", "seats"), [("mexican-train", 8), ("mineshaft", 4)])
-def test_selfplay_then_verify_json_is_complete(rules: str, seats: int, tmp_path: Path) -> None:
+@pytest.mark.parametrize(("rules", "seats", "more"), [
+    ("mexican-train", 8, ()), ("mineshaft", 4, ()), ("mineshaft", 5, ("--set", "double-nine"))])
+def test_selfplay_then_verify_json_is_complete(rules: str, seats: int, more: tuple[str, ...],
+                                               tmp_path: Path) -> None:
     out = tmp_path / "g.t"
     played = run("selfplay", "--rules", rules, "--seats", str(seats), "--out", str(out),
-                 "--seed", "2")
+                 "--seed", "2", *more)
     assert played.returncode == 0, played.stderr
     assert played.stdout.startswith("VALID and complete")
     checked = run("verify", str(out), "--json")
