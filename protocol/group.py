@@ -65,7 +65,7 @@ class Point:
 class OpCounter:
     """Counts group operations for the benchmark's cost floor (spec/09-bench.md)."""
 
-    __slots__ = ("add", "base", "h2p", "sig", "valid", "var")
+    __slots__ = ("add", "base", "h2p", "hash_bytes", "hashes", "sig", "valid", "var")
 
     def __init__(self) -> None:
         self.reset()
@@ -77,10 +77,13 @@ class OpCounter:
         self.valid = 0
         self.h2p = 0
         self.sig = 0  # Ed25519 signature verifications (protocol/identity.py)
+        self.hashes = 0  # calls of H (protocol/hashing.py) and the bytes they hash,
+        self.hash_bytes = 0  # length prefixes included: for on-chain cost estimates
 
     def snapshot(self) -> dict[str, int]:
         return {"var": self.var, "base": self.base, "add": self.add,
-                "valid": self.valid, "h2p": self.h2p, "sig": self.sig}
+                "valid": self.valid, "h2p": self.h2p, "sig": self.sig,
+                "hashes": self.hashes, "hash_bytes": self.hash_bytes}
 
 
 OPS = OpCounter()

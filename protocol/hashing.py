@@ -15,7 +15,7 @@ import hashlib
 from enum import Enum
 
 from .errors import DeckError, LocalError
-from .group import IDENTITY_BYTES, L, Point, from_uniform
+from .group import IDENTITY_BYTES, OPS, L, Point, from_uniform
 
 #: Protocol version string, hashed into every hash (spec/03-hashing.md 3.1).
 VERSION = b"dealerless/1"
@@ -56,8 +56,12 @@ def H(tag: Tag, *parts: bytes) -> bytes:
         raise LocalError("hash/untagged", "every hash needs a tag from the domain table")
     h = hashlib.sha512(lp(VERSION))
     h.update(lp(tag.value))
+    size = 8 + len(VERSION) + len(tag.value)
     for part in parts:
         h.update(lp(part))
+        size += 4 + len(part)
+    OPS.hashes += 1
+    OPS.hash_bytes += size
     return h.digest()
 
 

@@ -63,3 +63,15 @@ def test_bench_table_and_usage_errors(capsys: pytest.CaptureFixture[str]) -> Non
     assert "floor_ratio_max" in out and "shuffle_V_per_tile" in out
     assert "cannot_play_V" in out and "cannot play (double-twelve, hand 15, forbidden 76" in out
     assert main(["bench", "--sizes", "30"]) == 2
+
+
+def test_the_per_step_cost_table_of_the_spec_matches_the_code() -> None:
+    """spec/09-bench.md 9.3 is generated from counted operations; it moves with the code."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    proc = subprocess.run([sys.executable, str(root / "tools" / "gen_costs.py"), "--check"],
+                          capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr
