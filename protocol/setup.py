@@ -15,6 +15,7 @@ from typing import Any
 
 from .canonical import as_array, as_bytes, as_int, as_list, as_str, pack, unpack
 from .errors import EncodingError, LocalError
+from .group import decode_point
 from .hashing import H, Tag
 from .identity import PUBLIC_KEY_BYTES
 from .rules import make_rules
@@ -46,6 +47,13 @@ class GameSetup:
         for key in self.identities:
             if not isinstance(key, bytes) or len(key) != PUBLIC_KEY_BYTES:
                 raise LocalError("setup/identity", "an identity key is 32 bytes")
+            try:
+                # A key of small or mixed order verifies differently under cofactored and
+                # cofactorless Ed25519: refusing it keeps every port's verdicts the same.
+                decode_point(key)
+            except EncodingError as exc:
+                raise LocalError("setup/identity", f"an identity key is no point of the "
+                                 f"prime-order group ({exc.code})") from None
         for nonce in self.nonces:
             if not isinstance(nonce, bytes) or len(nonce) != NONCE_BYTES:
                 raise LocalError("setup/nonce", "a setup nonce is 32 bytes")

@@ -255,7 +255,10 @@ def test_a_trusted_opponent_is_shown_with_its_fingerprint(tmp_path: Path) -> Non
 
     friend = keys.generate(tmp_path / "friend")
     keys.trust(tmp_path / "home", "alice", friend.public_key)
-    setup = GameSetup.create("bram", {}, [os.urandom(32), friend.public_key],
+    from protocol.identity import Identity
+
+    setup = GameSetup.create("bram", {}, [Identity(os.urandom(32)).public_key,
+                                          friend.public_key],
                              [os.urandom(32), os.urandom(32)])
     seen: list[object] = []
     config = type("Config", (), {"notify": staticmethod(seen.append)})()

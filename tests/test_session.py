@@ -159,3 +159,30 @@ def _tiles_in(obj: object) -> set[tuple[int, int]]:
 
     walk(obj)
     return found
+
+
+@pytest.mark.parametrize("key", [
+    bytes([1]) + bytes(31),                                                    # the identity
+    bytes.fromhex("ec" + "ff" * 30 + "7f"),                                    # order 2
+    bytes.fromhex("26e8958fc2b227b045c3f489f2ef98f0d5dfac05d3c63339b13802886d53fc05"),  # 8
+    bytes.fromhex("ee" + "ff" * 30 + "7f"),                                    # y >= p
+])
+def test_setup_refuses_identity_keys_outside_the_prime_order_group(key: bytes) -> None:
+    """spec/08-wire.md 8.2 rule 11: ports with cofactored and cofactorless Ed25519 would
+    disagree on such keys, so no setup holds one (`setup/identity`)."""
+    import os
+
+    from protocol.errors import EncodingError, LocalError
+    from protocol.identity import Identity
+    from protocol.setup import GameSetup
+
+    honest = Identity(os.urandom(32)).public_key
+    with pytest.raises(LocalError) as made:
+        GameSetup.create("bram", {}, [honest, key], [bytes(32), bytes(32)])
+    assert made.value.code == "setup/identity"
+    good = GameSetup.create("bram", {}, [honest, Identity(os.urandom(32)).public_key],
+                            [bytes(32), bytes(32)])
+    forged = good.encode().replace(good.identities[1], key)
+    with pytest.raises(EncodingError) as decoded:
+        GameSetup.decode(forged)
+    assert decoded.value.code == "setup/identity"

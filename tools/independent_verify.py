@@ -439,6 +439,11 @@ def decode_setup(data: bytes) -> Game:
     k = rules.seats
     if len(ids) != k or len(nonces) != k or len(set(ids)) != k:
         fail("setup/seats", f"{k} distinct identities and {k} nonces")
+    for key in ids:                                                     # 8.2 row 11
+        try:
+            decode_point(key)
+        except ic.SpecError as e:
+            fail("setup/identity", f"an identity key is no prime-order point ({e})")
     game_id = H("GAME", data)[:32]
     # 10.3 positions and owners; 5.1 the tile table of the whole set.
     deck_tiles = [t for t in rules.tiles if t not in rules.on_table]
