@@ -22,6 +22,7 @@ from .cannot_play import (
 )
 from .context import Context
 from .errors import DealerlessError, Violation
+from .rules.base import playable_tiles
 from .state import Claim, PublicState
 from .tiles import Tile
 
@@ -35,17 +36,9 @@ def forbidden_tiles(game: Game, state: PublicState) -> tuple[Tile, ...]:
     A tile is public once any position has opened it (played, or revealed); tiles set
     out on the table never enter the deck. In the tile set's canonical order (5.1).
     """
-    rules = game.rules
     public = {t for t in state.opened if t is not None}
-    forbidden = []
-    for tile in game.deck_tiles:
-        if tile in public:
-            continue
-        if any(rules.played_tile(m) == tile for m in rules.legal_moves(state.rules_state,
-                                                                        (tile,))):
-            forbidden.append(tile)
-    index = rules.tile_set.index
-    return tuple(sorted(forbidden, key=index.__getitem__))
+    hidden = [t for t in game.deck_tiles if t not in public]  # already in canonical order
+    return tuple(playable_tiles(game.rules, state.rules_state, hidden))
 
 
 def claim_positions(state: PublicState, seat: int) -> tuple[int, ...]:

@@ -14,7 +14,7 @@ their integer id.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol, TypeVar, runtime_checkable
 
@@ -154,6 +154,20 @@ class Outcome:
             "margin_halves": self.margin_halves,
             "hidden": [f"{a}-{b}" for a, b in self.hidden],
         }
+
+
+class _Plays(Protocol):
+    def legal_moves(self, state: Any, hand: Collection[Tile]) -> tuple[Any, ...]: ...
+
+    def played_tile(self, move: Any) -> Tile | None: ...
+
+
+def playable_tiles(rules: _Plays, state: Any, candidates: Iterable[Tile]) -> list[Tile]:
+    """The candidates the seat to move could play if it held them, in the order given:
+    the forbidden set of a "cannot play" claim (spec/10-session.md 10.4 step 1a) is the
+    playable tiles among those not yet public."""
+    return [t for t in candidates
+            if any(rules.played_tile(m) == t for m in rules.legal_moves(state, (t,)))]
 
 
 def lowest_pips_outcome(reason: str, hand_counts: Sequence[int],

@@ -20,6 +20,7 @@ from typing import Generic, Protocol, TypeVar
 
 from ..errors import LocalError
 from ..tiles import Tile, TileSet
+from .base import playable_tiles
 
 StateT = TypeVar("StateT")
 MoveT = TypeVar("MoveT")
@@ -52,9 +53,8 @@ def forbidden_tiles(rules: ClaimRules[StateT, MoveT], state: StateT) -> frozense
     if rules.to_move(state) is None:
         return frozenset()
     table = rules.table_tiles(state)
-    return frozenset(
-        t for t in rules.tile_set.tiles if t not in table
-        and any(rules.played_tile(m) == t for m in rules.legal_moves(state, (t,))))
+    return frozenset(playable_tiles(rules, state,
+                                    (t for t in rules.tile_set.tiles if t not in table)))
 
 
 @dataclass(frozen=True, slots=True)
