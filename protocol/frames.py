@@ -5,7 +5,7 @@ payload is itself canonical msgpack of
 
     [version, game_id, seq, prev, seat, type, state_hash, body]
 
-and signature is the sender's Ed25519 signature over the payload bytes exactly.
+and signature is the sender's Ed25519 signature over SIGNING_CONTEXT || payload.
 `prev` is the frame hash of frame seq-1 (the game id for seq 0) and
 `state_hash` is the hash of the public state the frame applies to.
 
@@ -30,6 +30,11 @@ FRAME_VERSION = 1
 #: frame is a double-twelve shuffle: 91*64 deck bytes + 128*91+160 proof bytes.
 MAX_FRAME_BYTES = 1 << 16
 HASH_BYTES = 32
+#: Prefixed to the payload before signing (spec/08-wire.md 8.3). An identity key may
+#: also sign for other protocols (it can be an imported SSH key): the prefix, which no
+#: SSH signed blob or other dealerless message starts with, keeps a frame signature
+#: from ever being valid there, and theirs from being a frame signature here.
+SIGNING_CONTEXT = b"dealerless/frame-signature/1\x00"
 
 
 class MessageType(IntEnum):
@@ -74,11 +79,16 @@ def frame_hash(wire: bytes) -> bytes:
     return H(Tag.FRAME, wire)[:HASH_BYTES]
 
 
+def signed_message(payload: bytes) -> bytes:
+    """The exact bytes a frame's signature covers (8.3)."""
+    return SIGNING_CONTEXT + payload
+
+
 def build_frame(identity: Identity, game_id: bytes, seq: int, prev: bytes, seat: int,
                 mtype: MessageType, state_hash: bytes, body: Any) -> bytes:
     """Encode and sign a frame; returns its wire bytes."""
     payload = pack([FRAME_VERSION, game_id, seq, prev, seat, int(mtype), state_hash, body])
-    wire = pack([payload, identity.sign(payload)])
+    wire = pack([payload, identity.sign(signed_message(payload))])
     if len(wire) > MAX_FRAME_BYTES:
         raise EncodingError("frame/too-large", f"{len(wire)} bytes exceeds {MAX_FRAME_BYTES}")
     return wire

@@ -74,9 +74,10 @@ class ShuffleBody:
     @classmethod
     def decode(cls, obj: Any, n: int) -> ShuffleBody:
         deck, proof = as_array(obj, 2, "shuffle body")
-        # The decoders check the lengths, with their own codes (deck/length,
-        # shuffle/length); a deck of the wrong size fails the proof's shuffle/size.
-        return cls(decode_deck(as_bytes(deck, "deck", max_len=(n + 1) * CIPHERTEXT_BYTES)),
+        # Each field is read as at most its length plus one byte, like every byte field
+        # (8.5); the decoders then check the lengths with their own codes (deck/length,
+        # shuffle/length), and only a shorter deck is left for the proof's shuffle/size.
+        return cls(decode_deck(as_bytes(deck, "deck", max_len=n * CIPHERTEXT_BYTES + 1)),
                    ShuffleProof.decode(as_bytes(proof, "shuffle proof",
                                                 max_len=proof_bytes(n) + 1), n))
 

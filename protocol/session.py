@@ -29,7 +29,7 @@ from .claims import audit, check_claim
 from .context import Context
 from .deck import initial_deck, joint_key, open_tile, verify_share
 from .errors import DealerlessError, EncodingError, LocalError, Violation
-from .frames import Frame, MessageType, parse_frame
+from .frames import Frame, MessageType, parse_frame, signed_message
 from .group import Point
 from .hashing import H, Tag
 from .identity import SignatureError, verify_signature
@@ -322,7 +322,8 @@ def authenticate(game: Game, wire: bytes, index: int | None) -> Frame:
     if frame.seat >= game.seats:
         raise Violation("frame/unknown-seat", f"there is no seat {frame.seat}", None, index)
     try:
-        verify_signature(game.setup.identities[frame.seat], frame.payload, frame.signature)
+        verify_signature(game.setup.identities[frame.seat], signed_message(frame.payload),
+                         frame.signature)
     except SignatureError as exc:
         # Anyone can put a seat number on garbage: the claimed seat is named, but
         # the frame is not evidence against it (authenticated=False).

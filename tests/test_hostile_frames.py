@@ -16,7 +16,13 @@ from peers.entropy import Entropy
 from peers.selfplay import Table
 from protocol.canonical import pack
 from protocol.errors import EncodingError, Violation
-from protocol.frames import FRAME_VERSION, MAX_FRAME_BYTES, MessageType, build_frame
+from protocol.frames import (
+    FRAME_VERSION,
+    MAX_FRAME_BYTES,
+    MessageType,
+    build_frame,
+    signed_message,
+)
 from protocol.state import Phase
 
 scalars = st.one_of(st.none(), st.booleans(), st.integers(-2**70, 2**70),
@@ -42,7 +48,7 @@ def _signed(table: Table, mtype: int, body: object) -> bytes:
     agent = table.agents[seat]
     payload = pack([FRAME_VERSION, ref.game.game_id, ref.state.seq, ref.state.prev, seat,
                     mtype, ref.state.hash(ref.game.rules), body])
-    return pack([payload, agent.identity.sign(payload)])
+    return pack([payload, agent.identity.sign(signed_message(payload))])
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -19,7 +19,7 @@ from protocol.deck import DecryptionShare, joint_key, open_tile, verify_share
 from protocol.dleq import DleqProof, verify_dleq
 from protocol.elgamal import decode_deck, encode_deck
 from protocol.errors import DealerlessError
-from protocol.group import G, L, base_mul, decode_point, decode_scalar, mul, sub
+from protocol.group import G, L, base_mul, decode_point, decode_scalar, mul, scalar_bytes, sub
 from protocol.hashing import VERSION, H, Tag, hash_to_point, hash_to_scalar, nonce_scalars
 from protocol.schnorr import SchnorrProof, verify_key
 from protocol.shuffle import (
@@ -76,7 +76,7 @@ def test_hash_table_and_hash_vectors() -> None:
             assert hash_to_scalar(tag, *parts) == int(vec["scalar"])
             assert hash_to_point(tag, *parts).data.hex() == vec["point"]
     n = GROUP["nonce"]
-    got = nonce_scalars(bytes.fromhex(n["label"]), bytes.fromhex(n["secret"]),
+    got = nonce_scalars(bytes.fromhex(n["label"]), bytes.fromhex(n["secret_bytes"]),
                         bytes.fromhex(n["public"]), bytes.fromhex(n["fresh"]), len(n["scalars"]))
     assert [str(x) for x in got] == n["scalars"]
 
@@ -158,7 +158,7 @@ def test_shuffle_intermediates_and_index_convention() -> None:
     for v in SHUFFLE["positive"]:
         deck_in = decode_deck(bytes.fromhex(v["deck_in"]))
         key = decode_point(bytes.fromhex(v["joint_key"]))
-        deck_in_hedge = shuffle_hedge(bytes.fromhex(v["secret"]), ctx_from(v["context"]),
+        deck_in_hedge = shuffle_hedge(scalar_bytes(int(v["secret"])), ctx_from(v["context"]),
                                       deck_in)
         assert deck_in_hedge.hex() == v["hedge"]
         witness = derive_witness(v["n"], bytes.fromhex(v["fresh"]), deck_in_hedge)

@@ -137,7 +137,7 @@ def group_vectors() -> dict[str, Any]:
         "version": VERSION.decode(),
         "tags": {t.name: t.value.decode() for t in Tag},
         "nonce": {
-            "label": "6c6162656c", "secret": "01" * 32, "public": "02" * 8,
+            "label": "6c6162656c", "secret_bytes": "01" * 32, "public": "02" * 8,
             "fresh": "03" * 32,
             "scalars": [str(x) for x in nonce_scalars(b"label", b"\x01" * 32, b"\x02" * 8,
                                                       b"\x03" * 32, 3)],
@@ -251,8 +251,8 @@ def shuffle_case(name: str, n: int, with_trace: bool) -> tuple[dict[str, Any], l
     deck_in = initial_deck(ts, ts.tiles[:n], key)
     ctx = Context(seed(f"{name}/game"), 3, 0)
     fresh = seed(f"{name}/fresh")
-    secret_bytes = seed(f"{name}/secret")
-    hedge = shuffle_hedge(secret_bytes, ctx, deck_in)
+    x = secret(f"{name}/x0")  # seat 0 shuffles: its key share is the hedge secret (7.3)
+    hedge = shuffle_hedge(scalar_bytes(x), ctx, deck_in)
     witness = derive_witness(n, fresh, hedge)
     deck_out = apply_shuffle(deck_in, key, witness)
     proof = prove_shuffle(deck_in, deck_out, key, witness, ctx, fresh)
@@ -261,7 +261,7 @@ def shuffle_case(name: str, n: int, with_trace: bool) -> tuple[dict[str, Any], l
         "name": name, "n": n, "context": ctx_json(ctx), "joint_key": key.data.hex(),
         "deck_in": encode_deck(deck_in).hex(), "deck_out": encode_deck(deck_out).hex(),
         "proof": blob.hex(), "expected": "ok", "fresh": fresh.hex(),
-        "secret": secret_bytes.hex(), "hedge": hedge.hex(),
+        "secret": str(x), "hedge": hedge.hex(),
         "permutation": list(witness.permutation),
         "randomness": [str(r) for r in witness.randomness],
         "challenge": str(proof.challenge),
@@ -344,7 +344,7 @@ def deck_vectors() -> dict[str, Any]:
         out, proof = shuffle_round(deck, key, Context(game, 1, i), seed(f"deck/shuffle{i}"),
                                    secret_bytes)
         rounds.append({"seat": i, "context": ctx_json(Context(game, 1, i)),
-                       "fresh": seed(f"deck/shuffle{i}").hex(), "secret": secret_bytes.hex(),
+                       "fresh": seed(f"deck/shuffle{i}").hex(), "secret": str(xs[i]),
                        "deck_out": encode_deck(out).hex(), "proof": proof.encode().hex()})
         deck = out
     # Position 0 opened privately to seat 2: seats 0 and 1 publish shares.

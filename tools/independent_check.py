@@ -465,7 +465,7 @@ def check_group(t: Tally) -> None:
             t.eq(f"hash[{i}] H2P", H2P(tag, *parts).hex(), v["point"])
     nv = g["nonce"]
     for j, want in enumerate(nv["scalars"]):
-        got = nonce(hx(nv["label"]), hx(nv["secret"]), hx(nv["public"]), hx(nv["fresh"]), j)
+        got = nonce(hx(nv["label"]), hx(nv["secret_bytes"]), hx(nv["public"]), hx(nv["fresh"]), j)
         t.eq(f"nonce k_{j}", got, int(want))
     for v in g["points"]:
         t.code(f"point {v['name']}", lambda v=v: decode_point(hx(v["hex"])), v["expected"])
@@ -552,7 +552,7 @@ def check_shuffle(t: Tally) -> None:
     d = load(t, "shuffle.json")
     for v in d["positive"]:
         nm, n, y = v["name"], v["n"], hx(v["joint_key"])
-        hedge = shuffle_hedge(hx(v["secret"]), ctx_bytes(v["context"]), hx(v["deck_in"]))
+        hedge = shuffle_hedge(sc(int(v["secret"])), ctx_bytes(v["context"]), hx(v["deck_in"]))
         t.eq(f"{nm} hedge (7.3)", hedge.hex(), v["hedge"])
         pi, rr = draw_shuffle(n, hx(v["fresh"]), hedge)
         t.eq(f"{nm} permutation (7.3)", pi, v["permutation"])
@@ -598,7 +598,7 @@ def check_deck(t: Tally) -> None:
             ctx_bytes(r["context"]), hx(d["joint_key"]), hx(c), hx(r["deck_out"]),
             hx(r["proof"])), "ok")
         pi, rr = draw_shuffle(len(d["tiles"]), hx(rnd["fresh"]), shuffle_hedge(
-            hx(rnd["secret"]), ctx_bytes(rnd["context"]), hx(cur)))
+            sc(int(rnd["secret"])), ctx_bytes(rnd["context"]), hx(cur)))
         e_in = decode_deck(hx(cur))
         e_out = [reenc(e_in[j], r, hx(d["joint_key"])) for j, r in zip(pi, rr, strict=True)]
         t.eq(f"round {i} output reproduced (7.3)", deck_bytes(e_out).hex(), rnd["deck_out"])

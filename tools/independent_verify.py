@@ -551,11 +551,12 @@ def parse_frame(wire: bytes) -> Frame:
 
 
 def signature_ok(pk: bytes, frame: Frame) -> bool:
-    """8.3: libsodium's crypto_sign_open over the payload bytes."""
+    """8.3: libsodium's crypto_sign_open over the prefixed payload bytes."""
     if len(pk) != 32 or len(frame.signature) != 64:
         return False
+    m = b"dealerless/frame-signature/1\x00" + frame.payload
     try:
-        return nb.crypto_sign_open(frame.signature + frame.payload, pk) == frame.payload
+        return nb.crypto_sign_open(frame.signature + m, pk) == m
     except (nacl_exc.CryptoError, ValueError, TypeError):
         return False
 
