@@ -30,7 +30,8 @@ _SCALARS = frozenset({type(None), bool, int, bytes, str})
 
 
 def _normalise(obj: Any, depth: int = 0) -> Any:
-    if depth > MAX_DEPTH:
+    """`obj` in canonical form; `depth` counts the containers around it (8.1 rule 5)."""
+    if depth >= MAX_DEPTH and isinstance(obj, dict | list | tuple):
         raise EncodingError("msgpack/too-deep", f"values nest at most {MAX_DEPTH} deep")
     if isinstance(obj, dict):
         if not all(isinstance(k, str) for k in obj):
