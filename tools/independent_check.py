@@ -6,6 +6,9 @@ Group arithmetic uses libsodium through PyNaCl's low-level bindings (spec 2.1); 
 decoding is classified in pure Python so that every rejection rule of 2.3 gets its own
 error code, and is cross-checked against crypto_core_ed25519_is_valid_point.
 
+The wire vectors (ed25519.json, msgpack.json, setup.json) are checked by
+tools/independent_wire.py (pure Python: Ed25519 verification, msgpack, setup decoding).
+
 Usage: python tools/independent_check.py   (exit 0 iff every check passes)
 """
 
@@ -750,10 +753,21 @@ def check_cannot_play(t: Tally) -> None:
         t.code(n["name"], lambda v=v: cp_prove(v), n["expected"])
 
 
+def wire_checks() -> tuple[Callable[[Tally], None], ...]:
+    """The wire vectors (ed25519, msgpack, setup: spec 8.1-8.3) are checked by
+    tools/independent_wire.py, also written from the spec alone, in pure Python."""
+    here = str(Path(__file__).resolve().parent)
+    if here not in sys.path:
+        sys.path.insert(0, here)
+    import independent_wire
+
+    return independent_wire.CHECKS
+
+
 def main() -> int:
     t = Tally()
     for fn in (check_group, check_tiles, check_schnorr, check_dleq, check_shuffle, check_deck,
-               check_cannot_play):
+               check_cannot_play, *wire_checks()):
         fn(t)
         passed, failed = t.counts.get(t.file, [0, 0])
         print(f"{t.file}: {passed} passed, {failed} failed")
