@@ -238,9 +238,14 @@ def _evidence_by_step(game: Game, records: tuple[bytes, ...]) -> dict[int, list[
 
 def _package(transcript: Transcript, ref: Referee, index: int,
              evidence: dict[int, list[bytes]]) -> bytes:
-    return pack([DISPUTE_MAGIC, 1, transcript.setup.encode(), index,
-                 ref.state.encode(ref.game.rules), transcript.frames[index],
-                 evidence.get(index, [])])
+    return make_package(ref.game, ref.state, transcript.frames[index], evidence.get(index, []))
+
+
+def make_package(game: Game, state: PublicState, wire: bytes,
+                 evidence: list[bytes] | tuple[bytes, ...] = ()) -> bytes:
+    """The dispute package judging `wire` against `state` (spec/11-verify.md 11.3)."""
+    return pack([DISPUTE_MAGIC, 1, game.setup.encode(), state.seq, state.encode(game.rules),
+                 wire, list(evidence)])
 
 
 @dataclass(frozen=True)

@@ -1,4 +1,5 @@
-"""Golden transcripts in spec/vectors/transcripts/: verdicts and single-step disputes (spec/11)."""
+"""Golden transcripts in spec/vectors/transcripts/: verdicts (spec/11); the single-step
+check of each of their frames is in test_disputes.py."""
 
 from __future__ import annotations
 
@@ -11,10 +12,10 @@ from typing import Any
 import pytest
 
 from protocol.canonical import pack, unpack
-from protocol.errors import EncodingError, LocalError, Violation
+from protocol.errors import EncodingError, Violation
 from protocol.referee import Referee
 from protocol.transcript import Transcript
-from protocol.verifier import check_step, dispute_package, dispute_packages, replay
+from protocol.verifier import check_step, dispute_package, replay
 
 ROOT = Path(__file__).resolve().parent.parent
 GOLDEN = ROOT / "spec" / "vectors" / "transcripts"
@@ -30,36 +31,6 @@ def test_golden_transcript_verdict(name: str) -> None:
     for key in ("valid", "complete", "frames", "first_player", "outcome", "hidden_tile",
                 "violation", "awaiting", "decided"):
         assert got[key] == want[key], key
-
-
-@pytest.mark.parametrize("name", sorted(INDEX))
-def test_check_step_agrees_with_the_full_replay_on_every_frame(name: str) -> None:
-    data = (GOLDEN / INDEX[name]["file"]).read_bytes()
-    frames = Transcript.decode(data).frames
-    violation = INDEX[name]["violation"]
-    stop = violation["frame"] if violation else len(frames)
-    committed = _replayed_state_hashes(data)   # what a referee holding the chain knows
-    # One package per frame the replay reaches with a committed state (one replay).
-    packages = list(dispute_packages(data))
-    assert len(packages) >= min(stop + 1, len(frames))
-    for n in sorted({0, len(packages) // 2, len(packages) - 1}):  # the same bytes as alone
-        assert packages[n] == dispute_package(data, n)
-    for n, package in enumerate(packages):
-        verdict = check_step(package, committed[n])
-        if n < stop:
-            assert verdict.valid, n
-        elif n == stop:  # the violating frame: the same rule, seat, frame and blame
-            v = verdict.violation
-            assert v is not None, n
-            assert {"rule": v.code, "seat": v.seat, "frame": v.frame,
-                    "authenticated": v.authenticated} == {
-                k: violation[k] for k in ("rule", "seat", "frame", "authenticated")}
-        else:  # after a violation proven by evidence, the later frames are invalid too
-            assert not verdict.valid, n
-    # Beyond the last package the replay holds no committed state: none can be made.
-    if len(packages) < len(frames):
-        with pytest.raises(LocalError):
-            dispute_package(data, len(packages))
 
 
 def _replayed_state_hashes(data: bytes) -> list[bytes]:

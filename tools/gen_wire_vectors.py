@@ -29,7 +29,10 @@ from protocol.errors import DealerlessError
 from protocol.frames import SIGNING_CONTEXT
 from protocol.group import P_FIELD, L, base_mul, scalar_bytes
 from protocol.identity import verify_signature
+from protocol.match import verify_match
 from protocol.setup import GameSetup
+from protocol.transcript import Transcript
+from protocol.verifier import replay
 
 OUT = Path(__file__).resolve().parent.parent / "spec" / "vectors"
 ABOUT = {"generated_by": "python tools/gen_wire_vectors.py", "spec": "spec/08-wire.md"}
@@ -288,9 +291,82 @@ def _unsorted(setup: GameSetup) -> bytes:
     return encoded.replace(params, reversed_map)
 
 
+# -- transcript and match files (spec/08-wire.md 8.6, spec/11-verify.md 11.2, 11.5) ------
+
+def _record(kind: bytes, payload: bytes) -> bytes:
+    return kind + len(payload).to_bytes(4, "big") + payload
+
+
+def file_vectors() -> dict[str, Any]:
+    golden = Transcript.decode((OUT / "transcripts" / "valid.transcript").read_bytes())
+    setup, frames = golden.setup.encode(), golden.frames
+    t_magic = b"DEALERLESS-T1\n"
+    head = t_magic + _record(b"S", setup)
+    train = [GameSetup.create("mexican-train", {"seats": 2, **extra},
+                              [bytes(SigningKey(seed(f"match/id{i}")).verify_key)
+                               for i in range(2)],
+                              [seed(f"match/nonce{r}/{i}") for i in range(2)]).encode()
+             for r, extra in enumerate(({}, {"round": 11}))]
+    rounds = [t_magic + _record(b"S", s) for s in train]
+    m_magic = b"DEALERLESS-M1\n"
+    transcripts: list[tuple[str, bytes]] = [
+        ("setup and two frames: a valid prefix", head + _record(b"F", frames[0])
+         + _record(b"F", frames[1])),
+        ("wrong magic", b"DEALERLESS-T2\n" + head[len(t_magic):]),
+        ("magic only", t_magic),
+        ("a record header cut after 3 bytes", head + b"F\x00\x00"),
+        ("a frame record claiming 65537 bytes", head + b"F" + (65537).to_bytes(4, "big")),
+        ("a setup record claiming 4097 bytes", t_magic + b"S" + (4097).to_bytes(4, "big")),
+        ("a frame record cut short", head + _record(b"F", frames[0])[:-1]),
+        ("a frame before the setup", t_magic + _record(b"F", frames[0]) + _record(b"S", setup)),
+        ("a second setup", head + _record(b"S", setup)),
+        ("a record of kind X", head + _record(b"X", b"")),
+        ("a frame after evidence", head + _record(b"F", frames[0]) + _record(b"E", frames[0])
+         + _record(b"F", frames[1])),
+        ("evidence repeating an accepted frame", head + _record(b"F", frames[0])
+         + _record(b"E", frames[0])),
+        ("evidence that is not a frame", head + _record(b"F", frames[0])
+         + _record(b"E", b"\xc0")),
+        ("a setup that fails 8.2", t_magic + _record(b"S", setup[:-1])),
+    ]
+    matches: list[tuple[str, bytes]] = [
+        ("wrong magic", b"DEALERLESS-M2\n" + _record(b"R", rounds[0])),
+        ("no rounds", m_magic),
+        ("a record of kind T", m_magic + _record(b"T", rounds[0])),
+        ("a round cut short", m_magic + _record(b"R", rounds[0])[:-1]),
+        ("a first round that does not start at 12-12", m_magic + _record(b"R", rounds[1])),
+        ("a bram game as a round", m_magic + _record(b"R", head)),
+        ("a round after an unfinished round", m_magic + _record(b"R", rounds[0])
+         + _record(b"R", rounds[0])),
+    ]
+    return {"about": {**ABOUT, "spec": "spec/08-wire.md 8.6, spec/11-verify.md 11.2 and 11.5",
+                      "note": "transcripts: the verdict of 11.2; matches: the violation of "
+                              "11.5 and the round it is charged to"},
+            "transcripts": [{"name": n, "file": d.hex(), **_transcript_verdict(d)}
+                            for n, d in transcripts],
+            "matches": [{"name": n, "file": d.hex(), **_match_verdict(d)} for n, d in matches]}
+
+
+def _violation(v: Any) -> dict[str, Any] | None:
+    return None if v is None else {"rule": v.code, "seat": v.seat, "frame": v.frame,
+                                   "authenticated": v.authenticated}
+
+
+def _transcript_verdict(data: bytes) -> dict[str, Any]:
+    v = replay(data)
+    return {"valid": v.valid, "complete": v.complete, "frames": v.frames,
+            "violation": _violation(v.violation)}
+
+
+def _match_verdict(data: bytes) -> dict[str, Any]:
+    v = verify_match(data)
+    return {"valid": v.valid, "violation": _violation(v.violation),
+            "broken_round": v.broken_round}
+
+
 def build() -> dict[str, dict[str, Any]]:
     return {"ed25519": ed25519_vectors(), "msgpack": msgpack_vectors(),
-            "setup": setup_vectors()}
+            "setup": setup_vectors(), "files": file_vectors()}
 
 
 def main() -> int:

@@ -1,0 +1,388 @@
+#!/usr/bin/env python3
+"""Generate the single-step (dispute) vectors: spec/vectors/disputes/.
+
+    python tools/gen_disputes.py          # rewrite the files
+    python tools/gen_disputes.py --check  # exit 1 if they differ from the code
+
+Two kinds of vectors (spec/11-verify.md 11.3 and 11.4):
+
+- `golden`: for every frame of every golden transcript that has a committed
+  state, the SHA-256 of its dispute package, the state hash a referee holding the
+  chain commits to, and check_step's verdict with that hash. The test suite
+  rebuilds every package from the transcript and compares. For a few small
+  transcripts the package bytes themselves are in `<name>.packages`.
+- `crafted`: packages made to fail one check each, so that every code a step can
+  report is expected by some vector: frames that break each check of 10.5 and
+  each body rule of 8.5, moves the rules refuse (found by trying every move a seat
+  can open at every turn of seeded games), and packages that are unusable (11.4
+  rules 1 to 8).
+
+A `.packages` file is a sequence of records `u32(len) || package` (u32 big-endian).
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import sys
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+from peers.entropy import Entropy
+from peers.selfplay import Table
+from protocol.canonical import pack, unpack
+from protocol.errors import DealerlessError, LocalError, Violation
+from protocol.frames import FRAME_VERSION, MessageType, signed_message
+from protocol.messages import MoveBody, NonceBody, SharesBody
+from protocol.referee import Referee
+from protocol.rules.base import RuleViolation
+from protocol.rules.bram import PASS
+from protocol.session import step
+from protocol.state import Phase, PublicState
+from protocol.transcript import Transcript
+from protocol.verifier import check_step, dispute_packages, make_package
+
+ROOT = Path(__file__).resolve().parent.parent
+GOLDEN = ROOT / "spec" / "vectors" / "transcripts"
+OUT = ROOT / "spec" / "vectors" / "disputes"
+#: Goldens whose package bytes are shipped: a whole game, a rules violation, evidence.
+WITH_BYTES = ("valid", "illegal-placement", "equivocation")
+
+
+def sha256(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def records(packages: list[bytes]) -> bytes:
+    return b"".join(len(p).to_bytes(4, "big") + p for p in packages)
+
+
+def read_records(data: bytes) -> Iterator[bytes]:
+    pos = 0
+    while pos < len(data):
+        n = int.from_bytes(data[pos:pos + 4], "big")
+        yield data[pos + 4:pos + 4 + n]
+        pos += 4 + n
+
+
+def verdict_json(package: bytes, committed: bytes | None) -> dict[str, Any]:
+    """check_step's verdict as a vector states it (11.4)."""
+    try:
+        v = check_step(package, committed)
+    except DealerlessError as exc:
+        return {"usable": False, "code": exc.code}
+    if v.violation is None:
+        assert v.next_state_hash is not None
+        return {"usable": True, "valid": True, "next_state_hash": v.next_state_hash.hex()}
+    x = v.violation
+    return {"usable": True, "valid": False, "rule": x.code, "seat": x.seat, "frame": x.frame,
+            "authenticated": x.authenticated}
+
+
+# -- golden transcripts, every frame -------------------------------------------------------
+
+def committed_hashes(data: bytes) -> list[bytes]:
+    """The state hash before each frame, as the replay computes it, until it stops."""
+    transcript = Transcript.decode(data)
+    ref = Referee(transcript.setup)
+    hashes = [ref.state.hash(ref.game.rules)]
+    for wire in transcript.frames:
+        try:
+            ref.receive(wire, dedupe=False)
+        except Violation:
+            break
+        hashes.append(ref.state.hash(ref.game.rules))
+    return hashes
+
+
+def golden_vectors() -> tuple[dict[str, Any], dict[str, bytes]]:
+    index = json.loads((GOLDEN / "index.json").read_text())["transcripts"]
+    vectors: dict[str, Any] = {}
+    files: dict[str, bytes] = {}
+    for name in sorted(index):
+        data = (GOLDEN / index[name]["file"]).read_bytes()
+        committed = committed_hashes(data)
+        packages = list(dispute_packages(data))
+        vectors[name] = {
+            "transcript": index[name]["file"],
+            "packages": f"{name}.packages" if name in WITH_BYTES else None,
+            "steps": [{"index": n, "package_sha256": sha256(p),
+                       "committed_state_hash": committed[n].hex(),
+                       **verdict_json(p, committed[n])} for n, p in enumerate(packages)]}
+        if name in WITH_BYTES:
+            files[f"{name}.packages"] = records(packages)
+    return vectors, files
+
+
+# -- crafted packages -----------------------------------------------------------------------
+
+class Crafter:
+    """A seeded table plus the means to sign any payload as any of its seats."""
+
+    def __init__(self, rules: str, params: dict[str, Any], bots: tuple[str, ...],
+                 seed: int) -> None:
+        self.table = Table.create(rules, params, bots, Entropy(seed))
+        self.ref = self.table.referees[0]
+        self.game = self.ref.game
+
+    @property
+    def state(self) -> PublicState:
+        return self.ref.state
+
+    def advance(self, done: Callable[[PublicState], bool]) -> None:
+        while not done(self.state):
+            if self.table.step() is None:
+                raise RuntimeError("the game ended before the point looked for")
+
+    def fresh(self) -> bytes:
+        return self.table.entropy.bytes("crafted")
+
+    def frame(self, signer: int, mtype: int, body: Any, **over: Any) -> bytes:
+        """A frame signed by `signer` for the current state, any field overridden."""
+        s = self.state
+        fields = {"version": FRAME_VERSION, "game_id": self.game.game_id, "seq": s.seq,
+                  "prev": s.prev, "seat": signer, "type": int(mtype),
+                  "state_hash": s.hash(self.game.rules), "body": body, **over}
+        payload = pack([fields[k] for k in ("version", "game_id", "seq", "prev", "seat",
+                                            "type", "state_hash", "body")])
+        identity = self.table.agents[signer].identity
+        return pack([payload, identity.sign(signed_message(payload))])
+
+    def body(self, seat: int) -> tuple[MessageType, Any]:
+        return self.table.agents[seat].body(self.state, self.fresh(), self.table.choosers[seat])
+
+    def package(self, wire: bytes, evidence: tuple[bytes, ...] = ()) -> bytes:
+        return make_package(self.game, self.state, wire, evidence)
+
+    def due(self) -> int:
+        awaited = self.ref.awaiting
+        assert awaited is not None
+        return awaited[0]
+
+
+def at(phase: Phase) -> Callable[[PublicState], bool]:
+    return lambda s: s.phase is phase
+
+
+Case = tuple[str, bytes, bytes | None]   # name, package, committed state hash (None: none)
+
+
+def frame_cases() -> list[Case]:
+    """One package per check of 10.5 and per body rule of 8.5, on a seeded bram game."""
+    c = Crafter("bram", {}, ("greedy", "greedy"), 7)
+    cases: list[Case] = []
+
+    def add(name: str, wire: bytes, committed: bool = True) -> None:
+        cases.append((name, c.package(wire), c.state.hash(c.game.rules) if committed
+                      else None))
+
+    mtype, key_body = c.body(0)
+    add("frame version 2", c.frame(0, mtype, key_body, version=2))
+    add("message type 99", c.frame(0, 99, key_body))
+    add("seat 5 of 2", c.frame(0, mtype, key_body, seat=5))
+    add("signed over the bare payload, without the 8.3 prefix",
+        _unprefixed(c, c.frame(0, mtype, key_body)))
+    add("seq 1 at step 0", c.frame(0, mtype, key_body, seq=1))
+    add("prev is not the previous frame's hash", c.frame(0, mtype, key_body, prev=b"\x07" * 32))
+    add("a NONCE in the keys phase", c.frame(0, MessageType.NONCE, [b"\x00" * 32]))
+    add("state hash of another state", c.frame(0, mtype, key_body, state_hash=b"\x01" * 32))
+    add("state hash of another state, no committed hash given",
+        c.frame(0, mtype, key_body, state_hash=b"\x01" * 32), committed=False)
+    add("KEY body of two items", c.frame(0, mtype, key_body[:2]))
+    add("KEY commitment of 31 bytes", c.frame(0, mtype, [*key_body[:2], key_body[2][:31]]))
+    c.advance(at(Phase.NONCES))
+    add("nonce does not open the commitment", c.frame(0, MessageType.NONCE,
+                                                     NonceBody(b"\x00" * 32).encode()))
+    add("NONCE body as a map", c.frame(0, MessageType.NONCE, {"nonce": b"\x00" * 32}))
+    c.advance(at(Phase.DEAL))
+    mtype, deal = c.body(0)
+    add("DEAL missing its last entry", c.frame(0, mtype, deal[:-1]))
+    add("DEAL entries out of order", c.frame(0, mtype, [deal[1], deal[0], *deal[2:]]))
+    add("DEAL entry position 4096", c.frame(0, mtype, [[4096, *deal[0][1:]], *deal[1:]]))
+    c.advance(at(Phase.PLAY))
+    seat = c.due()
+    rules = c.game.rules
+    hand = c.table.agents[seat].hand_positions(c.state)
+    pos = min(hand)
+    opening = SharesBody.decode([_entry(c, seat, pos)]).entries[0]
+    play = next(m for m in rules.legal_moves(c.state.rules_state, tuple(hand.values()))
+                if rules.played_tile(m) is not None)
+    pass_id = rules.move_id(PASS)
+    add("move id 2^20", c.frame(seat, MessageType.MOVE, [1 << 20, None, None, None]))
+    add("move id 2^20 + 1", c.frame(seat, MessageType.MOVE, [(1 << 20) + 1, None, None, None]))
+    add("a tile played without its opening",
+        c.frame(seat, MessageType.MOVE, MoveBody(rules.move_id(play), None).encode()))
+    add("a pass with an opening",
+        c.frame(seat, MessageType.MOVE, MoveBody(pass_id, opening).encode()))
+    add("a bram move with a claim",
+        c.frame(seat, MessageType.MOVE, [pass_id, None, None, None, b"\x00" * 96]))
+    add("a partial opening (position only)",
+        c.frame(seat, MessageType.MOVE, [rules.move_id(play), pos, None, None]))
+    add("MOVE body of three items", c.frame(seat, MessageType.MOVE, [pass_id, None, None]))
+    c.advance(at(Phase.DONE))
+    add("a frame after the end", c.frame(0, MessageType.REVEAL, []))
+    return cases
+
+
+def _entry(c: Crafter, seat: int, position: int) -> list[Any]:
+    share = c.table.agents[seat].share_for(c.state, position, c.fresh())
+    return [position, share.share.data, share.proof.encode()]
+
+
+def _unprefixed(c: Crafter, wire: bytes) -> bytes:
+    payload, _ = unpack(wire, 1 << 16)
+    seat = unpack(payload, 1 << 16)[4]
+    return pack([payload, c.table.agents[seat].identity.sign(payload)])
+
+
+def rules_cases() -> list[Case]:
+    """For each code a rule set can refuse a move with, the first time some seat could
+    send such a move in a seeded game: every move id whose tile (if any) the seat holds,
+    at every turn, judged by the rules alone, then built, signed and stepped."""
+    found: dict[str, Case] = {}
+    for rules, params, bots, seed in (
+            ("bram", {}, ("greedy", "random"), 1),
+            ("mexican-train", {"seats": 3}, ("greedy", "random", "greedy"), 1),
+            ("mexican-train", {"seats": 2, "mexican_train": True}, ("random", "random"), 4),
+            ("mineshaft", {"seats": 4}, ("greedy", "random") * 2, 1),
+            ("mineshaft", {"seats": 2}, ("random", "random"), 5)):
+        c = Crafter(rules, params, bots, seed)
+        while c.ref.awaiting is not None:
+            if c.state.phase is Phase.PLAY:
+                _try_moves(c, found, f"{rules} {params}")
+            c.table.step()
+    return [found[code] for code in sorted(found)]
+
+
+def _try_moves(c: Crafter, found: dict[str, Case], where: str) -> None:
+    seat, rules, state = c.due(), c.game.rules, c.state
+    agent = c.table.agents[seat]
+    hand = set(agent.hand_positions(state).values())
+    move_id = 0
+    while True:
+        try:
+            move = rules.move_from_id(move_id)
+        except DealerlessError:
+            return
+        move_id += 1
+        tile = rules.played_tile(move)
+        if tile is not None and tile not in hand:
+            continue
+        try:
+            rules.apply(state.rules_state, seat, move)
+            continue
+        except RuleViolation as exc:
+            if exc.code in found:
+                continue
+        try:
+            body = agent._move_body(state, move, c.fresh()).encode()
+        except LocalError:  # it cannot prove "cannot play": send the move without a proof
+            body = MoveBody(rules.move_id(move), None).encode()
+        wire = c.frame(seat, MessageType.MOVE, body)
+        try:
+            step(c.game, state, wire)
+        except Violation as v:
+            if v.code not in found:
+                found[v.code] = (f"{where}, frame {state.seq}: seat {seat} sends "
+                                 f"{rules.move_text(move)}", c.package(wire),
+                                 state.hash(rules))
+
+
+def draw_cases() -> list[Case]:
+    """A DRAW with the wrong position, and a forced pass or draw without its claim."""
+    c = Crafter("mexican-train", {"seats": 3}, ("greedy", "random", "greedy"), 1)
+    c.advance(at(Phase.DRAW))
+    seat = c.due()
+    other = next(p for p, o in enumerate(c.state.owners) if o == seat)
+    return [("DRAW sharing a position other than the one drawn",
+             c.package(c.frame(seat, MessageType.DRAW, [_entry(c, seat, other)])),
+             c.state.hash(c.game.rules))]
+
+
+def package_cases() -> list[Case]:
+    """Packages that are unusable (11.4 rules 1 to 8): no verdict, only the code."""
+    c = Crafter("bram", {}, ("greedy", "greedy"), 7)
+    c.advance(lambda s: s.phase is Phase.PLAY and sum(t is not None for t in s.opened) > 1)
+    mtype, body = c.body(c.due())
+    wire = c.frame(c.due(), mtype, body)
+    good = unpack(c.package(wire), 1 << 21)
+    state = unpack(good[4], 1 << 20)
+    committed = c.state.hash(c.game.rules)
+
+    def with_state(**change: Any) -> bytes:
+        s = {**state, **change}
+        return pack([*good[:4], pack({k: v for k, v in s.items() if v is not _DROP}),
+                     *good[5:]])
+
+    cases: list[Case] = [
+        ("package magic misspelt", pack(["dealerless/disputes", *good[1:]]), None),
+        ("package of six items", pack(good[:6]), None),
+        ("setup record is not a setup", pack([*good[:2], b"\x00", *good[3:]]), None),
+        ("index is not the state's seq", pack([*good[:3], good[3] + 1, *good[4:]]), None),
+        ("state without its claims key", with_state(claims=_DROP), None),
+        ("state with turn nil in phase play", with_state(turn=None), None),
+        ("state whose owners are another game's", with_state(owners=state["owners"][::-1]),
+         None),
+        ("state naming a tile 6-5, not 5-6", with_state(opened=_reversed_tile(state["opened"])),
+         None),
+        ("state that is not the committed one", with_state(nonces=state["nonces"][::-1]),
+         committed),
+        ("evidence of 17 records", pack([*good[:6], [wire] * 17]), None),
+    ]
+    return cases
+
+
+_DROP = object()
+
+
+def _reversed_tile(opened: list[str | None]) -> list[str | None]:
+    """`opened` with its first tile text written high pip first: decodable, but the state
+    re-encodes with the canonical text (10.3, `state/non-canonical`)."""
+    i = next(i for i, t in enumerate(opened) if t is not None and t[0] != t[-1])
+    low, high = opened[i].split("-")  # type: ignore[union-attr]
+    return [*opened[:i], f"{high}-{low}", *opened[i + 1:]]
+
+
+def crafted_vectors() -> tuple[list[dict[str, Any]], bytes]:
+    cases = frame_cases() + draw_cases() + rules_cases() + package_cases()
+    vectors = [{"name": name, "record": i, "package_sha256": sha256(p),
+                "committed_state_hash": None if h is None else h.hex(), **verdict_json(p, h)}
+               for i, (name, p, h) in enumerate(cases)]
+    return vectors, records([p for _, p, _ in cases])
+
+
+def build() -> dict[str, bytes]:
+    golden, files = golden_vectors()
+    crafted, blob = crafted_vectors()
+    files["crafted.packages"] = blob
+    index = {"about": {"generated_by": "python tools/gen_disputes.py",
+                       "spec": "spec/11-verify.md 11.3, 11.4",
+                       "format": "a .packages file is records u32be(len) || package"},
+             "golden": golden, "crafted": {"packages": "crafted.packages", "steps": crafted}}
+    files["index.json"] = (json.dumps(index, indent=1, sort_keys=True) + "\n").encode()
+    return files
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--check", action="store_true", help="compare instead of writing")
+    args = ap.parse_args()
+    files = build()
+    stale = [n for n, data in files.items()
+             if not (OUT / n).exists() or (OUT / n).read_bytes() != data]
+    if args.check:
+        if stale:
+            print("stale dispute vectors: " + ", ".join(stale) + " (run "
+                  "python tools/gen_disputes.py)", file=sys.stderr)
+            return 1
+        return 0
+    OUT.mkdir(exist_ok=True)
+    for name in stale:
+        (OUT / name).write_bytes(files[name])
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
