@@ -179,6 +179,8 @@ MSGPACK_CASES: list[tuple[str, str, int, str]] = [
     ("fixext1: an ext with a payload", "d40100", 16, "msgpack/malformed"),
     ("timestamp32 (ext -1 with a payload)", "d6ff00000000", 16, "msgpack/malformed"),
     ("ext8 of type 5 with an empty payload", "c70005", 16, "msgpack/ext"),
+    ("ext8 of type -1 with an empty payload (no valid timestamp)", "c700ff", 16,
+     "msgpack/malformed"),
     ("1025 nested containers", _nest(1025), 4096, "msgpack/malformed"),
     ("trailing byte", "c0c0", 16, "msgpack/trailing-bytes"),
     ("17 nested containers", _nest(17), 64, "msgpack/too-deep"),
@@ -198,6 +200,9 @@ MSGPACK_CASES: list[tuple[str, str, int, str]] = [
     ("one-entry map as map16", "de0001a16101", 16, "msgpack/non-canonical"),
     ("map keys out of order", "82a16201a16102", 16, "msgpack/non-canonical"),
     ("repeated map key", "82a16101a16102", 16, "msgpack/non-canonical"),
+    ("repeated map key, the last value a float", "82a16101a161ca00000000", 16, "msgpack/type"),
+    ("repeated map key, the dropped value a float", "82a161ca00000000a16101", 16,
+     "msgpack/non-canonical"),
 ]
 
 
