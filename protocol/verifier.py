@@ -286,13 +286,17 @@ def check_step(package: bytes, committed_state_hash: bytes | None = None) -> Ste
                 for e in as_list(obj[6], "evidence", MAX_EVIDENCE)]
     try:
         new, frame = step(game, state, wire)
-        for other in evidence:
-            raise judge_evidence(game, {frame.seq: frame}, other)
     except Violation as v:
-        if v.code == "state/hash-mismatch" and committed_state_hash is None:
+        if committed_state_hash is None and v.authenticated and (
+                v.code == "state/hash-mismatch" or v.frame != index):
+            # Without the committed hash the state is the package's word: a finding of
+            # a state other than the signed one, or against another frame than this one
+            # (a claim the state says an earlier frame made), could be a forger's.
             v = Violation(v.code, v.detail + " (the package's state is not proven to be the "
                           "committed one)", v.seat, v.frame, authenticated=False)
         return StepVerdict(index, v, None)
+    for other in evidence:
+        return StepVerdict(index, judge_evidence(game, {frame.seq: frame}, other), None)
     return StepVerdict(index, None, new.hash(game.rules))
 
 

@@ -40,7 +40,7 @@ from protocol.referee import Referee
 from protocol.rules.base import RuleViolation
 from protocol.rules.bram import PASS
 from protocol.session import step
-from protocol.state import Phase, PublicState
+from protocol.state import Claim, Phase, PublicState
 from protocol.transcript import Transcript
 from protocol.verifier import check_step, dispute_packages, make_package
 
@@ -245,9 +245,8 @@ def rules_cases() -> list[Case]:
     for rules, params, bots, seed in (
             ("bram", {}, ("greedy", "random"), 1),
             ("mexican-train", {"seats": 3}, ("greedy", "random", "greedy"), 1),
-            ("mexican-train", {"seats": 2, "mexican_train": True}, ("random", "random"), 4),
-            ("mineshaft", {"seats": 4}, ("greedy", "random") * 2, 1),
-            ("mineshaft", {"seats": 2}, ("random", "random"), 5)):
+            ("mexican-train", {"seats": 2}, ("greedy", "greedy"), 3),
+            ("mineshaft", {"seats": 4}, ("greedy", "random") * 2, 1)):
         c = Crafter(rules, params, bots, seed)
         while c.ref.awaiting is not None:
             if c.state.phase is Phase.PLAY:
@@ -301,6 +300,54 @@ def draw_cases() -> list[Case]:
              c.state.hash(c.game.rules))]
 
 
+def forged_state_cases() -> list[Case]:
+    """States no game reaches, signed by the seat that sends the frame. Only a package
+    without a committed state hash can hold one (11.4): the verdict then binds only the
+    signer, and blame resting on the state alone is not authenticated."""
+    cases: list[Case] = []
+    c = Crafter("mexican-train", {"seats": 3}, ("greedy", "random", "greedy"), 1)
+    c.advance(lambda s: s.phase is Phase.PLAY and _claims_now(c))
+    seat, state = c.due(), c.state
+    mtype, body = c.body(seat)
+    p = min(c.table.agents[seat].hand_positions(state))
+    other = next(i for i in range(c.game.seats) if i != seat)
+    row = tuple(None if i == other else x for i, x in enumerate(state.shares[p]))
+    forged = state.with_(shares=(*state.shares[:p], row, *state.shares[p + 1:]))
+    cases.append(_forged(c, "a claim over a position whose share is missing", forged,
+                         c.frame(seat, mtype, body, state_hash=forged.hash(c.game.rules))))
+    c.advance(lambda s: s.phase is Phase.REVEAL and s.turn == c.game.seats - 1)
+    state, last = c.state, c.due()
+    claimant, hand = next((i, h) for i in range(c.game.seats)
+                          if (h := c.table.agents[i].hand_positions(state)))
+    p = min(hand)
+    forged = state.with_(claims=(*state.claims, Claim(1, claimant, (p,), (hand[p],))))
+    mtype, body = c.body(last)
+    cases.append(_forged(c, "the last REVEAL over a state holding a false claim", forged,
+                         c.frame(last, mtype, body, state_hash=forged.hash(c.game.rules))))
+    c = Crafter("bram", {}, ("greedy", "greedy"), 7)
+    c.advance(lambda s: s.phase is Phase.REVEAL and s.turn == 1)
+    state = c.state
+    hand = c.table.agents[0].hand_positions(state)
+    p = min(hand)
+    forged = state.with_(played=(*state.played[:p], True, *state.played[p + 1:]),
+                         opened=(*state.opened[:p], hand[p], *state.opened[p + 1:]))
+    mtype, body = c.body(1)
+    cases.append(_forged(c, "the last REVEAL over a state where a held tile is played",
+                         forged, c.frame(1, mtype, body,
+                                         state_hash=forged.hash(c.game.rules))))
+    return cases
+
+
+def _claims_now(c: Crafter) -> bool:
+    """Whether the honest move of the seat to play carries a "cannot play" proof."""
+    mtype, body = c.body(c.due())
+    return mtype is MessageType.MOVE and len(body) == 5
+
+
+def _forged(c: Crafter, name: str, state: PublicState, wire: bytes) -> Case:
+    return name, make_package(c.game, state, wire), None
+
+
 def package_cases() -> list[Case]:
     """Packages that are unusable (11.4 rules 1 to 8): no verdict, only the code."""
     c = Crafter("bram", {}, ("greedy", "greedy"), 7)
@@ -346,7 +393,8 @@ def _reversed_tile(opened: list[str | None]) -> list[str | None]:
 
 
 def crafted_vectors() -> tuple[list[dict[str, Any]], bytes]:
-    cases = frame_cases() + draw_cases() + rules_cases() + package_cases()
+    cases = (frame_cases() + draw_cases() + rules_cases() + forged_state_cases()
+             + package_cases())
     vectors = [{"name": name, "record": i, "package_sha256": sha256(p),
                 "committed_state_hash": None if h is None else h.hex(), **verdict_json(p, h)}
                for i, (name, p, h) in enumerate(cases)]

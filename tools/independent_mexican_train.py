@@ -157,10 +157,10 @@ class MexicanTrain:
     drawing_rules = True       # 10.4: a `DrawingRules` (boneyard draws and forced play)
 
     def __init__(self, params: dict[str, Any]) -> None:
-        # 2 / 8.2 row 9. As for bram ([D3] of independent_verify.py), every failure of the
-        # parameter map is reported as setup/params.
+        # 2 / 8.2 row 9 ([D3] of independent_verify.py): a parameter the rule set refuses
+        # is rules/params; a default left out is setup/params in decode_setup.
         def bad(why: str) -> NoReturn:
-            fail("setup/params", f"mexican-train: {why}, got {params}")
+            fail("rules/params", f"mexican-train: {why}, got {params}")
 
         if not isinstance(params, dict):
             bad("params must be a map")

@@ -222,10 +222,10 @@ class Mineshaft:
     drawing_rules = True       # spec/10-session.md 10.4: a `DrawingRules`
 
     def __init__(self, params: dict[str, Any]) -> None:
-        # 2. As for bram and mexican-train in independent_verify.py ([D3] there), every
-        # failure of the parameter map is reported as setup/params.
+        # 2 / 8.2 row 9 ([D3] of independent_verify.py): a parameter the rule set refuses
+        # is rules/params; a default left out is setup/params in decode_setup.
         def bad(why: str) -> NoReturn:
-            fail("setup/params", f"mineshaft: {why}, got {params}")
+            fail("rules/params", f"mineshaft: {why}, got {params}")
 
         if not isinstance(params, dict):
             bad("params must be a map")

@@ -16,6 +16,11 @@ Usage:
     python tools/independent_verify.py --golden       every transcript of
         spec/vectors/transcripts/index.json against its expected verdict, plus the state
         hash (10.3) of every frame of the valid transcript; exit 0 iff nothing failed.
+    python tools/independent_verify.py --disputes     spec/vectors/setup.json against
+        decode_setup, spec/vectors/disputes/ (every golden frame's package rebuilt by 11.3
+        and judged by check_step, 11.4; the crafted packages) and spec/vectors/files.json
+        (transcript and match files, 11.2 and 11.5), by tools/independent_dispute.py.
+    python tools/independent_verify.py --all          --golden, then --disputes.
     python tools/independent_verify.py --perft        the rule vectors of
         spec/vectors/rules/mineshaft_perft.json (rules/mineshaft.md 11) against
         tools/independent_mineshaft.py; exit 0 iff all agree.
@@ -55,9 +60,12 @@ u64, add, sub, smul, bmul, total, msm = (
 # Decisions where the spec is ambiguous or silent (cited below as [Dn]):
 # [D1] 8.4 rows 4-5: a negative or boolean `version`/`type` fails the int accessor
 #      (schema/int, default range 0..2^64-1) before frame/version or frame/unknown-type.
-# [D2] 8.2 row 2: "item 1 equals 1" is read as the integer 1; `true` is setup/version.
-# [D3] 8.2 rows 4/9 vs rules/bram.md 1: ill-typed, missing or unknown params are
-#      setup/params (bram.md would call them rules/params).
+# [D2] 8.2 row 2 (as clarified): the magic first (setup/version), then the version read
+#      as int(0, 2^64-1), so `true` is schema/int, then equal to 1 (setup/version).
+# [D3] 8.2 rows 4/9 (as clarified): a value that is not an integer, text or boolean is
+#      setup/params (row 4); a parameter the rule set refuses (unknown key, missing
+#      required one, wrong type, out of range, bad `after`) is rules/params (row 9); a map
+#      the rule set accepts but that omits a default is setup/params (row 9).
 # [D4] 10.4 PLAY 1 vs rules/bram.md 4: an id in 57..2^20 is move/unknown-id (bram.md
 #      calls an out-of-range id rules/move-id).
 # [D5] 11.2 steps 1 and 4: a transcript error and transcript/bad-evidence are reported
@@ -308,11 +316,13 @@ class Bram:
     tiles: tuple[Tile, ...] = tuple((a, b) for a in range(7) for b in range(a, 7))  # 5.1
 
     def __init__(self, params: dict[str, Any]) -> None:
-        # bram.md 1/2, 8.2 row 9: every parameter spelled out; anything else fails [D3].
-        k = params.get("komi_halves") if isinstance(params, dict) else None
-        if (not isinstance(params, dict) or set(params) != {"komi_halves"}
+        # bram.md 1/2, 8.2 row 9 [D3]: an omitted key takes its default (decode_setup then
+        # refuses a map without every parameter spelled out, setup/params); an unknown key,
+        # a wrong type or a value out of range is rules/params.
+        k = params.get("komi_halves", 0) if isinstance(params, dict) else None
+        if (not isinstance(params, dict) or set(params) - {"komi_halves"}
                 or not isinstance(k, int) or isinstance(k, bool) or not -336 <= k <= 336):
-            fail("setup/params", f"bram takes exactly {{komi_halves: -336..336}}, got {params}")
+            fail("rules/params", f"bram takes {{komi_halves: -336..336}}, got {params}")
         self.komi = k
         self.params = {"komi_halves": k}
 
@@ -418,9 +428,10 @@ def decode_setup(data: bytes) -> Game:
     """8.2: the checks in their order."""
     v = f_array(unpack(data, MAX_SETUP_BYTES), 6, "setup")
     magic, version, rules_name, params, ids, nonces = v
-    if magic != "dealerless/setup" or not isinstance(version, int) or isinstance(  # [D2]
-            version, bool) or version != 1:
-        fail("setup/version")
+    if magic != "dealerless/setup":                                             # [D2]
+        fail("setup/version", "magic is not dealerless/setup")
+    if f_int(version, "version") != 1:
+        fail("setup/version", f"version {version}")
     f_text(rules_name, "rules")
     if not isinstance(params, dict) or any(
             not isinstance(x, int | str) for x in params.values()):  # bool is an int
@@ -1253,6 +1264,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("files", nargs="*", type=Path)
     ap.add_argument("--golden", action="store_true", help="check spec/vectors/transcripts")
     ap.add_argument("--json", action="store_true", help="print the 11.1 JSON verdict")
+    ap.add_argument("--disputes", action="store_true",
+                    help="check spec/vectors/disputes, files.json and setup.json")
+    ap.add_argument("--all", action="store_true", help="--golden, then --disputes")
     ap.add_argument("--perft", action="store_true",
                     help="check spec/vectors/rules/mineshaft_perft.json")
     args = ap.parse_args(argv)
@@ -1262,8 +1276,15 @@ def main(argv: list[str] | None = None) -> int:
         print(f"mineshaft encoding: {ok} passed, {bad} failed; "
               f"perft: {passed} passed, {failed} failed")
         return 0 if bad == 0 and failed == 0 else 1
-    if args.golden:
+    if args.golden and not args.all:
         return golden()
+    if args.disputes or args.all:
+        import independent_dispute as idp  # imports this module: loaded only when asked
+
+        rc = golden() if args.all else 0
+        passed, failed = idp.run()
+        print(f"disputes, files and setups: {passed} passed, {failed} failed")
+        return rc or (0 if failed == 0 else 1)
     if not args.files:
         ap.print_usage(sys.stderr)
         return 2
