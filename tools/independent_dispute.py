@@ -386,8 +386,11 @@ def check_step(pkg: bytes, committed: bytes | None = None) -> dict[str, Any]:
         nxt, fr = iv.step(g, st, wire)
     except iv.Violation as vio:
         auth = vio.authenticated
-        if vio.rule == "state/hash-mismatch" and committed is None:
-            auth = False   # 11.4: a forged package state would give the same finding
+        # 11.4: without the committed hash, neither a state/hash-mismatch (a forged package
+        # state would give the same finding) nor a violation charged to a frame other than
+        # N (only the state vouches for that frame: audit/false-claim) is authenticated.
+        if committed is None and (vio.rule == "state/hash-mismatch" or vio.frame != n):
+            auth = False
         return {"usable": True, "valid": False, "rule": vio.rule, "seat": vio.seat,
                 "frame": vio.frame, "authenticated": auth}
     proven: iv.Violation | None = None                                            # 10
