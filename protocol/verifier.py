@@ -295,8 +295,8 @@ def check_step(package: bytes, committed_state_hash: bytes | None = None) -> Ste
             v = Violation(v.code, v.detail + " (the package's state is not proven to be the "
                           "committed one)", v.seat, v.frame, authenticated=False)
         return StepVerdict(index, v, None)
-    for other in evidence:
-        return StepVerdict(index, judge_evidence(game, {frame.seq: frame}, other), None)
+    if evidence:  # any record makes the step invalid: the first one's finding (rule 10)
+        return StepVerdict(index, judge_evidence(game, {frame.seq: frame}, evidence[0]), None)
     return StepVerdict(index, None, new.hash(game.rules))
 
 
