@@ -295,8 +295,12 @@ def check_step(package: bytes, committed_state_hash: bytes | None = None) -> Ste
             v = Violation(v.code, v.detail + " (the package's state is not proven to be the "
                           "committed one)", v.seat, v.frame, authenticated=False)
         return StepVerdict(index, v, None)
-    if evidence:  # any record makes the step invalid: the first one's finding (rule 10)
-        return StepVerdict(index, judge_evidence(game, {frame.seq: frame}, evidence[0]), None)
+    # Rule 10, as 11.2 step 4: a record that proves nothing is the verdict, else the
+    # first proof; either way the step is invalid.
+    findings = [judge_evidence(game, {frame.seq: frame}, wire) for wire in evidence]
+    if findings:
+        return StepVerdict(index, next((f for f in findings if not f.authenticated),
+                                       findings[0]), None)
     return StepVerdict(index, None, new.hash(game.rules))
 
 
