@@ -190,6 +190,12 @@ def frame_cases() -> list[Case]:
     add("state hash of another state", c.frame(0, mtype, key_body, state_hash=b"\x01" * 32))
     add("state hash of another state, no committed hash given",
         c.frame(0, mtype, key_body, state_hash=b"\x01" * 32), committed=False)
+    honest = c.frame(0, mtype, key_body)
+    second = c.frame(0, *c.body(0))  # the same step again, with another proof nonce
+    cases.append(("evidence: a second KEY by the same seat", c.package(honest, (second,)),
+                  c.state.hash(c.game.rules)))
+    cases.append(("evidence: a second KEY, then a record that proves nothing",
+                  c.package(honest, (second, b"\xc0")), c.state.hash(c.game.rules)))
     add("KEY body of two items", c.frame(0, mtype, key_body[:2]))
     add("KEY commitment of 31 bytes", c.frame(0, mtype, [*key_body[:2], key_body[2][:31]]))
     c.advance(at(Phase.NONCES))
