@@ -27,9 +27,12 @@ def tile_text(t: Tile) -> str:
 
 
 def parse_tile(text: str) -> Tile:
-    """Inverse of tile_text; accepts either order ("6-3" is "3-6")."""
-    parts = text.strip().split("-")
-    if len(parts) != 2 or not all(p.isdigit() for p in parts):
+    """Inverse of tile_text; accepts either order ("6-3" is "3-6") and nothing else: two
+    ASCII decimal numbers without leading zeros, so every port reads the same texts
+    (spec/10-session.md 10.3)."""
+    parts = text.split("-")
+    if len(parts) != 2 or not all(
+            p.isascii() and p.isdigit() and (p == "0" or not p.startswith("0")) for p in parts):
         raise LocalError("tile/syntax", f"{text!r} is not a tile like '3-5'")
     return tile(int(parts[0]), int(parts[1]))
 

@@ -380,6 +380,8 @@ def package_cases() -> list[Case]:
          None),
         ("state naming a tile 6-5, not 5-6", with_state(opened=_reversed_tile(state["opened"])),
          None),
+        ("state naming a tile 05-6", with_state(opened=[
+            None if t is None else "0" + t for t in state["opened"]]), None),
         ("state that is not the committed one", with_state(nonces=state["nonces"][::-1]),
          committed),
         ("evidence of 17 records", pack([*good[:6], [wire] * 17]), None),

@@ -773,6 +773,16 @@ def main() -> int:
         print(f"{t.file}: {passed} passed, {failed} failed")
     passed = sum(c[0] for c in t.counts.values())
     failed = sum(c[1] for c in t.counts.values())
+    # The single-step, transcript-file and match vectors need a whole replay: they are
+    # checked by the independent verifier (tools/independent_dispute.py), run from here
+    # so that this one command covers every vector file.
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    import independent_dispute
+
+    more, wrong = independent_dispute.run()
+    print(f"disputes/, files.json and setups (independent_dispute.py): {more} passed, "
+          f"{wrong} failed")
+    passed, failed = passed + more, failed + wrong
     print(f"{passed} passed, {failed} failed")
     return 0 if failed == 0 else 1
 
