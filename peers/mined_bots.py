@@ -131,6 +131,8 @@ def mined_orders(view: SeatView, rng: random.Random, greedy: bool) -> Any:
         if greedy:
             return min(view.legal, key=lambda s: (state.miners[s].money, s))
         return rng.choice(view.legal)
+    if state.stage < START_STAGE:
+        return None  # the map seed's stage: the orders are nil, only the nonce counts
     if state.stage == START_STAGE:
         return _start(state, rng, greedy)
     return _round(state, view.seat, rng, greedy)

@@ -532,7 +532,7 @@ class Peer:
     async def _send_own(self, store: GameStore, ref: Referee, agent: SeatAgent,
                         mtype: MessageType) -> None:
         state = ref.state
-        if mtype is MessageType.MOVE:
+        if mtype in (MessageType.MOVE, MessageType.COMMIT, MessageType.CHOOSE):
             view = agent.view(state)
             self.cfg.notify(view_event(ref, view))
             move = await self.cfg.choose(view)

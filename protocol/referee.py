@@ -33,6 +33,10 @@ def earlier_step_violation(accepted: Frame, other: Frame) -> Violation | None:
     """
     if other.game_id != accepted.game_id or other.seq != accepted.seq:
         return None
+    if MessageType.ABSENT in (accepted.type, other.type) and other.seat != accepted.seat:
+        # A late COMMIT or OPEN racing the first declaration of its sender's absence: both
+        # were allowed at that step (10.8), so the one not taken proves nothing.
+        return None
     if other.seat == accepted.seat and other.wire != accepted.wire:
         return Violation("frame/equivocation", f"seat {other.seat} signed two different "
                          f"frames for step {other.seq}", other.seat, other.seq)

@@ -340,6 +340,26 @@ class MinedGamesRules:
         state = replace(state, opened=tuple(opened), nonces=tuple(nonces))
         return self._maybe_resolve(game_id, state)
 
+    def play_stage(self, game_id: bytes, state: MinedState, orders: Mapping[int, Any],
+                   nonce: bytes = bytes(32)) -> tuple[MinedState, RoundReport | None]:
+        """Check and resolve one stage from every living seat's wire orders, as if each
+        had committed and opened them with `nonce` (the rules vectors, section 10).
+        RuleViolation, with the seat, for the first seat whose orders break the rules."""
+        if sorted(orders) != state.playing():
+            raise LocalError("mined/orders", "one set of orders per living seat")
+        for seat in state.playing():
+            try:
+                decoded = self.decode_orders(state, orders[seat])
+                self.check(state, seat, decoded)
+            except RuleViolation as exc:
+                raise RuleViolation(exc.code, exc.detail, seat) from None
+        k = self.seats
+        state = replace(state, commits=tuple(bytes(32) if s in orders else None
+                                             for s in range(k)),
+                        opened=tuple(orders.get(s) for s in range(k)),
+                        nonces=tuple(nonce if s in orders else None for s in range(k)))
+        return self.resolve(game_id, state)
+
     def _maybe_resolve(self, game_id: bytes, state: MinedState) -> MinedState:
         if any(state.nonces[s] is None for s in state.playing()):
             return state
@@ -512,8 +532,8 @@ class MinedGamesRules:
         state = MinedState(k, stage, mine, dur, miners, commits, opened, nonces, absent,
                            forfeits, _int(obj["pool"], 0, 1 << 40), end, result)
         for s in range(k):
-            playing = miners[s].alive
-            assert playing or commits[s] is None
+            # Until the game ends, only the living commit; the last stage's stay in the end.
+            assert miners[s].alive or commits[s] is None or end is not None
             assert commits[s] is not None or nonces[s] is None
             if nonces[s] is None:
                 assert opened[s] is None

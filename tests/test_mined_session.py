@@ -1,0 +1,170 @@
+"""Mined Games on the session (spec/10-session.md 10.8): selfplay and verify from the
+command line, blame for a wrong reveal, illegal orders and a bad choice, a late reveal
+that forfeits by the other seats' declarations, and dispute/check-step of a stage frame."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from peers import mined_cheats
+from peers.adversary import Cheat
+from peers.report import account
+from protocol.errors import Violation
+from protocol.frames import MessageType, parse_frame
+from protocol.messages import AbsentBody
+from protocol.referee import Referee
+from protocol.state import Phase
+from protocol.transcript import Transcript
+from protocol.verifier import check_step, dispute_package, replay
+
+CLI = [sys.executable, "-m", "peers.cli"]
+
+
+def run(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([*CLI, *args], capture_output=True, text=True)
+
+
+def test_selfplay_of_five_seats_verifies_complete_naming_the_ec_and_token_winner(
+        tmp_path: Path) -> None:
+    out = tmp_path / "g.t"
+    made = run("selfplay", "--rules", "mined-games", "--seats", "5", "--out", str(out),
+               "--seed", "3")
+    assert made.returncode == 0, made.stderr
+    assert "wins two tokens of life" in made.stdout
+    proc = run("verify", str(out), "--json")
+    assert proc.returncode == 0
+    verdict = json.loads(proc.stdout)
+    assert verdict["valid"] and verdict["complete"]
+    outcome = verdict["outcome"]
+    assert outcome["token_winner"] in range(5)
+    assert outcome["elimination_candidate"] in range(5)
+    assert outcome["token_winner"] != outcome["elimination_candidate"]
+    assert len(outcome["money"]) == 5 and len(verdict["seats"]) == 5
+    assert verdict["rules"]["name"] == "mined-games"
+    text = run("verify", str(out))
+    assert text.returncode == 0
+    assert (f"seat {outcome['elimination_candidate']} is the elimination candidate"
+            in text.stdout)
+    assert "starts on B1" in text.stdout
+
+
+def test_selfplay_refuses_a_seat_count_the_rules_do_not_take(tmp_path: Path) -> None:
+    proc = run("selfplay", "--rules", "mined-games", "--seats", "9", "--out",
+               str(tmp_path / "x.t"))
+    assert proc.returncode != 0 and "9" in proc.stderr
+
+
+def judged(cheat: Cheat) -> Violation:
+    """Every honest referee refuses the bad frame with the cheat's rule and seat; the
+    saved transcript then verifies invalid, blaming the same seat and frame."""
+    for ref in cheat.table.referees:
+        with pytest.raises(Violation) as info:
+            ref.receive(cheat.bad_frame)
+        v = info.value
+        assert (v.code, v.seat, v.frame, v.authenticated) == (cheat.rule, cheat.seat,
+                                                              cheat.frame, True)
+    verdict = replay(cheat.transcript())
+    assert verdict.exit_code == 1 and verdict.violation is not None
+    assert (verdict.violation.code, verdict.violation.seat,
+            verdict.violation.frame) == (cheat.rule, cheat.seat, cheat.frame)
+    return verdict.violation
+
+
+def test_a_reveal_that_does_not_open_the_commitment_is_blamed_on_its_seat() -> None:
+    v = judged(mined_cheats.wrong_reveal())
+    assert "do not open seat 2's commitment" in v.detail
+
+
+def test_orders_that_break_the_rules_are_blamed_on_their_seat() -> None:
+    v = judged(mined_cheats.illegal_orders())
+    assert "6 steps need 1 garnets" in v.detail
+
+
+def test_a_winner_naming_a_living_seat_is_blamed() -> None:
+    judged(mined_cheats.bad_choice())
+
+
+def test_the_winner_names_the_ec_when_several_die_in_a_signed_frame() -> None:
+    t = mined_cheats.two_die_in_lava(choice=2)
+    data = t.play().encode()
+    verdict = replay(data)
+    assert verdict.exit_code == 0
+    out = verdict.to_json()["outcome"]
+    assert out["status"] == ["alive", "lava", "lava", "alive", "alive"]
+    assert (out["token_winner"], out["elimination_candidate"]) == (0, 2)
+    assert out["how"] == "chosen by the winner"
+    last = parse_frame(Transcript.decode(data).frames[-1])
+    assert (last.type, last.seat) == (MessageType.CHOOSE, 0)
+    assert verdict.moves[-1]["move"] == "names seat 2 the elimination candidate"
+
+
+def test_a_late_reveal_forfeits_on_the_other_seats_declarations() -> None:
+    t, late = mined_cheats.late_reveal(seat=3, stage=3)
+    data = t.referees[0].transcript().encode()
+    verdict = replay(data)
+    assert verdict.exit_code == 0 and verdict.complete
+    out = verdict.to_json()["outcome"]
+    assert out["elimination_candidate"] == 3 and out["status"][3] == "forfeit"
+    assert out["forfeits"] == [{"seat": 3, "stage": 3, "declared_by": [0, 1, 2, 4],
+                                "proven": False}]
+    declarations = [m for m in verdict.moves if "absent" in m["move"]]
+    assert [m["seat"] for m in declarations] == [0, 1, 2, 4]
+    text = account(verdict)
+    assert "Seat 3 forfeited in stage 3: seats 0, 1, 2, 4 each signed" in text
+    assert "rests on their declarations, not on proof" in text
+    # The late OPEN, arriving after the declarations, changes nothing and is evidence
+    # against nobody: it raced the first declaration for the same step.
+    for ref in t.referees:
+        with pytest.raises(Violation) as info:
+            ref.receive(late)
+        assert not info.value.authenticated
+        assert ref.violation is None and ref.complete
+
+
+def test_declarations_must_name_the_owing_seat_and_come_from_another_living_seat() -> None:
+    t = mined_cheats.table(5)
+    mined_cheats.advance_to(t, mined_cheats.owes(Phase.OPEN, 3, 2))
+    s = mined_cheats.state(t)
+    for sender, body, code in ((1, AbsentBody(2, 2), "absent/wrong-seat"),
+                               (1, AbsentBody(3, 5), "absent/wrong-seat"),
+                               (3, AbsentBody(3, 2), "absent/declarer")):
+        ref = Referee(t.setup)
+        for f in t.referees[0].frames:
+            ref.receive(f.wire)
+        with pytest.raises(Violation) as info:
+            ref.receive(t.agents[sender].sign(s, MessageType.ABSENT, body.encode()))
+        assert (info.value.code, info.value.seat) == (code, sender)
+
+
+def test_a_second_declaration_out_of_turn_is_blamed() -> None:
+    t = mined_cheats.table(5)
+    mined_cheats.advance_to(t, mined_cheats.owes(Phase.OPEN, 3, 2))
+    t.deliver(t.agents[4].declare_absent(mined_cheats.state(t)))
+    s = mined_cheats.state(t)
+    assert s.phase is Phase.ABSENT and s.turn == 0
+    with pytest.raises(Violation) as info:
+        t.referees[0].receive(t.agents[1].sign(s, MessageType.ABSENT,
+                                               AbsentBody(3, 2).encode()))
+    assert (info.value.code, info.value.seat) == ("frame/out-of-turn", 1)
+
+
+def test_dispute_and_check_step_judge_a_stage_frame_alone(tmp_path: Path) -> None:
+    cheat = mined_cheats.wrong_reveal()
+    data = cheat.transcript()
+    bad = check_step(dispute_package(data, cheat.frame))
+    assert bad.violation is not None and bad.violation.code == "open/commitment-mismatch"
+    assert bad.violation.seat == cheat.seat
+    good = check_step(dispute_package(data, cheat.frame - 1))
+    assert good.valid and good.next_state_hash is not None
+    path = tmp_path / "c.t"
+    path.write_bytes(data)
+    pkg = tmp_path / "p.bin"
+    assert run("dispute", str(path), str(cheat.frame), "--out", str(pkg)).returncode == 0
+    proc = run("check-step", str(pkg), "--json")
+    assert proc.returncode == 1
+    assert json.loads(proc.stdout)["violation"]["rule"] == "open/commitment-mismatch"
