@@ -513,7 +513,13 @@ class Peer:
             # SYNCs, hellos, garbage) must not keep a silent seat from timing out.
             left = deadline - time.monotonic()
             if due is not None and left <= 0:
-                return self._abandoned(store, due[0], due[1].label)
+                declared = await self._declare_absent(store, ref, agent, due, -left)
+                if declared is None:
+                    return self._abandoned(store, due[0], due[1].label)
+                if declared:
+                    deadline, wait = time.monotonic() + cfg.move_timeout, cfg.sync_interval
+                    continue
+                left = 0.05  # not this seat's turn to declare yet: keep listening
             message = await self.link.recv(min(wait, max(left, 0.01)))
             if message is None:
                 await self.link.send(_msg("sync", len(ref.frames)))
@@ -528,6 +534,30 @@ class Peer:
             return self._finish(store, f"stopped: {v.describe()}")
         await self._linger(store, ref)
         return self._finish(store, "game complete")
+
+    async def _declare_absent(self, store: GameStore, ref: Referee, agent: SeatAgent,
+                              due: tuple[int, MessageType], overdue: float) -> bool | None:
+        """A seat silent past the deadline in a simultaneous game (spec/10-session.md 10.8,
+        12.3): the other living seats declare it absent, the first of them after one
+        deadline, the next after two, and so on, so that two seats rarely race to be
+        first. True if this seat declared, False to keep waiting, None to give up (a deck
+        game, or no declaration can help)."""
+        if not ref.game.simultaneous or due[1] not in (MessageType.COMMIT, MessageType.OPEN):
+            return None
+        others = [s for s in ref.state.rules_state.playing() if s != due[0]]
+        if store.seat not in others:
+            # A dead seat only watches: it waits while the living may still declare.
+            return False if overdue < len(others) * self.cfg.move_timeout else None
+        if overdue < others.index(store.seat) * self.cfg.move_timeout:
+            return False
+        wire = agent.declare_absent(ref.state)
+        log.info("declaring seat %d absent after %.0f s", due[0], self.cfg.move_timeout)
+        store.append(ref.state.seq, wire)
+        frame = ref.receive(wire)
+        await self.link.send(_msg("frame", wire))
+        if frame is not None:
+            self._progress(ref, frame)
+        return True
 
     async def _send_own(self, store: GameStore, ref: Referee, agent: SeatAgent,
                         mtype: MessageType) -> None:
