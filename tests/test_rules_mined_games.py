@@ -90,6 +90,14 @@ def test_the_vector_generator_check_passes() -> None:
     assert proc.returncode == 0, proc.stderr
 
 
+def test_the_independent_implementation_written_from_the_spec_agrees_on_every_vector() -> None:
+    proc = subprocess.run([sys.executable, str(ROOT / "tools" / "independent_mined.py")],
+                          cwd=ROOT, capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stdout[-2000:]
+    assert proc.stdout.rstrip().endswith(f"{len(CASES) + len(VECTORS['maps'])} passed, "
+                                         "0 failed")
+
+
 @pytest.mark.parametrize("vector", VECTORS["maps"], ids=lambda v: v["label"])
 def test_the_map_generator_vector(vector: dict[str, Any]) -> None:
     seed = map_seed(bytes.fromhex(vector["game_id"]),
