@@ -116,3 +116,14 @@ def bad_choice(seed: int = 5) -> Cheat:
     assert winner is not None
     bad = t.agents[winner].sign(state(t), MessageType.CHOOSE, ChooseBody(3).encode())
     return Cheat("mined-bad-choice", prefix(t), bad, winner, "mined/choice", table=t)
+
+
+def answered_late(seed: int = 5, seat: int = 3, stage: int = 2) -> Table:
+    """Seat 0 declares the seat absent while it owes its OPEN; the seat answers before the
+    others have declared, the declaration lapses, and the game is played to the end."""
+    t = table(seed)
+    advance_to(t, owes(Phase.OPEN, seat, stage))
+    first = next(s for s in state(t).rules_state.playing() if s != seat)
+    t.deliver(t.agents[first].declare_absent(state(t)))
+    t.deliver(t.agents[seat].next_frame(state(t), t.entropy.bytes("answer")))
+    return t

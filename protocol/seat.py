@@ -79,9 +79,23 @@ class SeatAgent:
     def __repr__(self) -> str:  # never print secrets
         return f"SeatAgent(seat={self.seat})"
 
-    def owes(self, state: PublicState) -> bool:
+    def owed(self, state: PublicState) -> MessageType | None:
+        """The type of the frame this seat owes now, or None. Besides its turn: in a
+        simultaneous game, the COMMIT or OPEN it still owes while it is being declared
+        absent (10.8)."""
         due = awaiting(state)
-        return due is not None and due[0] == self.seat
+        if due is not None and due[0] == self.seat:
+            return due[1]
+        if self.game.simultaneous and state.phase is Phase.ABSENT:
+            rules = self.game.stages
+            rs = state.rules_state
+            if rs.absent is not None and rs.absent[0] == self.seat:
+                kind = rules.due(rules.answered(rs))
+                return MessageType.COMMIT if kind == ("commit", self.seat) else MessageType.OPEN
+        return None
+
+    def owes(self, state: PublicState) -> bool:
+        return self.owed(state) is not None
 
     def hand_positions(self, state: PublicState) -> dict[int, Tile]:
         """Position -> tile of this seat's unplayed tiles (known once the deal is done;
@@ -154,7 +168,12 @@ class SeatAgent:
         """COMMIT, OPEN, ABSENT or CHOOSE of a simultaneous rule set (10.8)."""
         rules = self.game.stages
         rs = state.rules_state
-        if state.phase is Phase.COMMIT:
+        phase = state.phase
+        if phase is Phase.ABSENT and rs.absent is not None and rs.absent[0] == self.seat:
+            # Answering late, while being declared absent: the frame it owed all along.
+            rs = rules.answered(rs)
+            phase = Phase.COMMIT if rules.due(rs) == ("commit", self.seat) else Phase.OPEN
+        if phase is Phase.COMMIT:
             orders = None
             if rs.stage > 0:
                 if choose is None:
@@ -170,15 +189,19 @@ class SeatAgent:
             self._pending[rs.stage] = (orders, nonce)
             return MessageType.COMMIT, CommitBody(orders_commitment(
                 self.game.game_id, rs.stage, self.seat, orders, nonce)).encode()
-        if state.phase is Phase.OPEN:
+        if phase is Phase.OPEN:
             if rs.stage not in self._pending:
                 raise LocalError("seat/lost-orders", f"this seat's orders of stage {rs.stage} "
                                  "were not kept (a restart between commit and open)")
-            orders, nonce = self._pending.pop(rs.stage)
+            # Kept until a later stage: the frame may have to be built again on a later
+            # state (sent while the other seats were declaring this seat absent).
+            for stage in [t for t in self._pending if t < rs.stage]:
+                del self._pending[stage]
+            orders, nonce = self._pending[rs.stage]
             return MessageType.OPEN, OpenBody(orders, nonce).encode()
-        if state.phase is Phase.ABSENT:
+        if phase is Phase.ABSENT:
             return MessageType.ABSENT, AbsentBody(rs.absent[0], rs.stage).encode()
-        if state.phase is Phase.CHOOSE:
+        if phase is Phase.CHOOSE:
             if choose is None:
                 raise LocalError("seat/no-chooser", "the choice needs a chooser")
             view = self.view(state)

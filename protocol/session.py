@@ -334,17 +334,30 @@ def with_stage(game: Game, state: PublicState, rs: MinedState) -> PublicState:
     return state.with_(rules_state=rs, phase=STAGE_PHASES[due[0]], turn=due[1])
 
 
+def _answering(game: Game, state: PublicState, frame: Frame, kind: str) -> MinedState:
+    """The rules' state a COMMIT or OPEN applies to. In phase `absent` it comes from the
+    seat being declared absent, which answers after all: the declarations lapse, and the
+    frame must be the one that seat owed (10.8)."""
+    rs: MinedState = state.rules_state
+    if state.phase is Phase.ABSENT:
+        rs = game.stages.answered(rs)
+        if game.stages.due(rs) != (kind, frame.seat):
+            raise DealerlessError("frame/unexpected-type", f"seat {frame.seat} owed no "
+                                  f"{kind} frame when it was declared absent")
+    return rs
+
+
 def on_commit(game: Game, state: PublicState, frame: Frame) -> PublicState:
+    rs = _answering(game, state, frame, "commit")
     body = CommitBody.decode(frame.body)
-    return with_stage(game, state, game.stages.commit(state.rules_state, frame.seat,
-                                                     body.commitment))
+    return with_stage(game, state, game.stages.commit(rs, frame.seat, body.commitment))
 
 
 def on_open(game: Game, state: PublicState, frame: Frame) -> PublicState:
     """The orders must open the seat's commitment, then obey the rules (10.8)."""
+    rs = _answering(game, state, frame, "open")
     body = OpenBody.decode(frame.body)
     rules = game.stages
-    rs: MinedState = state.rules_state
     expected = rs.commits[frame.seat]
     if orders_commitment(game.game_id, rs.stage, frame.seat, body.orders,
                          body.nonce) != expected:
@@ -386,17 +399,31 @@ PHASES: dict[tuple[Phase, MessageType], Handler] = {
     (Phase.OPEN, MessageType.OPEN): on_open,
     (Phase.CHOOSE, MessageType.CHOOSE): on_choose,
     (Phase.ABSENT, MessageType.ABSENT): on_absent,
-    # The first declaration that a seat is absent comes from any other living seat,
-    # out of turn: the seat that owes the frame is the silent one (10.8).
+    # Out of turn (10.8, see out_of_turn_allowed): the first declaration that a seat is
+    # absent, from any other living seat, and that seat's late answer while it is declared.
     (Phase.COMMIT, MessageType.ABSENT): on_absent,
     (Phase.OPEN, MessageType.ABSENT): on_absent,
+    (Phase.ABSENT, MessageType.COMMIT): on_commit,
+    (Phase.ABSENT, MessageType.OPEN): on_open,
 }
 
 #: What the seat to send owes in each phase (an ABSENT frame is never owed while a
 #: COMMIT or OPEN is: it is the other seats' remedy against the owing seat's silence).
 EXPECTED: dict[Phase, MessageType] = {
     phase: mtype for phase, mtype in PHASES
-    if not (mtype is MessageType.ABSENT and phase is not Phase.ABSENT)}
+    if (mtype is MessageType.ABSENT) == (phase is Phase.ABSENT)}
+
+
+def out_of_turn_allowed(state: PublicState, frame: Frame) -> bool:
+    """The exceptions to 10.5 check 8 (10.8): while a seat owes a COMMIT or OPEN, another
+    seat may declare it absent; while it is being declared absent, it may still answer."""
+    if state.phase in (Phase.COMMIT, Phase.OPEN):
+        return frame.type is MessageType.ABSENT
+    if state.phase is Phase.ABSENT:
+        absent = state.rules_state.absent
+        return (frame.type in (MessageType.COMMIT, MessageType.OPEN)
+                and absent is not None and frame.seat == absent[0])
+    return False
 
 
 def awaiting(state: PublicState) -> tuple[int, MessageType] | None:
@@ -458,8 +485,7 @@ def apply_frame(game: Game, state: PublicState, frame: Frame) -> PublicState:
         raise blame("state/hash-mismatch", "the frame commits to a different public state")
     if state.phase is Phase.DONE:                                              # 7
         raise blame("frame/after-end", "the game is over")
-    if seat != state.turn and not (frame.type is MessageType.ABSENT and state.phase in (
-            Phase.COMMIT, Phase.OPEN)):                                        # 8
+    if seat != state.turn and not out_of_turn_allowed(state, frame):          # 8
         raise blame("frame/out-of-turn", f"seat {state.turn} owes the next frame")
     handler = PHASES.get((state.phase, frame.type))                            # 9
     if handler is None:

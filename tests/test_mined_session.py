@@ -8,8 +8,11 @@ import json
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from peers import mined_cheats
 from peers.adversary import Cheat
@@ -168,3 +171,63 @@ def test_dispute_and_check_step_judge_a_stage_frame_alone(tmp_path: Path) -> Non
     proc = run("check-step", str(pkg), "--json")
     assert proc.returncode == 1
     assert json.loads(proc.stdout)["violation"]["rule"] == "open/commitment-mismatch"
+
+
+def test_a_seat_that_answers_while_declared_absent_stays_in_the_game() -> None:
+    t = mined_cheats.table(5)
+    mined_cheats.advance_to(t, mined_cheats.owes(Phase.OPEN, 3, 2))
+    t.deliver(t.agents[0].declare_absent(mined_cheats.state(t)))
+    s = mined_cheats.state(t)
+    assert s.phase is Phase.ABSENT and s.rules_state.absent == (3, (0,))
+    assert t.agents[3].owed(s) is MessageType.OPEN and t.agents[1].owed(s) is MessageType.ABSENT
+    t = mined_cheats.answered_late()
+    s = mined_cheats.state(t)
+    assert s.rules_state.absent is None and s.rules_state.nonces[3] is not None
+    data = t.play().encode()
+    verdict = replay(data)
+    assert verdict.exit_code == 0 and verdict.to_json()["outcome"]["forfeits"] == []
+    assert verdict.moves[-1]["move"] != "declares seat 3 absent in stage 2"
+
+
+def test_while_declared_absent_a_seat_may_send_only_the_frame_it_owed() -> None:
+    t = mined_cheats.table(5)
+    mined_cheats.advance_to(t, mined_cheats.owes(Phase.COMMIT, 3, 2))
+    t.deliver(t.agents[0].declare_absent(mined_cheats.state(t)))
+    s = mined_cheats.state(t)
+    opening = t.agents[3].sign(s, MessageType.OPEN, [["", 0], bytes(32)])
+    with pytest.raises(Violation) as info:
+        t.referees[1].receive(opening)
+    assert (info.value.code, info.value.seat) == ("frame/unexpected-type", 3)
+    with pytest.raises(Violation) as other:
+        t.referees[2].receive(t.agents[4].sign(s, MessageType.COMMIT, [bytes(32)]))
+    assert (other.value.code, other.value.seat) == ("frame/out-of-turn", 4)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(body=st.recursive(st.none() | st.booleans() | st.integers(-2, 300)
+                         | st.text(max_size=70) | st.binary(max_size=40),
+                         lambda inner: st.lists(inner, max_size=4), max_leaves=12),
+       mtype=st.sampled_from([MessageType.COMMIT, MessageType.OPEN, MessageType.ABSENT,
+                              MessageType.CHOOSE]))
+def test_any_body_of_a_stage_frame_is_accepted_or_blamed_never_a_crash(
+        body: object, mtype: MessageType) -> None:
+    t = FUZZ_TABLE
+    for stage_phase, seat in ((Phase.COMMIT, 0), (Phase.OPEN, 1)):
+        ref = Referee(t.setup)
+        for f in FUZZ_PREFIX[stage_phase]:
+            ref.receive(f)
+        try:
+            ref.receive(t.agents[seat].sign(ref.state, mtype, body))
+        except Violation as v:
+            assert v.authenticated and v.seat == seat
+
+
+def _fuzz_table() -> tuple[Any, dict[Phase, list[bytes]]]:
+    t = mined_cheats.table(9)
+    mined_cheats.advance_to(t, mined_cheats.owes(Phase.COMMIT, 0, 2))
+    at_commit = [f.wire for f in t.referees[0].frames]
+    mined_cheats.advance_to(t, mined_cheats.owes(Phase.OPEN, 1, 2))
+    return t, {Phase.COMMIT: at_commit, Phase.OPEN: [f.wire for f in t.referees[0].frames]}
+
+
+FUZZ_TABLE, FUZZ_PREFIX = _fuzz_table()

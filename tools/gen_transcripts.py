@@ -15,7 +15,9 @@ D14). `mexican-train-3` is a complete three-seat Mexican Train round with draws 
 round. `mined-games-5` is a complete five-seat Mined Games game (commit-reveal stages,
 spec/10-session.md 10.8); `mined-forfeit` one where seat 3 never opens its orders of
 stage 3 and the other four declare it absent; `mined-choice` one where two miners die
-in lava and the token winner names the elimination candidate in a CHOOSE frame; the
+in lava and the token winner names the elimination candidate in a CHOOSE frame;
+`mined-answered-late` one where seat 3 is declared absent by seat 0 and opens its orders
+before the others declare, so the declaration lapses; the
 cheats of peers/mined_cheats.py give `mined-wrong-reveal`, `mined-illegal-orders` and
 `mined-bad-choice`. Every other file is the transcript an
 honest seat saves after one of the cheats in peers/adversary.py (`false-claim` is a
@@ -68,6 +70,7 @@ def build() -> dict[str, bytes]:
     forfeit, _late = mined_cheats.late_reveal(seed=5, seat=3, stage=3)
     files["mined-forfeit"] = forfeit.referees[0].transcript().encode()
     files["mined-choice"] = mined_cheats.two_die_in_lava(choice=2).play().encode()
+    files["mined-answered-late"] = mined_cheats.answered_late().play().encode()
     for cheat in (mined_cheats.wrong_reveal(), mined_cheats.illegal_orders(),
                   mined_cheats.bad_choice()):
         files[cheat.name] = cheat.transcript()

@@ -984,12 +984,22 @@ def stage_due(g: Game, st: State) -> None:
     st.phase, st.turn = ("done", None) if due is None else due
 
 
+def answering(g: Game, st: State, fr: Frame, kind: str) -> None:
+    """10.8: a COMMIT or OPEN in phase absent lapses the declarations, if it is owed."""
+    if st.phase == "absent":
+        st.rules.absent = None
+        if g.rules.due(st.rules) != (kind, fr.seat):
+            raise ic.SpecError("frame/unexpected-type")
+
+
 def on_commit(g: Game, st: State, fr: Frame) -> None:
+    answering(g, st, fr, "commit")
     g.rules.on_commit(st.rules, fr.seat, fr.body)
     stage_due(g, st)
 
 
 def on_open(g: Game, st: State, fr: Frame) -> None:
+    answering(g, st, fr, "open")
     g.rules.on_open(g.game_id, st.rules, fr.seat, fr.body)
     stage_due(g, st)
 
@@ -1051,6 +1061,9 @@ def step(g: Game, st: State, wire: bytes) -> tuple[State, Frame]:
     if st.phase == "done":                                                   # 7
         raise v("frame/after-end", fr.seat, True, "the game is over")
     first_absent = fr.type == FIRST_ABSENT[0] and st.phase in FIRST_ABSENT[1]
+    answer = (st.phase == "absent" and fr.type in (8, 9)        # 10.8: the declared seat
+              and fr.seat == st.rules.absent[0])                # answers after all
+    first_absent = first_absent or answer
     if fr.seat != st.turn and not first_absent:                              # 8
         raise v("frame/out-of-turn", fr.seat, True, f"seat {st.turn} owes the next frame")
     if PHASE_TYPE[st.phase] != fr.type and not first_absent:                 # 9

@@ -394,6 +394,11 @@ class MinedGamesRules:
             return self._maybe_resolve(game_id, state)
         return state
 
+    def answered(self, state: MinedState) -> MinedState:
+        """The seat declared absent sent its frame before every other seat had declared:
+        the declarations lapse (section 8)."""
+        return replace(state, absent=None)
+
     def choose(self, state: MinedState, seat: int, chosen: int) -> MinedState:
         """The winner names the elimination candidate among the dead (D13)."""
         result = state.result
