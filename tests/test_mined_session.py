@@ -56,6 +56,26 @@ def test_selfplay_of_five_seats_verifies_complete_naming_the_ec_and_token_winner
     assert "starts on B1" in text.stdout
 
 
+def test_a_map_file_enters_the_setup_and_a_bad_one_is_a_usage_error(tmp_path: Path) -> None:
+    good = tmp_path / "mine.txt"
+    good.write_text("DGDDS,DDDDD,DDIDD\n/DDDDD,DSDDD,DDDDD\n/DDDDD,DDDDD,DDGDD\n"
+                    "/LLLLL,LLLLL,LLLLL\n")
+    out = tmp_path / "g.t"
+    assert run("selfplay", "--rules", "mined-games", "--seats", "3", "--map", str(good),
+               "--out", str(out), "--seed", "4").returncode == 0
+    verdict = json.loads(run("verify", str(out), "--json").stdout)
+    assert verdict["complete"] and verdict["rules"]["params"]["map"] == (
+        "DGDDS,DDDDD,DDIDD/DDDDD,DSDDD,DDDDD/DDDDD,DDDDD,DDGDD/LLLLL,LLLLL,LLLLL")
+    assert (verdict["rules"]["params"]["width"], verdict["rules"]["params"]["height"]) == (5, 3)
+    assert not any("map-seed" in m["move"] for m in verdict["moves"])  # no seed stage
+    bad = tmp_path / "bad.txt"
+    bad.write_text("DGDXS,DD")
+    proc = run("selfplay", "--rules", "mined-games", "--map", str(bad), "--out", str(out))
+    assert proc.returncode == 2 and "the map has 1 floor, not 4" in proc.stderr
+    proc = run("selfplay", "--rules", "bram", "--map", str(good), "--out", str(out))
+    assert proc.returncode == 2 and "the rules bram take no --map" in proc.stderr
+
+
 def test_selfplay_refuses_a_seat_count_the_rules_do_not_take(tmp_path: Path) -> None:
     proc = run("selfplay", "--rules", "mined-games", "--seats", "9", "--out",
                str(tmp_path / "x.t"))

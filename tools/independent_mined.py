@@ -321,9 +321,7 @@ class MinedGames:
         m.status, m.died = "forfeit", st.stage
         st.commits[who] = st.opened[who] = st.nonces[who] = None
         st.forfeits.append([who, st.stage, sorted(declared)])
-        if not st.living():
-            self.finish(gid, st, "everyone forfeited or died")  # SPEC GAP: 10.8 names no end text
-        elif all(st.commits[s] is not None for s in st.living()) and all(
+        if all(st.commits[s] is not None for s in st.living()) and all(
                 st.nonces[s] is not None for s in st.living()):
             self.resolve(gid, st)
 
@@ -537,9 +535,9 @@ class MinedGames:
 def orders_text(o: Any) -> str:
     """11.1 moves: the orders' text form (4.1)."""
     if o is None:
-        return "opens its map-seed nonce"   # SPEC GAP: 4.1 gives no text for stage 0
+        return "opens its map-seed nonce"   # 11.1
     if type(o[0]) is int:
-        return f"starts on B1 r{o[0]} c{o[1]}"  # SPEC GAP: nor for a start
+        return f"starts on B1 r{o[0]} c{o[1]}"
     words = ([o[0]] if o[0] else []) + ([ACTION_WORDS[o[1]]] if o[1] else [])
     return " ".join(words) or "stay"
 

@@ -388,8 +388,7 @@ class MinedGamesRules:
         state = replace(state, miners=tuple(miners), commits=tuple(commits),
                         opened=tuple(opened), nonces=tuple(nonces), absent=None,
                         forfeits=(*state.forfeits, (seat, state.stage, tuple(sorted(declared)))))
-        if not state.playing():
-            return self._finish(game_id, state, "everyone forfeited or died")
+        # Every declarer is alive, so someone is still playing.
         if all(state.commits[s] is not None for s in state.playing()):
             return self._maybe_resolve(game_id, state)
         return state

@@ -72,8 +72,9 @@ def parse_map(text: str) -> MineMap:
     """A map from its text (section 2.2); EncodingError rules/params naming what is wrong."""
     floors = text.split("/")
     if len(floors) != FLOORS:
-        raise EncodingError("rules/params", f"the map has {len(floors)} floors, not "
-                            f"{FLOORS} (B1/B2/B3/B4 joined by '/')")
+        raise EncodingError("rules/params", f"the map has {len(floors)} "
+                            f"floor{'' if len(floors) == 1 else 's'}, not {FLOORS} "
+                            "(B1/B2/B3/B4 joined by '/')")
     rows = [floor.split(",") for floor in floors]
     height, width = len(rows[0]), len(rows[0][0])
     for f, floor in enumerate(rows):
