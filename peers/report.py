@@ -38,8 +38,13 @@ def headline(verdict: Verdict) -> str:
         return violation_text(verdict.violation)
     if not verdict.complete and verdict.awaiting is not None:
         seat, message = verdict.awaiting
-        owes = f"seat {seat} owes the next frame (a {message} frame)"
+        article = "an" if message[:1] in ("a", "e", "i", "o", "u") else "a"
+        owes = f"seat {seat} owes the next frame ({article} {message} frame)"
         silence = NOT_PROVEN_SILENCE.format(seat=seat)
+        if verdict.setup is not None and verdict.setup.rules == "mined-games" and message in (
+                "commit", "open"):
+            silence += (f" Past that deadline every other living seat may sign that seat {seat} "
+                        "is absent, and it forfeits (spec/10-session.md 10.8).")
         d = verdict.decided
         if d is None:
             return (f"VALID PREFIX of {verdict.frames} frames: {owes}.\n"

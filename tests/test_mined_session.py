@@ -254,3 +254,15 @@ def _fuzz_table() -> tuple[Any, dict[Phase, list[bytes]]]:
 
 
 FUZZ_TABLE, FUZZ_PREFIX = _fuzz_table()
+
+
+def test_a_cut_game_is_a_valid_prefix_naming_who_owes_and_the_remedy() -> None:
+    t = mined_cheats.table(5)
+    mined_cheats.advance_to(t, mined_cheats.owes(Phase.OPEN, 2, 3))
+    data = t.referees[0].transcript().encode()
+    verdict = replay(data)
+    assert verdict.exit_code == 3 and verdict.awaiting == (2, "open")
+    text = account(verdict)
+    assert "seat 2 owes the next frame (an open frame)" in text
+    assert "Not proven: that seat 2 abandoned the game" in text
+    assert "every other living seat may sign that seat 2 is absent" in text
