@@ -272,6 +272,57 @@ CASES: list[dict[str, Any]] = [
         "orders": [[2, 2], [2, 2], [0, 3]],
         "expect": {"at": {"0": "B1 r2 c2", "1": "B1 r2 c2", "2": "B1 r0 c3"}, "end": None},
     },
+    {
+        "name": "stepped-away-by-two",
+        "seed": "If multiple players step away from the same tile, its durability decreases "
+                "multiple times. If a tile's durability hits zero, then the tile breaks",
+        "map": plain(),
+        "seats": 3, "stage": 2,
+        "miners": [("B1 r1 c1", 0, 0, 0), ("B1 r1 c1", 0, 0, 0), ("B1 r1 c1", 0, 0, 0)],
+        "dur": {"B1 r1 c1": 2},
+        "orders": [["U", 0], ["D", 0], ["", 1]],
+        # Two leave at once: 2 -> 0; miner 2, still standing there, falls before its mine.
+        "expect": {"dur": {"B1 r1 c1": 0}, "at": {"2": "B2 r1 c1", "0": "B1 r0 c1"},
+                   "money": {"0": 400, "1": 400, "2": 0}},
+    },
+    {
+        "name": "attacks-are-simultaneous-and-an-attacker-may-move",
+        "seed": "miners will have the option to attack others with their pickaxe instead of "
+                "mining ... This will take place before moving or mining.",
+        "map": plain(),
+        "seats": 3, "stage": 2,
+        "miners": [("B3 r1 c1", 0, 0, 0), ("B3 r1 c2", 0, 0, 0), ("B3 r3 c0", 0, 0, 0)],
+        "orders": [["", 14], ["", 13], ["UU", 11]],
+        # Miners 0 and 1 kill each other; miner 2 attacks an empty tile (no bonus) and then
+        # walks two steps (D8). Several died, not all: the winner chooses.
+        "expect": {"status": {"0": "attack", "1": "attack", "2": "alive"},
+                   "money": {"0": 4000, "1": 4000, "2": 800}, "at": {"2": "B3 r1 c0"},
+                   "winner": 2, "ec": None, "choose_from": [0, 1]},
+    },
+    {
+        "name": "fall-from-b3-into-b4-lava",
+        "seed": "fall from B1 all the way into lava on B3 or B4",
+        "map": plain(b3r2="DDAD"),
+        "seats": 2, "stage": 3,
+        "miners": [("B3 r2 c1", 100, 0, 0), ("B1 r0 c0", 50, 0, 0)],
+        "orders": [["R", 0], ["", 0]],
+        "expect": {"at": {"0": "B4 r2 c2"}, "status": {"0": "lava"}, "winner": 1, "ec": 0,
+                   "how": "died"},
+    },
+    {
+        "name": "b4-is-the-bottom",
+        "seed": "land on whatever tile is directly underneath them ... (B1 to B2, B2 to B3, and "
+                "B3 to B4) (D6: nothing is below B4)",
+        "map": mine("DDDD,DDDD,DDDD,DDDG", "DDDD,DDDD,DDDD,DDDD", "DDDD,DDDD,DDDD,DDDD",
+                    "DDDD,DDDD,DDDD,DDDD"),
+        "seats": 2, "stage": 2,
+        "miners": [("B4 r0 c0", 0, 0, 0), ("B1 r3 c0", 0, 0, 0)],
+        "dur": {"B4 r0 c0": 1},
+        "orders": [["", 1], ["", 0]],
+        # The miner breaks the tile it stands on; on B4 it does not fall.
+        "expect": {"at": {"0": "B4 r0 c0"}, "dur": {"B4 r0 c0": 0}, "status": {"0": "alive"},
+                   "end": None},
+    },
     # Illegal orders: the seat is blamed with the code.
     {
         "name": "illegal-six-steps-without-a-garnet",
