@@ -108,6 +108,8 @@ def rule_params(rules: str, seats: int, komi_halves: int = 0,
         raise ValueError(problem)
     params: dict[str, Any] = {}
     if tile_set is not None:
+        if "map" in probe.params:
+            raise ValueError(f"the rules {rules} use no dominoes (no --set)")
         if "set" not in probe.params:
             raise ValueError(f"the rules {rules} are played with one set (no --set)")
         params["set"] = tile_set

@@ -76,10 +76,17 @@ def test_a_map_file_enters_the_setup_and_a_bad_one_is_a_usage_error(tmp_path: Pa
     assert proc.returncode == 2 and "the rules bram take no --map" in proc.stderr
 
 
-def test_selfplay_refuses_a_seat_count_the_rules_do_not_take(tmp_path: Path) -> None:
-    proc = run("selfplay", "--rules", "mined-games", "--seats", "9", "--out",
-               str(tmp_path / "x.t"))
-    assert proc.returncode != 0 and "9" in proc.stderr
+@pytest.mark.parametrize(("args", "words"), [
+    (["--seats", "9"], "invalid choice: 9"),
+    (["--komi", "1"], "the rules mined-games have no komi (--komi)"),
+    (["--set", "double-nine"], "the rules mined-games use no dominoes (no --set)"),
+    (["--match"], "mined-games is played one round at a time (no --match)"),
+])
+def test_selfplay_refuses_options_mined_games_does_not_take(tmp_path: Path, args: list[str],
+                                                            words: str) -> None:
+    proc = run("selfplay", "--rules", "mined-games", *args, "--out", str(tmp_path / "x.t"))
+    assert proc.returncode == 2 and words in proc.stderr
+    assert not (tmp_path / "x.t").exists()
 
 
 def judged(cheat: Cheat) -> Violation:
