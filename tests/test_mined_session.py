@@ -156,6 +156,19 @@ def test_a_late_reveal_forfeits_on_the_other_seats_declarations() -> None:
         assert ref.violation is None and ref.complete
 
 
+@pytest.mark.parametrize("stage", [0, 1])
+def test_a_forfeit_in_the_map_or_start_stage_ends_the_game_at_once(stage: int) -> None:
+    t, _late = mined_cheats.late_reveal(seat=1, stage=stage)
+    verdict = replay(t.referees[0].transcript().encode())
+    assert verdict.exit_code == 0
+    out = verdict.to_json()["outcome"]
+    assert out["elimination_candidate"] == 1 and out["how"] == "forfeited"
+    assert out["money"] == [0] * 5 and out["token_winner"] != 1
+    state = t.referees[0].state
+    rules = t.referees[0].game.rules
+    assert rules.state_from_json(rules.state_to_json(state.rules_state)) == state.rules_state
+
+
 def test_declarations_must_name_the_owing_seat_and_come_from_another_living_seat() -> None:
     t = mined_cheats.table(5)
     mined_cheats.advance_to(t, mined_cheats.owes(Phase.OPEN, 3, 2))
@@ -273,3 +286,17 @@ def test_a_cut_game_is_a_valid_prefix_naming_who_owes_and_the_remedy() -> None:
     assert "seat 2 owes the next frame (an open frame)" in text
     assert "Not proven: that seat 2 abandoned the game" in text
     assert "every other living seat may sign that seat 2 is absent" in text
+
+
+def test_a_forged_package_state_with_illegal_opened_orders_is_refused_not_a_crash() -> None:
+    from protocol.canonical import pack, unpack
+    from protocol.errors import EncodingError
+
+    cheat = mined_cheats.wrong_reveal()   # frame N: seat 2 opens; seats 0 and 1 have opened
+    package = unpack(dispute_package(cheat.transcript(), cheat.frame), 1 << 21)
+    state = unpack(package[4], 1 << 20)
+    state["rules"]["opened"][0] = ["UUUUU", 0]        # walks off the mine from any row < 5
+    package[4] = pack(state)
+    with pytest.raises(EncodingError) as info:
+        check_step(pack(package))
+    assert info.value.code == "state/schema" and "mined/" in info.value.detail

@@ -15,7 +15,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from ..canonical import pack
-from ..errors import EncodingError, LocalError
+from ..errors import DealerlessError, EncodingError, LocalError
 from ..hashing import H, Tag, u64
 from ..tiles import DOUBLE_SIX, Tile, TileSet
 from .base import DealPlan, Outcome, ParamValue, RuleViolation
@@ -486,7 +486,9 @@ class MinedGamesRules:
         try:
             state = self._from_json(obj)
         except (TypeError, ValueError, KeyError, IndexError, AssertionError,
-                EncodingError) as exc:
+                DealerlessError) as exc:
+            # A state from a dispute package may be forged: anything this code would not
+            # produce is refused here, so that no later step trips over it.
             raise EncodingError("rules/state-json", f"not a Mined Games state: {exc}") from None
         if self.state_to_json(state) != obj:
             raise EncodingError("rules/state-json", "the state does not re-encode exactly")
@@ -501,6 +503,8 @@ class MinedGamesRules:
         text = obj["map"]
         assert isinstance(text, str)
         mine = parse_map(text) if text else None
+        end = obj["end"]
+        assert (mine is None) == (stage == SEED_STAGE and end is None)
         if mine is not None:
             assert (mine.width, mine.height) == (self.width, self.height)
             assert not self.map or text == self.map
@@ -522,7 +526,6 @@ class MinedGamesRules:
         forfeits = tuple((_int(s, 0, k - 1), _int(t, 0, stage),
                           tuple(_int(x, 0, k - 1) for x in _list(d)))
                          for s, t, d in (_list(f) for f in _list(obj["forfeits"])))
-        end = obj["end"]
         assert end is None or isinstance(end, str)
         res_obj = obj["result"]
         result = None
@@ -536,6 +539,11 @@ class MinedGamesRules:
         state = MinedState(k, stage, mine, dur, miners, commits, opened, nonces, absent,
                            forfeits, _int(obj["pool"], 0, 1 << 40), end, result)
         for s in range(k):
+            m = miners[s]
+            placed = stage > START_STAGE or (stage == START_STAGE and end is not None)
+            never = m.died is not None and m.died <= START_STAGE  # forfeited before placing
+            assert (m.at is None) == (not placed or never)
+            assert m.alive == (m.died is None)
             # Until the game ends, only the living commit; the last stage's stay in the end.
             assert miners[s].alive or commits[s] is None or end is not None
             assert commits[s] is not None or nonces[s] is None
@@ -543,6 +551,8 @@ class MinedGamesRules:
                 assert opened[s] is None
             else:
                 assert self.decode_orders(state, opened[s]) == opened[s]
+                if end is None:  # opened orders passed the rules' checks (4.2)
+                    self.check(state, s, opened[s])
         return state
 
     def _miner(self, obj: object, mine: MineMap | None) -> Miner:
