@@ -252,7 +252,7 @@ def _stage_inconsistency(s: PublicState, rules: MinedGamesRules) -> str | None:
         return "a simultaneous game has no deck and always a rules' state"
     try:
         due = rules.due(s.rules_state)
-    except (LocalError, IndexError):
+    except (LocalError, IndexError, AssertionError):
         return "the rules' state owes nothing and is not over"
     if (s.phase, s.turn) != ((Phase.DONE, None) if due is None
                              else (STAGE_PHASES[due[0]], due[1])):

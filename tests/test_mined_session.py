@@ -4,7 +4,10 @@ that forfeits by the other seats' declarations, and dispute/check-step of a stag
 
 from __future__ import annotations
 
+import contextlib
+import copy
 import json
+import random
 import subprocess
 import sys
 from pathlib import Path
@@ -17,13 +20,15 @@ from hypothesis import strategies as st
 from peers import mined_cheats
 from peers.adversary import Cheat
 from peers.report import account
-from protocol.errors import Violation
+from protocol.canonical import pack, unpack
+from protocol.errors import EncodingError, Violation
 from protocol.frames import MessageType, parse_frame
 from protocol.messages import AbsentBody
 from protocol.referee import Referee
-from protocol.state import Phase
+from protocol.session import step
+from protocol.state import Phase, PublicState
 from protocol.transcript import Transcript
-from protocol.verifier import check_step, dispute_package, replay
+from protocol.verifier import check_step, dispute_package, dispute_packages, replay
 
 CLI = [sys.executable, "-m", "peers.cli"]
 
@@ -289,9 +294,6 @@ def test_a_cut_game_is_a_valid_prefix_naming_who_owes_and_the_remedy() -> None:
 
 
 def test_a_forged_package_state_with_illegal_opened_orders_is_refused_not_a_crash() -> None:
-    from protocol.canonical import pack, unpack
-    from protocol.errors import EncodingError
-
     cheat = mined_cheats.wrong_reveal()   # frame N: seat 2 opens; seats 0 and 1 have opened
     package = unpack(dispute_package(cheat.transcript(), cheat.frame), 1 << 21)
     state = unpack(package[4], 1 << 20)
@@ -300,3 +302,118 @@ def test_a_forged_package_state_with_illegal_opened_orders_is_refused_not_a_cras
     with pytest.raises(EncodingError) as info:
         check_step(pack(package))
     assert info.value.code == "state/schema" and "mined/" in info.value.detail
+
+
+JSONISH = st.recursive(st.none() | st.booleans() | st.integers(-3, 40) | st.text(max_size=8),
+                       lambda inner: st.lists(inner, max_size=4), max_leaves=10)
+GOLDEN = Path(__file__).resolve().parent.parent / "spec" / "vectors" / "transcripts"
+
+
+def _packages() -> list[Any]:
+    data = (GOLDEN / "mined-games-5.transcript").read_bytes()
+    every = list(dispute_packages(data))
+    return [unpack(every[i], 1 << 21) for i in (3, 12, 27, 64, len(every) - 1)]
+
+
+PACKAGES = _packages()
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(which=st.integers(0, len(PACKAGES) - 1), path=st.lists(st.integers(0, 30), max_size=3),
+       key=st.sampled_from(["stage", "map", "dur", "miners", "commits", "opened", "nonces",
+                            "absent", "forfeits", "pool", "end", "result"]),
+       value=JSONISH)
+def test_a_forged_mined_state_is_refused_or_judged_never_a_crash(
+        which: int, path: list[int], key: str, value: object) -> None:
+    """check-step on a package whose rules' state was changed anywhere: a typed refusal of
+    the package (EncodingError) or a verdict on the step, never another exception."""
+
+    package = copy.deepcopy(PACKAGES[which])
+    state = unpack(package[4], 1 << 20)
+    target: Any = state["rules"]
+    where: Any = key
+    for i in path:                        # walk into the field, as far as it goes
+        item = target[where]
+        if not isinstance(item, list) or not item:
+            break
+        target, where = item, i % len(item)
+    target[where] = value
+    package[4] = pack(state)
+    with contextlib.suppress(EncodingError):
+        check_step(pack(package))
+
+
+def _last_open() -> tuple[Any, bytes, Any]:
+    """A table where seat 4's OPEN resolves round 2, with that frame's honest body."""
+    t = mined_cheats.table(9)
+    mined_cheats.advance_to(t, mined_cheats.owes(Phase.OPEN, 4, 3))
+    honest = parse_frame(t.agents[4].next_frame(mined_cheats.state(t), bytes(32)))
+    return t, mined_cheats.state(t).encode(t.referees[0].game.rules), honest.body
+
+
+LAST_OPEN = _last_open()
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(path=st.lists(st.integers(0, 30), max_size=3),
+       key=st.sampled_from(["stage", "dur", "miners", "commits", "opened", "nonces",
+                            "absent", "forfeits", "pool", "result"]),
+       value=JSONISH)
+def test_a_frame_signed_on_a_forged_state_is_judged_never_a_crash(
+        path: list[int], key: str, value: object) -> None:
+    """A seat may sign a frame that commits to a forged state and ship that state in a
+    dispute package: the state is refused, or the step runs on it to a verdict."""
+    t, encoded, body = LAST_OPEN
+    game = t.referees[0].game
+    state = unpack(encoded, 1 << 20)
+    target: Any = state["rules"]
+    where: Any = key
+    for i in path:
+        item = target[where]
+        if not isinstance(item, list) or not item:
+            break
+        target, where = item, i % len(item)
+    target[where] = value
+    try:
+        forged = PublicState.decode(pack(state), game.rules, 5)
+    except EncodingError:
+        return
+    if forged.turn is None:
+        return
+    wire = t.agents[forged.turn].sign(forged, MessageType.OPEN, body)
+    with contextlib.suppress(Violation):
+        step(game, forged, wire)
+
+
+def test_plausible_forged_states_run_to_a_verdict() -> None:
+    """Forgeries a decoder cannot tell from play (durabilities, positions, garnets changed):
+    the round resolves on them without error, or the state is refused."""
+
+    t, encoded, body = LAST_OPEN
+    game = t.referees[0].game
+    rng = random.Random(11)
+    ran = 0
+    for _ in range(120):
+        state = unpack(encoded, 1 << 20)
+        rules = copy.deepcopy(state["rules"])
+        kind = rng.randrange(4)
+        if kind == 0:
+            floor = rng.choice(rules["dur"])
+            floor[rng.randrange(len(floor))] = rng.randrange(4)
+        elif kind == 1:
+            rules["dur"] = [[0] * len(f) for f in rules["dur"]]
+        elif kind == 2:
+            rules["miners"][rng.randrange(5)][0] = [rng.randrange(4), rng.randrange(7),
+                                                    rng.randrange(7)]
+        else:
+            rules["miners"][rng.randrange(5)][2] = rng.randrange(50)
+        state["rules"] = rules
+        try:
+            forged = PublicState.decode(pack(state), game.rules, 5)
+        except EncodingError:
+            continue
+        assert forged.turn == 4
+        new, _frame = step(game, forged, t.agents[4].sign(forged, MessageType.OPEN, body))
+        assert new.rules_state.stage == 4 or new.phase in (Phase.CHOOSE, Phase.DONE)
+        ran += 1
+    assert ran > 100

@@ -553,6 +553,15 @@ class MinedGamesRules:
                 assert self.decode_orders(state, opened[s]) == opened[s]
                 if end is None:  # opened orders passed the rules' checks (4.2)
                     self.check(state, s, opened[s])
+        living = state.playing()
+        if absent is not None:
+            who, by = absent
+            assert who in living and state.nonces[who] is None and end is None
+            assert len(set(by)) == len(by) and set(by) < set(living) - {who}
+        if result is not None and result.ec is None:
+            dead = [s for s in range(k) if s not in living]
+            assert result.winner in living and len(result.choose_from) > 1
+            assert set(result.choose_from) <= set(dead)
         return state
 
     def _miner(self, obj: object, mine: MineMap | None) -> Miner:
