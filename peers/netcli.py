@@ -44,6 +44,10 @@ PASSPHRASE_HINT = ("set DEALERLESS_PASSPHRASE in the environment, or run from a 
                    "to be asked")
 
 
+#: Rule sets the terminal interface cannot show (it draws dominoes): bots only.
+NO_INTERFACE = frozenset({"mined-games"})
+
+
 class UsageError(Exception):
     """A command-line value that cannot work; reported before anything waits (exit 2)."""
 
@@ -270,6 +274,21 @@ async def _run(link: Link, config: PeerConfig, store: GameStore | None, bot: str
     if bot is not None:
         config.choose, config.notify = _bot_chooser(bot), _progress
         return await Peer(link, config, store).run()
+    if store is not None and store.setup.rules in NO_INTERFACE:
+        raise UsageError(f"{title}: {store.setup.rules} has no terminal interface yet; add "
+                         f"--bot NAME (one of {', '.join(sorted(BOTS))})")
+    announce = config.on_setup
+
+    def refuse_without_interface(setup: GameSetup, game: GameStore) -> None:
+        # A joiner learns the rules only here: the game is stored, and `dealerless resume
+        # GAME --bot NAME` can still play it before the others declare this seat absent.
+        if setup.rules in NO_INTERFACE:
+            raise PeerError(f"this table plays {setup.rules}, which has no terminal "
+                            "interface yet; `dealerless resume` the game with --bot NAME")
+        if announce is not None:
+            announce(setup, game)
+
+    config.on_setup = refuse_without_interface
     from .tui import PlayApp
     driver = NetworkDriver(link, config, store)
     app = PlayApp(driver, title=title, invitation=invitation,
@@ -344,7 +363,7 @@ def cmd_host(args: argparse.Namespace) -> int:
         params = host_params(args.rules, args.seats, args.komi, args.set, args.map)
     except UsageError as exc:
         return _usage(str(exc))
-    if args.rules == "mined-games" and args.bot is None:
+    if args.rules in NO_INTERFACE and args.bot is None:
         # The terminal interface shows dominoes; Mined Games' orders have none yet.
         return _usage("host: mined-games has no terminal interface yet; add --bot NAME "
                       f"(one of {', '.join(sorted(BOTS))})")
