@@ -10,7 +10,10 @@ import random
 from collections.abc import Callable
 from typing import Any
 
+from protocol.rules.mined_games import MinedState
 from protocol.seat import SeatView
+
+from .mined_bots import mined_orders
 
 
 def _plays(view: SeatView) -> list[Any]:
@@ -18,16 +21,22 @@ def _plays(view: SeatView) -> list[Any]:
 
 
 def random_bot(rng: random.Random) -> Callable[[SeatView], Any]:
-    """Plays a uniformly random legal tile; passes only when no tile fits."""
+    """Plays a uniformly random legal tile; passes only when no tile fits. In Mined Games:
+    random safe steps and a random paying mine (peers/mined_bots.py)."""
     def choose(view: SeatView) -> Any:
+        if isinstance(view.rules_state, MinedState):
+            return mined_orders(view, rng, greedy=False)
         plays = _plays(view)
         return rng.choice(plays) if plays else view.legal[0]
     return choose
 
 
 def greedy_bot(rng: random.Random) -> Callable[[SeatView], Any]:
-    """Sheds the heaviest tile that fits (most pips first); passes only when stuck."""
+    """Sheds the heaviest tile that fits (most pips first); passes only when stuck. In
+    Mined Games: the best paying mine within reach (peers/mined_bots.py)."""
     def choose(view: SeatView) -> Any:
+        if isinstance(view.rules_state, MinedState):
+            return mined_orders(view, rng, greedy=True)
         plays = _plays(view)
         if not plays:
             return view.legal[0]

@@ -80,8 +80,11 @@ def _cmd_selfplay(args: argparse.Namespace) -> int:
     from .selfplay import rule_params
 
     try:
-        params = rule_params(args.rules, args.seats, args.komi, args.set)
-    except ValueError as exc:
+        mine_map = None if args.map is None else Path(args.map).read_text()
+        params = rule_params(args.rules, args.seats, args.komi, args.set, mine_map)
+    except OSError as exc:
+        return _fail(f"selfplay: cannot read the map {args.map}: {exc.strerror}")
+    except (ValueError, UnicodeDecodeError) as exc:
         return _fail(f"selfplay: {exc}")
     if args.match:
         return _selfplay_match(args, params, bots)
@@ -246,6 +249,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="number of seats, 2-8 (bram: 2)")
     p.add_argument("--set", default=None, choices=SET_NAMES,
                    help="the domino set, for rules that offer several (mineshaft)")
+    p.add_argument("--map", default=None, metavar="FILE",
+                   help="a map file, for rules played on one (mined-games; format in "
+                        "spec/rules/mined-games.md 2.2); its text enters the game id")
     p.add_argument("--out", required=True, help="transcript file to write")
     p.add_argument("--match", action="store_true",
                    help="play a whole match, every round from the highest double down to "

@@ -15,7 +15,7 @@ from typing import Any, Protocol
 
 from protocol.frames import Frame, MessageType
 from protocol.messages import MoveBody
-from protocol.referee import Referee
+from protocol.referee import Referee, stage_text
 from protocol.seat import SeatView
 from protocol.verifier import Verdict, replay
 
@@ -89,12 +89,18 @@ NOTES = {
     MessageType.MOVE: "move checked",
     MessageType.REVEAL: "reveal shares verified",
     MessageType.DRAW: "share of the drawn tile verified (only the drawer can open it)",
+    MessageType.COMMIT: "commitment to secret orders received",
+    MessageType.OPEN: "orders opened their commitment and obey the rules",
+    MessageType.ABSENT: "declaration that the owing seat missed its deadline",
+    MessageType.CHOOSE: "the winner named the elimination candidate",
 }
 
 
 def describe(referee: Referee, frame: Frame) -> StepEvent:
     note = NOTES[frame.type]
-    if frame.type is MessageType.MOVE:
+    if frame.type in (MessageType.OPEN, MessageType.ABSENT, MessageType.CHOOSE):
+        note = f"{stage_text(frame)}: {note}"
+    elif frame.type is MessageType.MOVE:
         rules = referee.game.rules
         body = MoveBody.decode(frame.body)  # the step has checked it
         move = rules.move_from_id(body.move_id)
@@ -109,7 +115,7 @@ def describe(referee: Referee, frame: Frame) -> StepEvent:
 def view_event(referee: Referee, view: SeatView) -> ViewEvent:
     due = referee.awaiting
     rs = referee.state.rules_state
-    counts = tuple(rs.hand_counts) if rs is not None else ()
+    counts = tuple(getattr(rs, "hand_counts", ())) if rs is not None else ()
     return ViewEvent(view, counts, None if due is None else (due[0], due[1].label))
 
 

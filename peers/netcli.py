@@ -44,6 +44,10 @@ PASSPHRASE_HINT = ("set DEALERLESS_PASSPHRASE in the environment, or run from a 
                    "to be asked")
 
 
+#: Rule sets the terminal interface cannot show (it draws dominoes): bots only.
+NO_INTERFACE = frozenset({"mined-games"})
+
+
 class UsageError(Exception):
     """A command-line value that cannot work; reported before anything waits (exit 2)."""
 
@@ -117,12 +121,15 @@ def _seats(text: str) -> int:
                        f"a game has {MIN_SEATS} to {MAX_SEATS} seats"))
 
 
-def host_params(rules: str, seats: int, komi: int,
-                tile_set: str | None = None) -> dict[str, Any]:
+def host_params(rules: str, seats: int, komi: int, tile_set: str | None = None,
+                map_file: str | None = None) -> dict[str, Any]:
     """The rule set's parameters from `host`'s options, or UsageError (see rule_params)."""
     try:
-        return rule_params(rules, seats, komi, tile_set)
-    except ValueError as exc:
+        mine_map = None if map_file is None else Path(map_file).read_text()
+        return rule_params(rules, seats, komi, tile_set, mine_map)
+    except OSError as exc:
+        raise UsageError(f"host: cannot read the map {map_file}: {exc.strerror}") from None
+    except (ValueError, UnicodeDecodeError) as exc:
         raise UsageError(f"host: {exc}") from None
 
 
@@ -267,6 +274,21 @@ async def _run(link: Link, config: PeerConfig, store: GameStore | None, bot: str
     if bot is not None:
         config.choose, config.notify = _bot_chooser(bot), _progress
         return await Peer(link, config, store).run()
+    if store is not None and store.setup.rules in NO_INTERFACE:
+        raise UsageError(f"{title}: {store.setup.rules} has no terminal interface yet; add "
+                         f"--bot NAME (one of {', '.join(sorted(BOTS))})")
+    announce = config.on_setup
+
+    def refuse_without_interface(setup: GameSetup, game: GameStore) -> None:
+        # A joiner learns the rules only here: the game is stored, and `dealerless resume
+        # GAME --bot NAME` can still play it before the others declare this seat absent.
+        if setup.rules in NO_INTERFACE:
+            raise PeerError(f"this table plays {setup.rules}, which has no terminal "
+                            "interface yet; `dealerless resume` the game with --bot NAME")
+        if announce is not None:
+            announce(setup, game)
+
+    config.on_setup = refuse_without_interface
     from .tui import PlayApp
     driver = NetworkDriver(link, config, store)
     app = PlayApp(driver, title=title, invitation=invitation,
@@ -338,9 +360,13 @@ def _invitation(listen: str, port: int, path: str) -> tuple[str, str | None]:
 
 def cmd_host(args: argparse.Namespace) -> int:
     try:
-        params = host_params(args.rules, args.seats, args.komi, args.set)
+        params = host_params(args.rules, args.seats, args.komi, args.set, args.map)
     except UsageError as exc:
         return _usage(str(exc))
+    if args.rules in NO_INTERFACE and args.bot is None:
+        # The terminal interface shows dominoes; Mined Games' orders have none yet.
+        return _usage("host: mined-games has no terminal interface yet; add --bot NAME "
+                      f"(one of {', '.join(sorted(BOTS))})")
 
     async def main() -> PeerResult | None:
         # In this order: what the network says (at once), then the seat and the key, and
@@ -535,6 +561,9 @@ def add_network_commands(sub: Any, parse_komi: Any) -> None:
                    help="pips (whole or half) added to the first player's total")
     p.add_argument("--set", default=None, choices=SET_NAMES,
                    help="the domino set, for rules that offer several (mineshaft)")
+    p.add_argument("--map", default=None, metavar="FILE",
+                   help="a map file, for rules played on one (mined-games; format in "
+                        "spec/rules/mined-games.md 2.2)")
     _seat_options(p)
     p.set_defaults(func=cmd_host)
 

@@ -248,6 +248,8 @@ class Peer:
         self.cfg = config
         self.store = store
         self.pending: dict[int, bytes] = {}
+        # (stage, seat) -> when this seat first saw that seat owe a COMMIT or OPEN (10.8).
+        self._silent_since: dict[tuple[int, int], float] = {}
         self.answered: dict[tuple[Any, ...], float] = {}
         # Handshake messages are repeated with back-off up to `cap`. The host forgets a
         # would-be joiner it has not heard from for `stale` seconds (several repeats),
@@ -505,15 +507,29 @@ class Peer:
         await self.link.send(_msg("sync", len(ref.frames)))
         while ref.violation is None and not ref.complete:
             due = ref.awaiting
-            if due is not None and due[0] == store.seat:
-                await self._send_own(store, ref, agent, due[1])
+            if ref.game.simultaneous and due is not None and due[0] != store.seat and due[1] in (
+                    MessageType.COMMIT, MessageType.OPEN):
+                # When this seat first saw that frame owed: the start of its deadline.
+                self._silent_since.setdefault((ref.state.rules_state.stage, due[0]),
+                                              time.monotonic())
+            owed = agent.owed(ref.state)
+            if owed is not None and self._ready(ref, owed):
+                await self._send_own(store, ref, agent, owed)
                 deadline, wait = time.monotonic() + cfg.move_timeout, cfg.sync_interval
                 continue
             # Checked on every pass: a stream of messages that make no progress (stale
             # SYNCs, hellos, garbage) must not keep a silent seat from timing out.
             left = deadline - time.monotonic()
-            if due is not None and left <= 0:
-                return self._abandoned(store, due[0], due[1].label)
+            if owed is MessageType.ABSENT:
+                left = self._until_ready(ref)  # its declaration is not due yet by its clock
+            elif due is not None and left <= 0:
+                declared = await self._declare_absent(store, ref, agent, due, -left)
+                if declared is None:
+                    return self._abandoned(store, due[0], due[1].label)
+                if declared == 0:
+                    deadline, wait = time.monotonic() + cfg.move_timeout, cfg.sync_interval
+                    continue
+                left = declared  # not this seat's turn to declare yet: keep listening
             message = await self.link.recv(min(wait, max(left, 0.01)))
             if message is None:
                 await self.link.send(_msg("sync", len(ref.frames)))
@@ -529,14 +545,57 @@ class Peer:
         await self._linger(store, ref)
         return self._finish(store, "game complete")
 
+    def _ready(self, ref: Referee, owed: MessageType) -> bool:
+        """Whether to send the frame this seat owes now. Every frame at once, except a
+        declaration that another seat is absent (10.8): this seat signs it only once that
+        seat has been silent for the whole timeout by this seat's own clock, so that one
+        seat declaring too early cannot make the others forfeit a seat still in time."""
+        return owed is not MessageType.ABSENT or self._until_ready(ref) <= 0
+
+    def _until_ready(self, ref: Referee) -> float:
+        """Seconds until this seat may co-sign the declaration under way (see _ready)."""
+        absent = ref.state.rules_state.absent
+        key = (ref.state.rules_state.stage, absent[0] if absent else -1)
+        since = self._silent_since.setdefault(key, time.monotonic())
+        return since + self.cfg.move_timeout - time.monotonic()
+
+    async def _declare_absent(self, store: GameStore, ref: Referee, agent: SeatAgent,
+                              due: tuple[int, MessageType], overdue: float) -> float | None:
+        """A seat silent past the deadline in a simultaneous game (spec/10-session.md 10.8,
+        12.3): the other living seats declare it absent, the first of them after one
+        deadline, the next after two, and so on, so that two seats rarely race to be
+        first. 0 if this seat declared, else the seconds to keep listening before its own
+        turn to declare; None to give up (a deck game, or no declaration can help)."""
+        if not ref.game.simultaneous or due[1] not in (MessageType.COMMIT, MessageType.OPEN):
+            return None
+        others = [s for s in ref.state.rules_state.playing() if s != due[0]]
+        if store.seat not in others:
+            # A dead seat only watches: it waits while the living may still declare.
+            later = len(others) * self.cfg.move_timeout - overdue
+            return later if later > 0 else None
+        later = others.index(store.seat) * self.cfg.move_timeout - overdue
+        if later > 0:
+            return later
+        wire = agent.declare_absent(ref.state)
+        log.info("declaring seat %d absent after %.0f s", due[0], self.cfg.move_timeout)
+        store.append(ref.state.seq, wire)
+        frame = ref.receive(wire)
+        await self.link.send(_msg("frame", wire))
+        if frame is not None:
+            self._progress(ref, frame)
+        return 0.0
+
     async def _send_own(self, store: GameStore, ref: Referee, agent: SeatAgent,
                         mtype: MessageType) -> None:
         state = ref.state
-        if mtype is MessageType.MOVE:
+        if mtype in (MessageType.MOVE, MessageType.COMMIT, MessageType.CHOOSE):
             view = agent.view(state)
             self.cfg.notify(view_event(ref, view))
             move = await self.cfg.choose(view)
-            wire = agent.next_frame(state, os.urandom(32), lambda _v: move)
+            if ref.state is not state and not agent.owes(ref.state):
+                return  # e.g. declared absent and forfeited while its player was choosing
+            wire = agent.next_frame(ref.state, os.urandom(32), lambda _v: move)
+            state = ref.state
         else:
             wire = agent.next_frame(state, os.urandom(32))
         store.append(state.seq, wire)      # persist first: a crash now resends these bytes

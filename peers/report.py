@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from protocol.errors import Violation
 from protocol.match import MatchVerdict
+from protocol.rules.mined_games import MinedOutcome
 from protocol.verifier import Decided, Verdict
 
 NOT_PROVEN_SILENCE = ("Not proven: that seat {seat} abandoned the game; a cut file or a lost "
@@ -37,8 +38,13 @@ def headline(verdict: Verdict) -> str:
         return violation_text(verdict.violation)
     if not verdict.complete and verdict.awaiting is not None:
         seat, message = verdict.awaiting
-        owes = f"seat {seat} owes the next frame (a {message} frame)"
+        article = "an" if message[:1] in ("a", "e", "i", "o", "u") else "a"
+        owes = f"seat {seat} owes the next frame ({article} {message} frame)"
         silence = NOT_PROVEN_SILENCE.format(seat=seat)
+        if verdict.setup is not None and verdict.setup.rules == "mined-games" and message in (
+                "commit", "open"):
+            silence += (f" Past that deadline every other living seat may sign that seat {seat} "
+                        "is absent, and it forfeits (spec/10-session.md 10.8).")
         d = verdict.decided
         if d is None:
             return (f"VALID PREFIX of {verdict.frames} frames: {owes}.\n"
@@ -49,6 +55,8 @@ def headline(verdict: Verdict) -> str:
     out = verdict.outcome
     if out is None:
         return "VALID"
+    if isinstance(out, MinedOutcome):
+        return mined_headline(out)
     pips = ", ".join(f"seat {i}: {p}" for i, p in enumerate(verdict.to_json()["outcome"]["pips"]))
     bram = verdict.setup is not None and verdict.setup.rules == "bram"
     how = ("went out" if out.reason == "out" else "had fewer pips after two passes" if bram
@@ -57,6 +65,21 @@ def headline(verdict: Verdict) -> str:
     tie = "a draw" if bram else "a tie for the fewest pips (shared)"
     result = tie if out.winner is None else f"seat {out.winner} wins by {margin} ({how})"
     return f"VALID and complete: {result}; {'pips with komi' if bram else 'pips left'} {pips}"
+
+
+def mined_headline(out: MinedOutcome) -> str:
+    """The verdict of a Mined Games game (spec/rules/mined-games.md section 7)."""
+    money = ", ".join(f"seat {s}: ${m:,}" + ("" if st == "alive" else f" ({st})")
+                      for s, (m, st) in enumerate(zip(out.money, out.status, strict=True)))
+    lines = [f"VALID and complete: seat {out.winner} wins two tokens of life; seat "
+             f"{out.elimination_candidate} is the elimination candidate ({out.how}); the game "
+             f"ended because {out.end}; money {money}"]
+    for seat, stage, by in out.forfeits:
+        names = ", ".join(str(d) for d in by)
+        lines.append(f"Seat {seat} forfeited in stage {stage}: seats {names} each signed that "
+                     f"it missed its deadline. This rests on their declarations, not on proof: "
+                     "a transcript cannot prove silence (spec/rules/mined-games.md D16).")
+    return "\n".join(lines)
 
 
 def account(verdict: Verdict) -> str:

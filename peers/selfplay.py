@@ -84,10 +84,11 @@ SET_NAMES = sorted(TILE_SETS)
 
 
 def rule_params(rules: str, seats: int, komi_halves: int = 0,
-                tile_set: str | None = None) -> dict[str, Any]:
-    """A rule set's parameters from the command line's --seats, --komi and --set;
-    ValueError naming what cannot work (an unknown rule set, a seat count the rules do
-    not allow, a komi or a set for rules that take none)."""
+                tile_set: str | None = None, mine_map: str | None = None) -> dict[str, Any]:
+    """A rule set's parameters from the command line's --seats, --komi, --set and --map
+    (the text of a map file); ValueError naming what cannot work (an unknown rule set, a
+    seat count the rules do not allow, a komi, a set or a map for rules that take none, a
+    bad map)."""
     from protocol.errors import DealerlessError
     from protocol.rules import make_rules
 
@@ -107,6 +108,8 @@ def rule_params(rules: str, seats: int, komi_halves: int = 0,
         raise ValueError(problem)
     params: dict[str, Any] = {}
     if tile_set is not None:
+        if "map" in probe.params:
+            raise ValueError(f"the rules {rules} use no dominoes (no --set)")
         if "set" not in probe.params:
             raise ValueError(f"the rules {rules} are played with one set (no --set)")
         params["set"] = tile_set
@@ -116,6 +119,10 @@ def rule_params(rules: str, seats: int, komi_halves: int = 0,
         raise ValueError(f"the rules {rules} have no komi (--komi)")
     if "seats" in probe.params:
         params["seats"] = seats
+    if mine_map is not None:
+        if "map" not in probe.params:
+            raise ValueError(f"the rules {rules} take no --map")
+        params["map"] = "".join(mine_map.split())  # whitespace in the file is layout
     try:
         ruleset = make_rules(rules, params)
     except DealerlessError as exc:

@@ -47,6 +47,10 @@ class MessageType(IntEnum):
     MOVE = 5
     REVEAL = 6
     DRAW = 7
+    COMMIT = 8
+    OPEN = 9
+    ABSENT = 10
+    CHOOSE = 11
 
     @property
     def label(self) -> str:

@@ -19,6 +19,7 @@ from typing import Any
 
 from .errors import EncodingError, LocalError, Violation
 from .frames import frame_hash
+from .rules.base import Outcome
 from .transcript import Transcript
 from .verifier import Verdict, replay
 
@@ -147,7 +148,8 @@ def verify_match(data: bytes) -> MatchVerdict:
     if first is None:  # the loop returned for a round without a setup
         raise LocalError("match/state", "a checked match has a first setup")
     due = int(dict(first.params)["round"]) + 1
-    done = [v.outcome.hand_pips for v in verdicts if v.complete and v.outcome is not None]
+    done = [v.outcome.hand_pips for v in verdicts
+            if v.complete and isinstance(v.outcome, Outcome)]
     totals = tuple(sum(row[s] for row in done) for s in range(first.seats)) if done else None
     winners: tuple[int, ...] = ()
     if totals is not None and len(done) == due:

@@ -156,3 +156,76 @@ class MoveBody:
         if position is None and share is None and proof is None:
             return cls(move_id, None, claim)
         return cls(move_id, ShareEntry.decode([position, share, proof]), claim)
+
+
+@dataclass(frozen=True, slots=True)
+class CommitBody:
+    """COMMIT: the seat's commitment to its orders for the stage (spec/10-session.md 10.8)."""
+
+    commitment: bytes
+
+    def encode(self) -> list[Any]:
+        return [self.commitment]
+
+    @classmethod
+    def decode(cls, obj: Any) -> CommitBody:
+        (commit,) = as_array(obj, 1, "commit body")
+        return cls(as_bytes(commit, "commitment", COMMITMENT_BYTES))
+
+
+#: Orders on the wire are at most this many bytes of msgpack (a pair of a 64-letter text
+#: and a small integer needs 68).
+MAX_ORDERS_BYTES = 128
+
+
+@dataclass(frozen=True, slots=True)
+class OpenBody:
+    """OPEN: the orders the seat committed to and the commitment's nonce (10.8). The
+    orders' shape depends on the stage; the rules decode them."""
+
+    orders: Any
+    nonce: bytes
+
+    def encode(self) -> list[Any]:
+        return [self.orders, self.nonce]
+
+    @classmethod
+    def decode(cls, obj: Any) -> OpenBody:
+        from .canonical import pack
+
+        orders, nonce = as_array(obj, 2, "open body")
+        if len(pack(orders)) > MAX_ORDERS_BYTES:
+            raise EncodingError("body/orders-size", f"orders take at most {MAX_ORDERS_BYTES} "
+                                "bytes")
+        return cls(orders, as_bytes(nonce, "nonce", NONCE_BYTES))
+
+
+@dataclass(frozen=True, slots=True)
+class AbsentBody:
+    """ABSENT: the sender declares that `seat` missed its deadline in `stage` (10.8)."""
+
+    seat: int
+    stage: int
+
+    def encode(self) -> list[Any]:
+        return [self.seat, self.stage]
+
+    @classmethod
+    def decode(cls, obj: Any) -> AbsentBody:
+        seat, stage = as_array(obj, 2, "absent body")
+        return cls(as_int(seat, "absent seat", 0, 255), as_int(stage, "stage", 0, 1 << 16))
+
+
+@dataclass(frozen=True, slots=True)
+class ChooseBody:
+    """CHOOSE: the token winner names the elimination candidate among the dead (10.8)."""
+
+    seat: int
+
+    def encode(self) -> list[Any]:
+        return [self.seat]
+
+    @classmethod
+    def decode(cls, obj: Any) -> ChooseBody:
+        (seat,) = as_array(obj, 1, "choose body")
+        return cls(as_int(seat, "chosen seat", 0, 255))

@@ -14,8 +14,10 @@ from typing import Any
 
 from .errors import Violation
 from .frames import Frame, MessageType
-from .messages import MoveBody
+from .messages import AbsentBody, ChooseBody, MoveBody, OpenBody
 from .rules.base import Outcome
+from .rules.mined_games import MinedOutcome
+from .rules.mined_round import Orders
 from .session import Game, apply_frame, authenticate, awaiting, final_outcome
 from .setup import GameSetup
 from .state import Phase, PublicState
@@ -31,6 +33,10 @@ def earlier_step_violation(accepted: Frame, other: Frame) -> Violation | None:
     """
     if other.game_id != accepted.game_id or other.seq != accepted.seq:
         return None
+    if MessageType.ABSENT in (accepted.type, other.type) and other.seat != accepted.seat:
+        # A late COMMIT or OPEN racing the first declaration of its sender's absence: both
+        # were allowed at that step (10.8), so the one not taken proves nothing.
+        return None
     if other.seat == accepted.seat and other.wire != accepted.wire:
         return Violation("frame/equivocation", f"seat {other.seat} signed two different "
                          f"frames for step {other.seq}", other.seat, other.seq)
@@ -39,6 +45,21 @@ def earlier_step_violation(accepted: Frame, other: Frame) -> Violation | None:
         return Violation("frame/out-of-turn", f"seat {accepted.seat} owed step {other.seq}, "
                          f"but seat {other.seat} signed a frame for it", other.seat, other.seq)
     return None
+
+
+def stage_text(frame: Frame) -> str:
+    """An accepted OPEN, ABSENT or CHOOSE frame for people (10.8)."""
+    if frame.type is MessageType.ABSENT:
+        body = AbsentBody.decode(frame.body)
+        return f"declares seat {body.seat} absent in stage {body.stage}"
+    if frame.type is MessageType.CHOOSE:
+        return f"names seat {ChooseBody.decode(frame.body).seat} the elimination candidate"
+    orders = OpenBody.decode(frame.body).orders
+    if orders is None:
+        return "opens its map-seed nonce"
+    if type(orders[0]) is int:
+        return f"starts on B1 r{orders[0]} c{orders[1]}"
+    return Orders(orders[0], orders[1]).text()
 
 
 class Referee:
@@ -63,7 +84,7 @@ class Referee:
     def complete(self) -> bool:
         return self.violation is None and self.state.phase is Phase.DONE
 
-    def outcome(self) -> Outcome:
+    def outcome(self) -> Outcome | MinedOutcome:
         return final_outcome(self.game, self.state)
 
     def receive(self, wire: bytes, dedupe: bool = True) -> Frame | None:
@@ -114,8 +135,13 @@ class Referee:
         return Transcript(self.game.setup, frames, tuple(self.evidence))
 
     def moves(self) -> list[dict[str, Any]]:
-        """The moves made so far, in order, as {frame, seat, move} with the move's text."""
+        """The moves made so far, in order, as {frame, seat, move} with the move's text;
+        in a simultaneous game, the opened orders, declarations and the winner's choice."""
         rules = self.game.rules
+        if self.game.simultaneous:
+            return [{"frame": f.seq, "seat": f.seat, "move": stage_text(f)}
+                    for f in self.frames if f.type in (MessageType.OPEN, MessageType.ABSENT,
+                                                       MessageType.CHOOSE)]
         return [{"frame": f.seq, "seat": f.seat,
                  "move": rules.move_text(rules.move_from_id(MoveBody.decode(f.body).move_id))}
                 for f in self.frames if f.type is MessageType.MOVE]

@@ -20,13 +20,25 @@ from .cannot_play import prove_cannot_play
 from .claims import claim_statement
 from .context import Context
 from .deck import DecryptionShare, joint_key, make_share, open_tile, own_share, shuffle_round
-from .errors import LocalError
+from .errors import DealerlessError, LocalError
 from .frames import MessageType, build_frame
 from .group import base_mul, scalar_bytes
-from .hashing import H, Tag, hash_to_scalar, require_fresh
+from .hashing import H, Tag, hash_to_scalar, require_fresh, u64
 from .identity import Identity
-from .messages import KeyBody, MoveBody, NonceBody, ShareEntry, SharesBody, ShuffleBody
+from .messages import (
+    AbsentBody,
+    ChooseBody,
+    CommitBody,
+    KeyBody,
+    MoveBody,
+    NonceBody,
+    OpenBody,
+    ShareEntry,
+    SharesBody,
+    ShuffleBody,
+)
 from .rules.base import DrawingRules
+from .rules.mined_games import commitment as orders_commitment
 from .schnorr import prove_key
 from .session import Game, awaiting, commitment
 from .state import HIDDEN, Phase, PublicState
@@ -61,13 +73,29 @@ class SeatAgent:
         self._x = hash_to_scalar(Tag.KEY_SHARE, secret_seed, gid, b"x") or 1
         self._nonce = H(Tag.KEY_SHARE, secret_seed, gid, b"first-player nonce")[:32]
         self._hand: dict[int, Tile] | None = None
+        self._orders_key = H(Tag.MINED_NONCE, secret_seed, gid, b"orders nonce key")[:32]
+        self._pending: dict[int, tuple[Any, bytes]] = {}  # stage -> (orders, nonce)
 
     def __repr__(self) -> str:  # never print secrets
         return f"SeatAgent(seat={self.seat})"
 
-    def owes(self, state: PublicState) -> bool:
+    def owed(self, state: PublicState) -> MessageType | None:
+        """The type of the frame this seat owes now, or None. Besides its turn: in a
+        simultaneous game, the COMMIT or OPEN it still owes while it is being declared
+        absent (10.8)."""
         due = awaiting(state)
-        return due is not None and due[0] == self.seat
+        if due is not None and due[0] == self.seat:
+            return due[1]
+        if self.game.simultaneous and state.phase is Phase.ABSENT:
+            rules = self.game.stages
+            rs = state.rules_state
+            if rs.absent is not None and rs.absent[0] == self.seat:
+                kind = rules.due(rules.answered(rs))
+                return MessageType.COMMIT if kind == ("commit", self.seat) else MessageType.OPEN
+        return None
+
+    def owes(self, state: PublicState) -> bool:
+        return self.owed(state) is not None
 
     def hand_positions(self, state: PublicState) -> dict[int, Tile]:
         """Position -> tile of this seat's unplayed tiles (known once the deal is done;
@@ -86,6 +114,10 @@ class SeatAgent:
         return {p: t for p, t in hand.items() if not state.played[p]}
 
     def view(self, state: PublicState) -> SeatView:
+        if self.game.simultaneous:
+            rs = state.rules_state
+            among = rs.result.choose_from if rs.result is not None else ()
+            return SeatView(self.seat, rs, (), among if state.phase is Phase.CHOOSE else ())
         hand = tuple(sorted(self.hand_positions(state).values()))
         legal = (self.game.rules.legal_moves(state.rules_state, hand)
                  if state.phase is Phase.PLAY and self.owes(state) else ())
@@ -98,6 +130,8 @@ class SeatAgent:
             raise LocalError("seat/not-our-turn", f"seat {self.seat} owes nothing now")
         ctx = Context(self.game.game_id, state.seq, self.seat)
         phase = state.phase
+        if self.game.simultaneous:
+            return self._stage_body(state, fresh, choose)
         if phase is Phase.KEYS:
             return MessageType.KEY, KeyBody(
                 base_mul(self._x), prove_key(self._x, ctx, fresh),
@@ -128,6 +162,64 @@ class SeatAgent:
                          if (o == self.seat and state.opened[p] is None) or o == HIDDEN]
             return MessageType.REVEAL, self._shares(state, positions, fresh).encode()
         raise LocalError("seat/done", "the game is over")
+
+    def _stage_body(self, state: PublicState, fresh: bytes,
+                    choose: Chooser | None) -> tuple[MessageType, Any]:
+        """COMMIT, OPEN, ABSENT or CHOOSE of a simultaneous rule set (10.8)."""
+        rules = self.game.stages
+        rs = state.rules_state
+        phase = state.phase
+        if phase is Phase.ABSENT and rs.absent is not None and rs.absent[0] == self.seat:
+            # Answering late, while being declared absent: the frame it owed all along.
+            rs = rules.answered(rs)
+            phase = Phase.COMMIT if rules.due(rs) == ("commit", self.seat) else Phase.OPEN
+        if phase is Phase.COMMIT:
+            orders = None
+            if rs.stage > 0:
+                if choose is None:
+                    raise LocalError("seat/no-chooser", "orders need a chooser")
+                orders = choose(self.view(state))
+            try:
+                rules.check(rs, self.seat, rules.decode_orders(rs, orders))
+            except DealerlessError as exc:
+                raise LocalError("seat/illegal-choice", f"the chooser's orders {orders!r} "
+                                 f"break {exc.code}: {exc.detail}") from None
+            require_fresh(fresh)
+            nonce = H(Tag.MINED_NONCE, self._orders_key, u64(rs.stage), fresh)[:32]
+            self._pending[rs.stage] = (orders, nonce)
+            return MessageType.COMMIT, CommitBody(orders_commitment(
+                self.game.game_id, rs.stage, self.seat, orders, nonce)).encode()
+        if phase is Phase.OPEN:
+            if rs.stage not in self._pending:
+                raise LocalError("seat/lost-orders", f"this seat's orders of stage {rs.stage} "
+                                 "were not kept (a restart between commit and open)")
+            # Kept until a later stage: the frame may have to be built again on a later
+            # state (sent while the other seats were declaring this seat absent).
+            for stage in [t for t in self._pending if t < rs.stage]:
+                del self._pending[stage]
+            orders, nonce = self._pending[rs.stage]
+            return MessageType.OPEN, OpenBody(orders, nonce).encode()
+        if phase is Phase.ABSENT:
+            return MessageType.ABSENT, AbsentBody(rs.absent[0], rs.stage).encode()
+        if phase is Phase.CHOOSE:
+            if choose is None:
+                raise LocalError("seat/no-chooser", "the choice needs a chooser")
+            view = self.view(state)
+            chosen = choose(view)
+            if chosen not in view.legal:
+                raise LocalError("seat/illegal-choice", f"the chooser picked {chosen!r}")
+            return MessageType.CHOOSE, ChooseBody(chosen).encode()
+        raise LocalError("seat/done", "the game is over")
+
+    def declare_absent(self, state: PublicState) -> bytes:
+        """An ABSENT frame naming the seat that owes the next COMMIT or OPEN (10.8), for
+        when it missed the deadline the seats agreed on."""
+        due = awaiting(state)
+        if due is None or due[1] not in (MessageType.COMMIT, MessageType.OPEN) \
+                or due[0] == self.seat:
+            raise LocalError("seat/no-absence", "no other seat owes a commit or open now")
+        return self.sign(state, MessageType.ABSENT,
+                         AbsentBody(due[0], state.rules_state.stage).encode())
 
     def share_for(self, state: PublicState, position: int, fresh: bytes) -> DecryptionShare:
         """This seat's decryption share of `position`, proven for the current step."""

@@ -33,12 +33,24 @@ from .frames import Frame, MessageType, parse_frame, signed_message
 from .group import Point
 from .hashing import H, Tag
 from .identity import SignatureError, verify_signature
-from .messages import KeyBody, MoveBody, NonceBody, SharesBody, ShuffleBody
+from .messages import (
+    AbsentBody,
+    ChooseBody,
+    CommitBody,
+    KeyBody,
+    MoveBody,
+    NonceBody,
+    OpenBody,
+    SharesBody,
+    ShuffleBody,
+)
 from .rules.base import DrawingRules, Outcome, RuleSet
+from .rules.mined_games import MinedGamesRules, MinedOutcome, MinedState
+from .rules.mined_games import commitment as orders_commitment
 from .schnorr import verify_key
 from .setup import GameSetup
 from .shuffle import verify_shuffle
-from .state import BONEYARD, HIDDEN, Phase, PublicState
+from .state import BONEYARD, HIDDEN, STAGE_PHASES, Phase, PublicState
 from .tiles import Tile
 
 
@@ -61,13 +73,29 @@ class Game:
     def game_id(self) -> bytes:
         return self.setup.game_id
 
+    @property
+    def simultaneous(self) -> bool:
+        """A rule set of simultaneous orders by commit-reveal, with no deck (10.8)."""
+        return isinstance(self.rules, MinedGamesRules)
+
+    @property
+    def stages(self) -> MinedGamesRules:
+        """The rules of a simultaneous game (10.8)."""
+        if not isinstance(self.rules, MinedGamesRules):
+            raise LocalError("session/not-simultaneous", "a deck game has no stages")
+        return self.rules
+
     @cached_property
     def deck_tiles(self) -> tuple[Tile, ...]:
+        if self.simultaneous:
+            return ()
         return self.rules.deal.deck_tiles(self.rules.tile_set)
 
     @cached_property
     def owners(self) -> tuple[int, ...]:
         """Seat s gets positions [s*h, (s+1)*h); then the hidden ones; then the boneyard."""
+        if self.simultaneous:
+            return ()
         plan = self.rules.deal
         owners = [s for s in range(self.seats) for _ in range(plan.hand_size)]
         owners += [HIDDEN] * plan.hidden
@@ -86,6 +114,12 @@ class Game:
                 and drawn == sorted(drawn, reverse=True))
 
     def initial_state(self) -> PublicState:
+        if self.simultaneous:
+            empty = PublicState(
+                game_id=self.game_id, seq=0, prev=self.game_id, phase=Phase.COMMIT, turn=0,
+                key_shares=(), commitments=(), nonces=(), first_player=None, deck=(),
+                owners=(), shares=(), opened=(), played=())
+            return with_stage(self, empty, self.stages.start_state())
         n = len(self.deck_tiles)
         return PublicState(
             game_id=self.game_id, seq=0, prev=self.game_id, phase=Phase.KEYS, turn=0,
@@ -290,6 +324,66 @@ def on_reveal(game: Game, state: PublicState, frame: Frame) -> PublicState:
     return _next_in_order(game, state, seat + 1, reveal_done)
 
 
+# -- simultaneous rule sets: stages of commit-reveal (spec/10-session.md 10.8) ---------
+
+def with_stage(game: Game, state: PublicState, rs: MinedState) -> PublicState:
+    """The session state around the rules' state: phase and turn follow what is owed."""
+    due = game.stages.due(rs)
+    if due is None:
+        return state.with_(rules_state=rs, phase=Phase.DONE, turn=None)
+    return state.with_(rules_state=rs, phase=STAGE_PHASES[due[0]], turn=due[1])
+
+
+def _answering(game: Game, state: PublicState, frame: Frame, kind: str) -> MinedState:
+    """The rules' state a COMMIT or OPEN applies to. In phase `absent` it comes from the
+    seat being declared absent, which answers after all: the declarations lapse, and the
+    frame must be the one that seat owed (10.8)."""
+    rs: MinedState = state.rules_state
+    if state.phase is Phase.ABSENT:
+        rs = game.stages.answered(rs)
+        if game.stages.due(rs) != (kind, frame.seat):
+            raise DealerlessError("frame/unexpected-type", f"seat {frame.seat} owed no "
+                                  f"{kind} frame when it was declared absent")
+    return rs
+
+
+def on_commit(game: Game, state: PublicState, frame: Frame) -> PublicState:
+    rs = _answering(game, state, frame, "commit")
+    body = CommitBody.decode(frame.body)
+    return with_stage(game, state, game.stages.commit(rs, frame.seat, body.commitment))
+
+
+def on_open(game: Game, state: PublicState, frame: Frame) -> PublicState:
+    """The orders must open the seat's commitment, then obey the rules (10.8)."""
+    rs = _answering(game, state, frame, "open")
+    body = OpenBody.decode(frame.body)
+    rules = game.stages
+    expected = rs.commits[frame.seat]
+    if orders_commitment(game.game_id, rs.stage, frame.seat, body.orders,
+                         body.nonce) != expected:
+        raise DealerlessError("open/commitment-mismatch",
+                              f"these orders and nonce do not open seat {frame.seat}'s "
+                              f"commitment of stage {rs.stage}")
+    orders = rules.decode_orders(rs, body.orders)
+    rules.check(rs, frame.seat, orders)
+    return with_stage(game, state, rules.open(game.game_id, rs, frame.seat, orders,
+                                              body.nonce))
+
+
+def on_absent(game: Game, state: PublicState, frame: Frame) -> PublicState:
+    """Another living seat declares the seat that owes a COMMIT or OPEN absent (10.8)."""
+    body = AbsentBody.decode(frame.body)
+    rs = game.stages.declare_absent(game.game_id, state.rules_state, frame.seat, body.seat,
+                                   body.stage)
+    return with_stage(game, state, rs)
+
+
+def on_choose(game: Game, state: PublicState, frame: Frame) -> PublicState:
+    body = ChooseBody.decode(frame.body)
+    return with_stage(game, state, game.stages.choose(state.rules_state, frame.seat,
+                                                     body.seat))
+
+
 Handler = Callable[[Game, PublicState, Frame], PublicState]
 
 #: The phase table (spec/10-session.md section 10.2). Nothing else is legal.
@@ -301,9 +395,35 @@ PHASES: dict[tuple[Phase, MessageType], Handler] = {
     (Phase.PLAY, MessageType.MOVE): on_move,
     (Phase.DRAW, MessageType.DRAW): on_draw,
     (Phase.REVEAL, MessageType.REVEAL): on_reveal,
+    (Phase.COMMIT, MessageType.COMMIT): on_commit,
+    (Phase.OPEN, MessageType.OPEN): on_open,
+    (Phase.CHOOSE, MessageType.CHOOSE): on_choose,
+    (Phase.ABSENT, MessageType.ABSENT): on_absent,
+    # Out of turn (10.8, see out_of_turn_allowed): the first declaration that a seat is
+    # absent, from any other living seat, and that seat's late answer while it is declared.
+    (Phase.COMMIT, MessageType.ABSENT): on_absent,
+    (Phase.OPEN, MessageType.ABSENT): on_absent,
+    (Phase.ABSENT, MessageType.COMMIT): on_commit,
+    (Phase.ABSENT, MessageType.OPEN): on_open,
 }
 
-EXPECTED: dict[Phase, MessageType] = {phase: mtype for phase, mtype in PHASES}
+#: What the seat to send owes in each phase (an ABSENT frame is never owed while a
+#: COMMIT or OPEN is: it is the other seats' remedy against the owing seat's silence).
+EXPECTED: dict[Phase, MessageType] = {
+    phase: mtype for phase, mtype in PHASES
+    if (mtype is MessageType.ABSENT) == (phase is Phase.ABSENT)}
+
+
+def out_of_turn_allowed(state: PublicState, frame: Frame) -> bool:
+    """The exceptions to 10.5 check 8 (10.8): while a seat owes a COMMIT or OPEN, another
+    seat may declare it absent; while it is being declared absent, it may still answer."""
+    if state.phase in (Phase.COMMIT, Phase.OPEN):
+        return frame.type is MessageType.ABSENT
+    if state.phase is Phase.ABSENT:
+        absent = state.rules_state.absent
+        return (frame.type in (MessageType.COMMIT, MessageType.OPEN)
+                and absent is not None and frame.seat == absent[0])
+    return False
 
 
 def awaiting(state: PublicState) -> tuple[int, MessageType] | None:
@@ -366,7 +486,7 @@ def apply_frame(game: Game, state: PublicState, frame: Frame) -> PublicState:
         raise blame("state/hash-mismatch", "the frame commits to a different public state")
     if state.phase is Phase.DONE:                                              # 7
         raise blame("frame/after-end", "the game is over")
-    if seat != state.turn:                                                     # 8
+    if seat != state.turn and not out_of_turn_allowed(state, frame):          # 8
         raise blame("frame/out-of-turn", f"seat {state.turn} owes the next frame")
     handler = PHASES.get((state.phase, frame.type))                            # 9
     if handler is None:
@@ -381,14 +501,17 @@ def apply_frame(game: Game, state: PublicState, frame: Frame) -> PublicState:
     return new.with_(seq=state.seq + 1, prev=frame.hash)
 
 
-def final_outcome(game: Game, state: PublicState) -> Outcome:
-    """The result once every seat has revealed (spec/10-session.md 10.6).
+def final_outcome(game: Game, state: PublicState) -> Outcome | MinedOutcome:
+    """The result once every seat has revealed (spec/10-session.md 10.6), or for a
+    simultaneous rule set the verdict of its last stage (10.8).
 
     Raises RuleViolation (rules/reveal-mismatch) if the opened tiles do not fit
     the public state, which the proofs make impossible for a game that got here.
     """
     if state.phase is not Phase.DONE:
         raise LocalError("session/not-done", "the game is not over")
+    if game.simultaneous:
+        return game.stages.mined_outcome(state.rules_state)
     hands: list[list[Tile]] = [[] for _ in range(game.seats)]
     hidden: list[Tile] = []
     for p, owner in enumerate(state.owners):

@@ -21,6 +21,7 @@ from .errors import EncodingError, LocalError
 from .group import POINT_BYTES, Point, decode_point
 from .hashing import H, Tag
 from .rules.base import RuleSet
+from .rules.mined_games import MinedGamesRules
 from .tiles import Tile, parse_tile, tile_text
 
 STATE_MAGIC = "dealerless/state"
@@ -39,7 +40,16 @@ class Phase(StrEnum):
     PLAY = "play"
     DRAW = "draw"
     REVEAL = "reveal"
+    COMMIT = "commit"     # simultaneous rule sets (10.8): a seat commits to its orders
+    OPEN = "open"         # ... and opens them
+    ABSENT = "absent"     # ... the other seats declare a silent seat absent
+    CHOOSE = "choose"     # ... the winner names the elimination candidate
     DONE = "done"
+
+
+#: The phases of a simultaneous rule set by what its rules say is owed (10.8).
+STAGE_PHASES = {"commit": Phase.COMMIT, "open": Phase.OPEN, "absent": Phase.ABSENT,
+                "choose": Phase.CHOOSE}
 
 
 @dataclass(frozen=True)
@@ -137,7 +147,8 @@ class PublicState:
         except (LocalError, EncodingError, ValueError) as exc:
             detail = exc.detail if isinstance(exc, LocalError | EncodingError) else str(exc)
             raise EncodingError("state/schema", detail) from None
-        problem = _inconsistency(state, seats) or rules_inconsistency(state, rules)
+        problem = (_stage_inconsistency(state, rules) if isinstance(rules, MinedGamesRules)
+                   else _inconsistency(state, seats) or rules_inconsistency(state, rules))
         if problem:
             raise EncodingError("state/inconsistent", problem)
         if state.encode(rules) != data:
@@ -229,6 +240,23 @@ def _inconsistency(s: PublicState, seats: int) -> str | None:
     if any(c.seq >= s.seq or list(c.positions) != sorted(set(c.positions))
            or list(c.forbidden) != sorted(set(c.forbidden)) for c in s.claims):
         return "claims are of earlier frames, with ascending positions and tiles"
+    return None
+
+
+def _stage_inconsistency(s: PublicState, rules: MinedGamesRules) -> str | None:
+    """A simultaneous rule set's state (10.8): no deck, and the phase and turn are what the
+    rules' state says is owed."""
+    if (s.key_shares or s.commitments or s.nonces or s.first_player is not None or s.deck
+            or s.owners or s.shares or s.opened or s.played or s.drawing is not None
+            or s.claims or s.rules_state is None):
+        return "a simultaneous game has no deck and always a rules' state"
+    try:
+        due = rules.due(s.rules_state)
+    except (LocalError, IndexError, AssertionError):
+        return "the rules' state owes nothing and is not over"
+    if (s.phase, s.turn) != ((Phase.DONE, None) if due is None
+                             else (STAGE_PHASES[due[0]], due[1])):
+        return "the phase and turn are what the rules' state says is owed"
     return None
 
 

@@ -27,6 +27,7 @@ from .frames import MAX_FRAME_BYTES, Frame
 from .identity import fingerprint
 from .referee import Referee, earlier_step_violation
 from .rules.base import Outcome, halves_text
+from .rules.mined_games import MinedOutcome
 from .session import Game, authenticate, awaiting, step
 from .setup import MAX_SETUP_BYTES, GameSetup
 from .state import BONEYARD, MAX_STATE_BYTES, Phase, PublicState
@@ -94,7 +95,7 @@ class Verdict:
     setup: GameSetup | None = None
     violation: Violation | None = None
     awaiting: tuple[int, str] | None = None
-    outcome: Outcome | None = None
+    outcome: Outcome | MinedOutcome | None = None
     first_player: int | None = None
     moves: list[dict[str, Any]] = field(default_factory=list)
     decided: Decided | None = None
@@ -110,6 +111,8 @@ class Verdict:
     def to_json(self) -> dict[str, Any]:
         setup = self.setup
         out = self.outcome
+        if isinstance(out, MinedOutcome):
+            return {**self._common(), "outcome": out.to_json(), "hidden_tile": None}
         return {
             "valid": self.valid,
             "complete": self.complete,
@@ -134,6 +137,28 @@ class Verdict:
                 "seat": self.awaiting[0], "message": self.awaiting[1]},
             # No forfeit key: a transcript cannot prove silence (rules/bram.md D14).
             "decided": None if self.decided is None else self.decided.to_json(),
+        }
+
+    def _common(self) -> dict[str, Any]:
+        """Every key but the outcome's, for a simultaneous game (10.8)."""
+        setup = self.setup
+        return {
+            "valid": self.valid,
+            "complete": self.complete,
+            "frames": self.frames,
+            "game_id": setup.game_id.hex() if setup else None,
+            "rules": {"name": setup.rules, "params": dict(setup.params)} if setup else None,
+            "seats": [{"seat": i, "fingerprint": fingerprint(k)}
+                      for i, k in enumerate(setup.identities)] if setup else [],
+            "first_player": self.first_player,
+            "moves": self.moves,
+            "violation": None if self.violation is None else {
+                "seat": self.violation.seat, "frame": self.violation.frame,
+                "rule": self.violation.code, "detail": self.violation.detail,
+                "authenticated": self.violation.authenticated},
+            "awaiting": None if self.awaiting is None else {
+                "seat": self.awaiting[0], "message": self.awaiting[1]},
+            "decided": None,
         }
 
 

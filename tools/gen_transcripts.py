@@ -12,7 +12,14 @@ hidden tile is not opened; `out-loser-silent` stops one frame earlier, before th
 loser's REVEAL, so the margin is unknown (spec/11-verify.md 11.2 step 5, rules/bram.md
 D14). `mexican-train-3` is a complete three-seat Mexican Train round with draws and
 "cannot play" claims (spec/10-session.md 10.4); `mineshaft-4` a four-seat Mineshaft
-round. Every other file is the transcript an
+round. `mined-games-5` is a complete five-seat Mined Games game (commit-reveal stages,
+spec/10-session.md 10.8); `mined-forfeit` one where seat 3 never opens its orders of
+stage 3 and the other four declare it absent; `mined-choice` one where two miners die
+in lava and the token winner names the elimination candidate in a CHOOSE frame;
+`mined-answered-late` one where seat 3 is declared absent by seat 0 and opens its orders
+before the others declare, so the declaration lapses; the
+cheats of peers/mined_cheats.py give `mined-wrong-reveal`, `mined-illegal-orders` and
+`mined-bad-choice`. Every other file is the transcript an
 honest seat saves after one of the cheats in peers/adversary.py (`false-claim` is a
 Mexican Train seat that could play but draws or passes with a forged proof;
 `false-claim-mineshaft` the same in Mineshaft). index.json
@@ -27,6 +34,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from peers import mined_cheats
 from peers.adversary import CHEATS
 from peers.selfplay import selfplay
 from protocol.transcript import Transcript
@@ -57,6 +65,15 @@ def build() -> dict[str, bytes]:
              "out-loser-silent": Transcript(out.setup, out.frames[:-2]).encode()}
     for name, make in CHEATS.items():
         files[name] = make().transcript()
+    files["mined-games-5"] = selfplay("mined-games", {"seats": 5},
+                                      ("greedy", "random") * 2 + ("greedy",), seed=0).encode()
+    forfeit, _late = mined_cheats.late_reveal(seed=5, seat=3, stage=3)
+    files["mined-forfeit"] = forfeit.referees[0].transcript().encode()
+    files["mined-choice"] = mined_cheats.two_die_in_lava(choice=2).play().encode()
+    files["mined-answered-late"] = mined_cheats.answered_late().play().encode()
+    for cheat in (mined_cheats.wrong_reveal(), mined_cheats.illegal_orders(),
+                  mined_cheats.bad_choice()):
+        files[cheat.name] = cheat.transcript()
     return files
 
 

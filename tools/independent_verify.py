@@ -2,11 +2,12 @@
 """Independent verifier of dealerless/1 transcript files.
 
 Written from spec/ alone (sections 1-3, 5-8, 10, 11, rules/bram.md,
-rules/mexican-train.md and rules/mineshaft.md): no code of the project is read or imported
-except tools/independent_check.py, itself a spec-only implementation of the group, hashing
-and proof primitives, tools/independent_mexican_train.py and
-tools/independent_mineshaft.py, the rule sets `mexican-train` and `mineshaft` each written
-from its document alone. It parses a transcript (8.6),
+rules/mexican-train.md, rules/mineshaft.md and rules/mined-games.md): no code of the
+project is read or imported except tools/independent_check.py, itself a spec-only
+implementation of the group, hashing and proof primitives, tools/independent_mexican_train.py,
+tools/independent_mineshaft.py and tools/independent_mined.py, the rule sets
+`mexican-train`, `mineshaft` and `mined-games` (with its commit-reveal stages, 10.8) each
+written from its document alone. It parses a transcript (8.6),
 decodes the setup (8.2), replays every frame through the checks of 10.5 in order, judges
 the evidence records (11.2 step 4) and reports the verdict of 11.1.
 
@@ -15,7 +16,8 @@ Usage:
     python tools/independent_verify.py --json FILE    the 11.1 JSON object per file
     python tools/independent_verify.py --golden       every transcript of
         spec/vectors/transcripts/index.json against its expected verdict, plus the state
-        hash (10.3) of every frame of the valid transcript; exit 0 iff nothing failed.
+        hash (10.3) of every frame of the `valid` and `mined-games-5` transcripts; exit 0
+        iff nothing failed.
     python tools/independent_verify.py --disputes     spec/vectors/setup.json against
         decode_setup, spec/vectors/disputes/ (every golden frame's package rebuilt by 11.3
         and judged by check_step, 11.4; the crafted packages) and spec/vectors/files.json
@@ -45,6 +47,7 @@ from typing import Any, NoReturn
 
 import independent_check as ic
 import independent_mexican_train as imt
+import independent_mined as imd
 import independent_mineshaft as ims
 import msgpack
 from nacl import bindings as nb
@@ -404,7 +407,7 @@ class Bram:
 
 
 RULESETS: dict[str, Any] = {"bram": Bram, "mexican-train": imt.MexicanTrain,
-                            "mineshaft": ims.Mineshaft}
+                            "mineshaft": ims.Mineshaft, "mined-games": imd.MinedGames}
 HIDDEN, BONEYARD = -1, -2
 
 
@@ -456,6 +459,8 @@ def decode_setup(data: bytes) -> Game:
         except ic.SpecError as e:
             fail("setup/identity", f"an identity key is no prime-order point ({e})")
     game_id = H("GAME", data)[:32]
+    if getattr(rules, "simultaneous", False):  # 10.8: no deck
+        return Game(data, rules, list(ids), k, game_id, [], [], {}, {})
     # 10.3 positions and owners; 5.1 the tile table of the whole set.
     deck_tiles = [t for t in rules.tiles if t not in rules.on_table]
     h = rules.hand_size
@@ -522,7 +527,9 @@ def parse_transcript(data: bytes) -> tuple[Transcript | None, Err | None, Game |
 TYPES = {1: ("KEY", "key", "keys"), 2: ("NONCE", "nonce", "nonces"),
          3: ("SHUFFLE", "shuffle", "shuffle"), 4: ("DEAL", "deal", "deal"),
          5: ("MOVE", "move", "play"), 6: ("REVEAL", "reveal", "reveal"),
-         7: ("DRAW", "draw", "draw")}
+         7: ("DRAW", "draw", "draw"), 8: ("COMMIT", "commit", "commit"),
+         9: ("OPEN", "open", "open"), 10: ("ABSENT", "absent", "absent"),
+         11: ("CHOOSE", "choose", "choose")}
 # SPEC GAP: 10.3 lists the phases as keys, nonces, shuffle, deal, play, reveal, done; the
 # phase `draw` of 10.2/10.4 is missing there. It is a phase like the others here.
 PHASE_TYPE = {ph: t for t, (_, _, ph) in TYPES.items()}  # 10.2 the phase table
@@ -619,6 +626,11 @@ class State:
 
 
 def initial_state(g: Game) -> State:
+    if getattr(g.rules, "simultaneous", False):   # 10.8
+        st = State(g.game_id, 0, g.game_id, "commit", 0, [], [], [], None, b"", [], [], [],
+                   [], g.rules.start())
+        stage_due(g, st)
+        return st
     n = len(g.deck_tiles)
     return State(g.game_id, 0, g.game_id, "keys", 0, [], [], [], None, b"", list(g.owners),
                  [[None] * g.k for _ in range(n)], [None] * n, [False] * n, None)
@@ -978,8 +990,45 @@ def on_reveal(g: Game, st: State, fr: Frame) -> None:
     compute_outcome(g, st)  # 10.6: the last REVEAL is accepted only if this succeeds
 
 
+def stage_due(g: Game, st: State) -> None:
+    """10.8: the phase and turn are what the rules' state owes."""
+    due = g.rules.due(st.rules)
+    st.phase, st.turn = ("done", None) if due is None else due
+
+
+def answering(g: Game, st: State, fr: Frame, kind: str) -> None:
+    """10.8: a COMMIT or OPEN in phase absent lapses the declarations, if it is owed."""
+    if st.phase == "absent":
+        st.rules.absent = None
+        if g.rules.due(st.rules) != (kind, fr.seat):
+            raise ic.SpecError("frame/unexpected-type")
+
+
+def on_commit(g: Game, st: State, fr: Frame) -> None:
+    answering(g, st, fr, "commit")
+    g.rules.on_commit(st.rules, fr.seat, fr.body)
+    stage_due(g, st)
+
+
+def on_open(g: Game, st: State, fr: Frame) -> None:
+    answering(g, st, fr, "open")
+    g.rules.on_open(g.game_id, st.rules, fr.seat, fr.body)
+    stage_due(g, st)
+
+
+def on_absent(g: Game, st: State, fr: Frame) -> None:
+    g.rules.on_absent(g.game_id, st.rules, fr.seat, fr.body)
+    stage_due(g, st)
+
+
+def on_choose(g: Game, st: State, fr: Frame) -> None:
+    g.rules.on_choose(st.rules, fr.seat, fr.body)
+    stage_due(g, st)
+
+
 HANDLERS = {1: on_key, 2: on_nonce, 3: on_shuffle, 4: on_deal, 5: on_move, 6: on_reveal,
-            7: on_draw}
+            7: on_draw, 8: on_commit, 9: on_open, 10: on_absent, 11: on_choose}
+FIRST_ABSENT = (10, ("commit", "open"))  # 10.5 check 8, 10.8: out of turn, once
 
 
 def compute_outcome(g: Game, st: State) -> Outcome:
@@ -1023,9 +1072,13 @@ def step(g: Game, st: State, wire: bytes) -> tuple[State, Frame]:
                 "the frame commits to a different public state")
     if st.phase == "done":                                                   # 7
         raise v("frame/after-end", fr.seat, True, "the game is over")
-    if fr.seat != st.turn:                                                   # 8
+    first_absent = fr.type == FIRST_ABSENT[0] and st.phase in FIRST_ABSENT[1]
+    answer = (st.phase == "absent" and fr.type in (8, 9)        # 10.8: the declared seat
+              and fr.seat == st.rules.absent[0])                # answers after all
+    first_absent = first_absent or answer
+    if fr.seat != st.turn and not first_absent:                              # 8
         raise v("frame/out-of-turn", fr.seat, True, f"seat {st.turn} owes the next frame")
-    if PHASE_TYPE[st.phase] != fr.type:                                      # 9
+    if PHASE_TYPE[st.phase] != fr.type and not first_absent:                 # 9
         raise v("frame/unexpected-type", fr.seat, True,
                 f"{TYPES[fr.type][0]} in phase {st.phase}")
     nxt = copy.deepcopy(st)  # 10.4: a step is atomic
@@ -1054,6 +1107,7 @@ class Verdict:
     # (seq, state hash the frame carries, hash recomputed from the replayed state)
     hashes: list[tuple[int, bytes, bytes]] = field(default_factory=list)
     decided: dict[str, Any] | None = None   # 11.2 step 5, for a valid prefix
+    stage_outcome: dict[str, Any] | None = None  # 11.1 outcome of mined-games
 
     @property
     def valid(self) -> bool:
@@ -1073,7 +1127,7 @@ class Verdict:
             "seats": [{"seat": s, "fingerprint": fingerprint(k)}
                       for s, k in enumerate(g.identities)] if g else [],
             "first_player": st.first_player if st else None,
-            "outcome": self.outcome.to_json() if self.outcome else None,
+            "outcome": self.outcome.to_json() if self.outcome else self.stage_outcome,
             "hidden_tile": [tile_text(t) for t in self.outcome.hidden] if self.outcome
             else None,
             "moves": self.moves,
@@ -1106,7 +1160,8 @@ def judge_evidence(g: Game, accepted: list[Frame], wire: bytes) -> Violation:
     if ev.seat == a.seat and ev.wire != a.wire:
         return Violation("frame/equivocation", ev.seat, ev.seq, True,
                          f"seat {ev.seat} signed two different frames for step {ev.seq}")
-    if ev.seat != a.seat and ev.prev == a.prev and ev.state_hash == a.state_hash:
+    if ev.seat != a.seat and ev.prev == a.prev and ev.state_hash == a.state_hash and (
+            10 not in (ev.type, a.type)):   # 10.7: an ABSENT race proves nothing
         return Violation("frame/out-of-turn", ev.seat, ev.seq, True,
                          f"seat {ev.seat} signed a frame for step {ev.seq} it did not owe")
     return bad("the evidence proves nothing")
@@ -1135,6 +1190,11 @@ def verify(data: bytes) -> Verdict:
         if fr.type == 5:
             move = g.rules.move_from_id(fr.body[0])
             verdict.moves.append({"frame": fr.seq, "seat": fr.seat, "move": move.text()})
+        elif fr.type in (9, 10, 11):   # 11.1 moves of mined-games
+            text = (imd.orders_text(fr.body[0]) if fr.type == 9 else
+                    f"declares seat {fr.body[0]} absent in stage {fr.body[1]}"
+                    if fr.type == 10 else f"names seat {fr.body[0]} the elimination candidate")
+            verdict.moves.append({"frame": fr.seq, "seat": fr.seat, "move": text})
         verdict.state, verdict.frames = st, len(accepted)
     if verdict.violation is None or not verdict.violation.authenticated:   # 4
         # 11.2 step 4: after an unauthenticated failure, an evidence record that
@@ -1150,7 +1210,9 @@ def verify(data: bytes) -> Verdict:
             verdict.violation = proven
     if verdict.violation is not None:
         return verdict
-    if st.phase == "done":                                                   # 5
+    if st.phase == "done" and getattr(g.rules, "simultaneous", False):
+        verdict.exit, verdict.stage_outcome = 0, g.rules.outcome(st.rules)
+    elif st.phase == "done":                                                 # 5
         verdict.exit, verdict.outcome = 0, compute_outcome(g, st)
     else:
         verdict.exit, verdict.decided = 3, decided(g, st)
@@ -1193,6 +1255,10 @@ def summary(name: str, v: Verdict) -> str:
         x = v.violation
         what = (f"INVALID {x.rule} seat={x.seat} frame={x.frame} "
                 f"authenticated={str(x.authenticated).lower()} ({x.detail})")
+    elif v.complete and v.stage_outcome is not None:
+        o = v.stage_outcome
+        what = (f"VALID complete token_winner={o['token_winner']} "
+                f"ec={o['elimination_candidate']} end={o['end']!r} money={o['money']}")
     elif v.complete:
         o = j["outcome"]
         what = (f"VALID complete winner={o['winner']} reason={o['reason']} "
@@ -1245,7 +1311,7 @@ def golden() -> int:
         check(f"{name}: verdict", not diffs, "; ".join(diffs))
         # Every frame that reached check 5 (accepted, or an authenticated violation) must
         # carry the hash of the replayed state, except one that fails check 5 itself.
-        if name == "valid":
+        if name in ("valid", "mined-games-5"):
             for seq, carried, mine in v.hashes:
                 check(f"{name}: frame {seq} state hash {mine.hex()[:16]}",
                       carried == mine, f"frame carries {carried.hex()}")

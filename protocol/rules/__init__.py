@@ -16,6 +16,7 @@ from .bram import BramRules, BramState, End, Move, Pass, Play
 from .mexican_train import MexicanTrainRules
 from .mexican_train_state import MexicanState
 from .mexican_train_state import Move as MexicanMove
+from .mined_games import MinedGamesRules, MinedState
 from .mineshaft import MineshaftRules
 from .mineshaft_state import MineshaftState
 from .mineshaft_state import Move as MineshaftMove
@@ -34,11 +35,16 @@ def _mineshaft(params: Mapping[str, object]) -> RuleSet[MineshaftState, Mineshaf
     return MineshaftRules.from_params(params)
 
 
+def _mined_games(params: Mapping[str, object]) -> RuleSet[MinedState, Any]:
+    return MinedGamesRules.from_params(params)
+
+
 RuleSetFactory = Callable[[Mapping[str, object]], RuleSet[Any, Any]]
 
 RULESETS: Mapping[str, RuleSetFactory] = MappingProxyType({"bram": _bram,
                                                       "mexican-train": _mexican_train,
-                                                      "mineshaft": _mineshaft})
+                                                      "mineshaft": _mineshaft,
+                                                      "mined-games": _mined_games})
 
 
 def make_rules(name: str, params: Mapping[str, object]) -> RuleSet[Any, Any]:
@@ -57,6 +63,8 @@ __all__ = [
     "End",
     "MexicanState",
     "MexicanTrainRules",
+    "MinedGamesRules",
+    "MinedState",
     "MineshaftRules",
     "MineshaftState",
     "Move",
