@@ -35,10 +35,18 @@ from peers.selfplay import Table
 from protocol.canonical import pack, unpack
 from protocol.errors import DealerlessError, LocalError, Violation
 from protocol.frames import FRAME_VERSION, MessageType, signed_message
-from protocol.messages import MoveBody, NonceBody, SharesBody
+from protocol.messages import (
+    AbsentBody,
+    CommitBody,
+    MoveBody,
+    NonceBody,
+    OpenBody,
+    SharesBody,
+)
 from protocol.referee import Referee
 from protocol.rules.base import RuleViolation
 from protocol.rules.bram import PASS
+from protocol.rules.mined_games import commitment as mined_commitment
 from protocol.session import step
 from protocol.state import Claim, Phase, PublicState
 from protocol.transcript import Transcript
@@ -354,6 +362,31 @@ def _forged(c: Crafter, name: str, state: PublicState, wire: bytes) -> Case:
     return name, make_package(c.game, state, wire), None
 
 
+def mined_cases() -> list[Case]:
+    """Mined Games frames (10.8) breaking what only a commit-reveal stage checks."""
+    c = Crafter("mined-games", {"seats": 5}, ("greedy", "random") * 2 + ("greedy",), 5)
+    cases: list[Case] = []
+
+    def add(name: str, wire: bytes) -> None:
+        cases.append((name, c.package(wire), c.state.hash(c.game.rules)))
+
+    c.advance(lambda s: s.phase is Phase.COMMIT and s.turn == 1 and s.rules_state.stage == 2)
+    stage = c.state.rules_state.stage
+    add("ABSENT by seat 3 naming seat 2, while seat 1 owes",
+        c.frame(3, MessageType.ABSENT, AbsentBody(2, stage).encode()))
+    add("ABSENT by seat 1 naming itself", c.frame(1, MessageType.ABSENT,
+                                                   AbsentBody(1, stage).encode()))
+    orders, nonce = ["UU", 99], bytes(range(32))   # 99 names no action
+    c.table.deliver(c.frame(1, MessageType.COMMIT, CommitBody(
+        mined_commitment(c.game.game_id, stage, 1, orders, nonce)).encode()))
+    c.advance(lambda s: s.phase is Phase.OPEN and s.turn == 1)
+    add("OPEN of committed orders naming no action",
+        c.frame(1, MessageType.OPEN, OpenBody(orders, nonce).encode()))
+    add("OPEN of orders over 128 bytes",
+        c.frame(1, MessageType.OPEN, OpenBody("U" * 130, nonce).encode()))
+    return cases
+
+
 def package_cases() -> list[Case]:
     """Packages that are unusable (11.4 rules 1 to 8): no verdict, only the code."""
     c = Crafter("bram", {}, ("greedy", "greedy"), 7)
@@ -402,7 +435,7 @@ def _reversed_tile(opened: list[str | None]) -> list[str | None]:
 
 def crafted_vectors() -> tuple[list[dict[str, Any]], bytes]:
     cases = (frame_cases() + draw_cases() + rules_cases() + forged_state_cases()
-             + package_cases())
+             + mined_cases() + package_cases())
     vectors = [{"name": name, "record": i, "package_sha256": sha256(p),
                 "committed_state_hash": None if h is None else h.hex(), **verdict_json(p, h)}
                for i, (name, p, h) in enumerate(cases)]
