@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from .canonical import as_array, as_bytes, as_int, as_list
+from .canonical import as_array, as_bytes, as_int, as_list, pack
 from .deck import DecryptionShare
 from .dleq import DLEQ_PROOF_BYTES, DleqProof
 from .elgamal import CIPHERTEXT_BYTES, decode_deck, encode_deck
@@ -191,8 +191,6 @@ class OpenBody:
 
     @classmethod
     def decode(cls, obj: Any) -> OpenBody:
-        from .canonical import pack
-
         orders, nonce = as_array(obj, 2, "open body")
         if len(pack(orders)) > MAX_ORDERS_BYTES:
             raise EncodingError("body/orders-size", f"orders take at most {MAX_ORDERS_BYTES} "
