@@ -326,7 +326,13 @@ def main(argv: list[str] | None = None) -> int:
         return int(exc.code or 0)
     if args.command not in HOMELESS and (problem := _home_problem(args.home)):
         return _fail(problem)
-    return int(args.func(args))
+    try:
+        return int(args.func(args))
+    except BrokenPipeError:
+        # The reader went away (`dealerless verify g.t | head`): stop quietly, as a
+        # program killed by SIGPIPE would, and keep the exit from flushing into it again.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 141
 
 
 if __name__ == "__main__":

@@ -292,3 +292,14 @@ def test_reachable_hosts_lists_this_machines_own_addresses(
     assert url == "ws://192.0.2.7:8765/dealerless/ab"
     assert note is not None and "2001:db8::5" in note and "replace" in note
     assert netcli._invitation("127.0.0.1", 8765, "/x") == ("ws://127.0.0.1:8765/x", None)
+
+
+def test_output_cut_off_by_the_reader_is_no_traceback() -> None:
+    """`dealerless verify g.t | head -1`: the reader closes the pipe early."""
+    golden = Path(__file__).resolve().parent.parent / "spec" / "vectors" / "transcripts"
+    proc = subprocess.run(
+        f"{sys.executable} -m peers.cli verify {golden / 'mexican-train-3.transcript'} "
+        "| head -1; exit ${PIPESTATUS[0]}", shell=True, executable="/bin/bash",
+        capture_output=True, text=True, timeout=60)
+    assert proc.stdout.startswith("rules mexican-train")
+    assert "Traceback" not in proc.stderr and "BrokenPipe" not in proc.stderr, proc.stderr
