@@ -21,6 +21,7 @@ from typing import Any
 
 import independent_check as ic
 import independent_mexican_train as imt
+import independent_mined as imd
 import independent_mineshaft as ims
 import independent_verify as iv
 
@@ -32,6 +33,7 @@ TRANSCRIPTS = VEC / "transcripts"
 MAX_PACKAGE = 1249280      # 11.3
 MAX_STATE = 131072         # 11.3
 PHASES = ("keys", "nonces", "shuffle", "deal", "play", "draw", "reveal", "done")
+SIM_PHASES = ("commit", "open", "absent", "choose", "done")   # 10.8
 STATE_KEYS = {"magic", "game_id", "seq", "prev", "phase", "turn", "key_shares",
               "commitments", "nonces", "first_player", "deck", "owners", "shares",
               "opened", "played", "rules", "drawing", "claims"}
@@ -39,7 +41,8 @@ Err, fail = iv.Err, iv.fail
 Tile = tuple[int, int]
 
 
-# --- rules' state_from_json (bram.md 3, mexican-train.md 3, mineshaft.md 3) ---------------------
+# --- rules' state_from_json (bram.md 3, mexican-train.md 3, mineshaft.md 3; mined-games.md 9
+# is independent_mined.state_from_json) ---------------------------------------------------
 def _sj(ok: bool, why: str) -> None:
     if not ok:
         fail("rules/state-json", why)
@@ -211,7 +214,7 @@ def mineshaft_from_json(rules: ims.Mineshaft, obj: Any) -> ims.MineState:
 
 FROM_JSON: dict[str, Callable[[Any, Any], Any]] = {
     "bram": bram_from_json, "mexican-train": mexican_from_json,
-    "mineshaft": mineshaft_from_json}
+    "mineshaft": mineshaft_from_json, "mined-games": imd.state_from_json}
 
 
 # --- 10.3 decoding a received state ---------------------------------------------------------
@@ -245,7 +248,9 @@ def _state_fields(g: iv.Game, v: Any) -> iv.State:
     seq = iv.f_int(v["seq"], "seq")
     prev = iv.f_bytes(v["prev"], "prev", 32)
     phase = v["phase"]
-    if phase not in PHASES:
+    # SPEC GAP: "a known phase" is read per rule set: 10.3's phase row lists the deck
+    # game's phases and, for a simultaneous rule set, those of 10.8.
+    if phase not in (SIM_PHASES if simultaneous(g) else PHASES):
         fail("state/schema", f"phase {phase!r}")
     turn = opt_seat(v["turn"], "turn")
     key_shares = [iv.decode_point(iv.f_bytes(x, "key share", 32))
@@ -307,10 +312,18 @@ def _state_fields(g: iv.Game, v: Any) -> iv.State:
     return st
 
 
+def simultaneous(g: iv.Game) -> bool:
+    return getattr(g.rules, "simultaneous", False)
+
+
 def _consistent(g: iv.Game, st: iv.State) -> None:
     def need(ok: bool, why: str) -> None:
         if not ok:
             fail("state/inconsistent", why)
+
+    if simultaneous(g):
+        _consistent_stages(g, st, need)
+        return
 
     k, ph = g.k, PHASES.index(st.phase)
     n = len(st.owners)
@@ -345,6 +358,24 @@ def _consistent(g: iv.Game, st: iv.State) -> None:
         need(cs < st.seq and all(a < b for a, b in itertools.pairwise(pos))
              and all(a < b for a, b in itertools.pairwise(idx)),
              "a claim of a later frame or unordered")
+
+
+def _consistent_stages(g: iv.Game, st: iv.State, need: Callable[[bool, str], None]) -> None:
+    """10.3 and 10.8 for a simultaneous rule set: no deck, rules from the start, and the
+    phase and turn are what the rules' due(state) says is owed."""
+    # SPEC GAP: 10.8 says the deck fields "are empty lists" and first_player and drawing nil,
+    # without a code; a state that breaks it is read as one no game reaches
+    # (state/inconsistent). `owners` (and with it shares, opened, played, which must have
+    # its length) are the game's owners, checked by 11.4 rule 6 (dispute/state).
+    n = len(st.owners)
+    need(len(st.shares) == len(st.opened) == len(st.played) == n, "per-position lengths")
+    need(not (st.key_shares or st.commitments or st.nonces or st.deck or st.claims)
+         and st.first_player is None and st.drawing is None, "deck fields in a game without "
+         "a deck (10.8)")
+    need(st.rules is not None, "rules from the first frame on (10.8)")
+    due = g.rules.due(st.rules)
+    need((st.phase, st.turn) == (("done", None) if due is None else due),
+         "the phase and turn are not what the rules owe (10.8)")
 
 
 # --- 11.4 check_step ------------------------------------------------------------------------
