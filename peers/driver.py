@@ -123,12 +123,12 @@ class LocalDriver:
     """A person (seat `seat`) against local bots, all in this process (`dealerless play`)."""
 
     def __init__(self, bot: str = "greedy", seat: int = 0, komi_halves: int = 0,
-                 seed: int | None = None) -> None:
+                 seed: int | None = None, think_ms: float | None = None) -> None:
         bots = ["human", bot] if seat == 0 else [bot, "human"]
         self.seat = seat
         self.table = Table.create("bram", {"komi_halves": komi_halves},
                                   [b if b != "human" else "greedy" for b in bots],
-                                  Entropy(seed))
+                                  Entropy(seed), think_ms=think_ms)
 
     async def run(self, choose: AsyncChooser, notify: Notify) -> Verdict:
         table, me = self.table, self.seat

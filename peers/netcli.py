@@ -24,12 +24,12 @@ from pathlib import Path
 from typing import Any
 
 import protocol.rules as rules_pkg
-from protocol.errors import DealerlessError
+from protocol.errors import DealerlessError, LocalError
 from protocol.identity import fingerprint, short_auth_string
 from protocol.setup import GameSetup
 from protocol.verifier import replay
 
-from .bots import BOTS
+from .bots import BOTS, THINKERS, check_bot, make_bot
 from .driver import AsyncChooser, EndEvent, Event, NoticeEvent, Notify, SetupEvent, StepEvent
 from .keys import KeyStoreError, PassphraseError
 from .link import ClientLink, HostLink, Link, LinkError, check_url
@@ -235,8 +235,8 @@ class NetworkDriver:
         return self.result.verdict
 
 
-def _bot_chooser(name: str) -> AsyncChooser:
-    bot = BOTS[name](random.Random())
+def _bot_chooser(name: str, think_ms: float | None = None) -> AsyncChooser:
+    bot = make_bot(name, random.Random(), think_ms=think_ms)
 
     async def choose(view: Any) -> Any:
         return bot(view)
@@ -263,9 +263,10 @@ def _announce(home: Path, config: PeerConfig) -> Any:
 
 
 async def _run(link: Link, config: PeerConfig, store: GameStore | None, bot: str | None,
-               title: str, invitation: str | None = None) -> PeerResult | None:
+               title: str, invitation: str | None = None,
+               think_ms: float | None = None) -> PeerResult | None:
     if bot is not None:
-        config.choose, config.notify = _bot_chooser(bot), _progress
+        config.choose, config.notify = _bot_chooser(bot, think_ms), _progress
         return await Peer(link, config, store).run()
     from .tui import PlayApp
     driver = NetworkDriver(link, config, store)
@@ -339,6 +340,7 @@ def _invitation(listen: str, port: int, path: str) -> tuple[str, str | None]:
 def cmd_host(args: argparse.Namespace) -> int:
     try:
         params = host_params(args.rules, args.seats, args.komi, args.set)
+        _check_bot_options(args, args.rules)
     except UsageError as exc:
         return _usage(str(exc))
 
@@ -371,11 +373,16 @@ def cmd_host(args: argparse.Namespace) -> int:
         if note:
             print(f"dealerless: {note}", file=sys.stderr, flush=True)
         return await _run(link, _config(args, HOST, meta, identity, params), None, args.bot,
-                          "dealerless host", f"dealerless join {url}")
+                          "dealerless host", f"dealerless join {url}", args.think_ms)
     return _guard(main)
 
 
 def cmd_join(args: argparse.Namespace) -> int:
+    try:
+        _check_bot_options(args, None)
+    except UsageError as exc:
+        return _usage(str(exc))
+
     async def main() -> PeerResult | None:
         link = ClientLink(args.url, fail_fast=True, on_retry=_retrying(args.url))
         link.start()
@@ -383,11 +390,16 @@ def cmd_join(args: argparse.Namespace) -> int:
         _need_terminal("join", args.bot)
         identity = _identity(args)
         return await _run(link, _config(args, JOIN, {"url": args.url}, identity), None,
-                          args.bot, "dealerless join")
+                          args.bot, "dealerless join", None, args.think_ms)
     return _guard(main)
 
 
 def cmd_resume(args: argparse.Namespace) -> int:
+    try:
+        _check_bot_options(args, None)
+    except UsageError as exc:
+        return _usage(str(exc))
+
     async def main() -> PeerResult | None:
         store = GameStore.open(find_game(_home(args) / "games", args.game))
         done = replay(store.transcript().encode())
@@ -412,8 +424,28 @@ def cmd_resume(args: argparse.Namespace) -> int:
         config.on_setup = None
         print(f"resuming game {store.setup.game_id.hex()[:16]} as seat {store.seat} "
               f"({store.frame_count()} frames stored)", file=sys.stderr)
-        return await _run(link, config, store, bot, "dealerless resume")
+        return await _run(link, config, store, bot, "dealerless resume", None, args.think_ms)
     return _guard(main)
+
+
+def think_ms(text: str) -> float:
+    """An argparse type: a finite number of milliseconds above 0 and at most a minute."""
+    return float(_number(text, float, "a number of milliseconds",
+                         lambda v: math.isfinite(v) and 0 < v <= 60_000,
+                         "milliseconds must be above 0 and at most 60000"))
+
+
+def _check_bot_options(args: argparse.Namespace, rules: str | None) -> None:
+    """UsageError for a bot that cannot play `rules` (when known) or a budget it cannot use."""
+    bot = args.bot
+    if args.think_ms is not None and (bot is None or bot not in THINKERS):
+        raise UsageError(f"--think-ms is for the {', '.join(sorted(THINKERS))} bot "
+                         f"(add --bot {min(THINKERS)})")
+    if bot is not None and rules is not None:
+        try:
+            check_bot(bot, rules)
+        except LocalError as exc:
+            raise UsageError(exc.detail or exc.code) from None
 
 
 def _usage(message: str) -> int:
@@ -513,7 +545,11 @@ def home_option(p: argparse.ArgumentParser) -> None:
 def _seat_options(p: argparse.ArgumentParser) -> None:
     home_option(p)
     p.add_argument("--bot", choices=sorted(BOTS), default=None,
-                   help="let a bot play this seat (default: you, in the terminal UI)")
+                   help="let a bot play this seat (default: you, in the terminal UI); "
+                        "strong plays bram only")
+    p.add_argument("--think-ms", type=think_ms, default=None, metavar="MS",
+                   help="the strong bot's thinking time a move, in milliseconds (default: "
+                        "its fixed node budget)")
     p.add_argument("--timeout", type=positive_seconds, default=300.0,
                    help="seconds to wait for the opponent's next frame (default 300)")
 

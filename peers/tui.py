@@ -528,7 +528,8 @@ class PlayApp(App[int]):
 def run_play(args: argparse.Namespace) -> int:
     """Play in the terminal, then save the transcript and print its verdict."""
     try:
-        driver = LocalDriver(bot=args.vs, seat=args.seat, komi_halves=args.komi, seed=args.seed)
+        driver = LocalDriver(bot=args.vs, seat=args.seat, komi_halves=args.komi, seed=args.seed,
+                             think_ms=args.think_ms)
     except DealerlessError as exc:
         print(f"dealerless: play: {exc}", file=sys.stderr)
         return EXIT_USAGE
