@@ -66,7 +66,7 @@ class Searcher:
     """Whether the current iteration scored any leaf by estimate (not exact)."""
 
     def __post_init__(self) -> None:
-        self.table: dict[int, tuple[int, int, int]] = {}
+        self.table: dict[int, tuple[int, int, int, tuple[int, int, int] | None]] = {}
 
     def _tick(self) -> None:
         if self.nodes > self.node_limit:
@@ -98,51 +98,55 @@ class Searcher:
             return value
         key = me | opp << 28 | lo << 56 | hi << 59 | passes << 62
         entry = self.table.get(key)
-        if entry is not None and entry[0] >= depth:
-            flag, stored = entry[1], entry[2]
-            if flag == 0:
-                return stored
-            if flag > 0 and stored >= beta:
-                return stored
-            if flag < 0 and stored <= alpha:
-                return stored
+        hint = None
+        if entry is not None:
+            if entry[0] >= depth:
+                flag, stored = entry[1], entry[2]
+                if flag == 0 or (flag > 0 and stored >= beta) or (flag < 0 and stored <= alpha):
+                    return stored
+            hint = entry[3]
         alpha0 = alpha
         best = -INF
+        best_move: tuple[int, int, int] | None = None
         if passes:
             # A second pass in a row ends the hand: score it first, a cheap bound.
             best = 2 * (po - pm) + kd
             if best > alpha:
                 alpha = best
         if best < beta:
-            child = depth - 1
+            # Plays as (tile, low end, high end) after the play, heaviest first, the table's
+            # best move of an earlier search before them; None, a pass, after them.
+            moves: list[tuple[int, int, int] | None] = []
             for p, q in ((lo, hi),) if lo == hi else ((lo, hi), (hi, lo)):
-                if not me & FIT_MASK[p]:
-                    continue
-                for i, other in FITS[p]:
-                    bit = 1 << i
-                    if not me & bit:
-                        continue
-                    rest = me ^ bit
+                if me & FIT_MASK[p]:
+                    for i, other in FITS[p]:
+                        if me >> i & 1:
+                            moves.append((i, other, q) if other <= q else (i, q, other))
+            if not passes:
+                moves.append(None)
+            if hint is not None and hint != moves[0] and hint in moves:
+                moves.remove(hint)
+                moves.insert(0, hint)
+            child = depth - 1
+            for move in moves:
+                if move is None:
+                    v = -self._negamax(opp, me, lo, hi, 1, po, pm, -kd, child, -beta, -alpha)
+                else:
+                    i = move[0]
+                    rest = me ^ 1 << i
                     if not rest:
                         v = 2 * po
                     else:
-                        a, b = (other, q) if other <= q else (q, other)
-                        v = -self._negamax(opp, rest, a, b, 0, po, pm - PIPS[i], -kd, child,
-                                           -beta, -alpha)
-                    if v > best:
-                        best = v
-                        if v > alpha:
-                            alpha = v
-                            if alpha >= beta:
-                                break
-                if alpha >= beta:
-                    break
-            if not passes and alpha < beta:
-                v = -self._negamax(opp, me, lo, hi, 1, po, pm, -kd, child, -beta, -alpha)
+                        v = -self._negamax(opp, rest, move[1], move[2], 0, po, pm - PIPS[i],
+                                           -kd, child, -beta, -alpha)
                 if v > best:
-                    best = v
+                    best, best_move = v, move
+                    if v > alpha:
+                        alpha = v
+                        if alpha >= beta:
+                            break
         flag = 1 if best >= beta else -1 if best <= alpha0 else 0
-        self.table[key] = (depth, flag, best)
+        self.table[key] = (depth, flag, best, best_move)
         return best
 
 

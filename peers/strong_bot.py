@@ -30,7 +30,7 @@ from .bram_search import BIT, FIT_MASK, PIPS, Searcher, Stop, world_values
 
 ALL_TILES = (1 << len(BIT)) - 1
 #: Default node budget per move: deterministic, and a few ms to tens of ms a move.
-DEFAULT_NODES = 10000
+DEFAULT_NODES = 20000
 #: Relative weight of a world for each pass the other seat made while holding a play in it.
 PASS_WITH_PLAY = 0.25
 MAX_DEPTH = 60
