@@ -80,6 +80,7 @@ class StrongBot:
         if not isinstance(state, BramState):
             raise LocalError("bot/rules", "the strong bot plays bram only")
         if len(view.legal) == 1:
+            self.last_depth, self.last_exact = 0, True  # nothing to choose
             return view.legal[0]
         me = hand_mask(view.hand)
         unknown = ALL_TILES & ~hand_mask(state.played) & ~me
