@@ -173,7 +173,10 @@ def _cmd_tournament(args: argparse.Namespace) -> int:
             return _fail(f"tournament: --nodes is for the {', '.join(sorted(THINKERS))} "
                          "bot: one budget for the bots that think, or two when both do")
         nodes = [n if t else None for n, t in zip(nodes, thinking, strict=True)]
-    spec = tournament.Spec((bots[0], bots[1]), args.komi, args.seed, (nodes[0], nodes[1]),
+    from protocol.rules.bram import DEFAULT_KOMI_HALVES
+
+    komi = DEFAULT_KOMI_HALVES if args.komi is None else args.komi
+    spec = tournament.Spec((bots[0], bots[1]), komi, args.seed, (nodes[0], nodes[1]),
                            args.think_ms)
     pairs = tournament.run_pairs(spec, args.hands, args.jobs, tournament.Progress(args.hands))
     result = tournament.summarize(spec, pairs)
@@ -272,8 +275,9 @@ def _game_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--seed", type=int, default=None,
                    help="reproducible game from this seed (tests and demos only: anyone "
                         "who knows the seed knows every secret)")
-    p.add_argument("--komi", type=parse_komi, default=0,
-                   help="pips (whole or half) added to the first player's total")
+    p.add_argument("--komi", type=parse_komi, default=None,
+                   help="pips (whole or half) added to the first player's total (default: "
+                        "the rules' own, spec/rules/bram.md section 11)")
 
 
 def positive_int(text: str) -> int:
@@ -345,8 +349,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="two bot names, A,B: A's results are reported, like strong,greedy")
     p.add_argument("--hands", type=positive_int, default=100, metavar="N",
                    help="deals, each played twice with the seats swapped (default 100)")
-    p.add_argument("--komi", type=parse_komi, default=0,
-                   help="pips (whole or half) added to the first player's total")
+    p.add_argument("--komi", type=parse_komi, default=None,
+                   help="pips (whole or half) added to the first player's total (default: "
+                        "the rules' own, spec/rules/bram.md section 11)")
     p.add_argument("--seed", type=int, default=1,
                    help="seed of the deals and of the bots' randomness (default 1)")
     p.add_argument("--jobs", type=positive_int, default=1, metavar="J",

@@ -16,6 +16,7 @@ from typing import Any, Protocol
 from protocol.frames import Frame, MessageType
 from protocol.messages import MoveBody
 from protocol.referee import Referee
+from protocol.rules.bram import DEFAULT_KOMI_HALVES
 from protocol.seat import SeatView
 from protocol.verifier import Verdict, replay
 
@@ -122,7 +123,8 @@ class Driver(Protocol):
 class LocalDriver:
     """A person (seat `seat`) against local bots, all in this process (`dealerless play`)."""
 
-    def __init__(self, bot: str = "greedy", seat: int = 0, komi_halves: int = 0,
+    def __init__(self, bot: str = "greedy", seat: int = 0,
+                 komi_halves: int = DEFAULT_KOMI_HALVES,
                  seed: int | None = None, think_ms: float | None = None) -> None:
         bots = ["human", bot] if seat == 0 else [bot, "human"]
         self.seat = seat

@@ -117,7 +117,7 @@ def _seats(text: str) -> int:
                        f"a game has {MIN_SEATS} to {MAX_SEATS} seats"))
 
 
-def host_params(rules: str, seats: int, komi: int,
+def host_params(rules: str, seats: int, komi: int | None,
                 tile_set: str | None = None) -> dict[str, Any]:
     """The rule set's parameters from `host`'s options, or UsageError (see rule_params)."""
     try:
@@ -567,8 +567,9 @@ def add_network_commands(sub: Any, parse_komi: Any) -> None:
     p.add_argument("--seats", type=_seats, default=2,
                    help=f"players at the table, host included ({MIN_SEATS} to {MAX_SEATS}, "
                         "as the rules allow; default 2)")
-    p.add_argument("--komi", type=parse_komi, default=0,
-                   help="pips (whole or half) added to the first player's total")
+    p.add_argument("--komi", type=parse_komi, default=None,
+                   help="pips (whole or half) added to the first player's total (default: "
+                        "the rules' own, spec/rules/bram.md section 11)")
     p.add_argument("--set", default=None, choices=SET_NAMES,
                    help="the domino set, for rules that offer several (mineshaft)")
     _seat_options(p)

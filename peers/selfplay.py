@@ -88,7 +88,7 @@ class Table:
 SET_NAMES = sorted(TILE_SETS)
 
 
-def rule_params(rules: str, seats: int, komi_halves: int = 0,
+def rule_params(rules: str, seats: int, komi_halves: int | None = None,
                 tile_set: str | None = None) -> dict[str, Any]:
     """A rule set's parameters from the command line's --seats, --komi and --set;
     ValueError naming what cannot work (an unknown rule set, a seat count the rules do
@@ -116,7 +116,8 @@ def rule_params(rules: str, seats: int, komi_halves: int = 0,
             raise ValueError(f"the rules {rules} are played with one set (no --set)")
         params["set"] = tile_set
     if "komi_halves" in probe.params:
-        params["komi_halves"] = komi_halves
+        if komi_halves is not None:  # else the rules' default
+            params["komi_halves"] = komi_halves
     elif komi_halves:
         raise ValueError(f"the rules {rules} have no komi (--komi)")
     if "seats" in probe.params:

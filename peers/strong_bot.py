@@ -23,7 +23,7 @@ import time
 from typing import Any
 
 from protocol.errors import LocalError
-from protocol.rules.bram import BramState, End, Pass
+from protocol.rules.bram import DEFAULT_KOMI_HALVES, BramState, End, Pass
 from protocol.seat import SeatView
 
 from .bram_search import BIT, FIT_MASK, PIPS, Searcher, Stop, world_values
@@ -91,7 +91,7 @@ class StrongBot:
             left, right = state.ends
             self._seen.append((FIT_MASK[left] | FIT_MASK[right], unknown))
         worlds = self._worlds(unknown)
-        komi = int(view.params.get("komi_halves", 0))
+        komi = int(view.params.get("komi_halves", DEFAULT_KOMI_HALVES))
         kd = -komi if state.first_player == view.seat else komi
         children = [_child(state, m) for m in view.legal]
         totals = self._search(me, worlds, children, kd)

@@ -178,6 +178,8 @@ def test_with_both_hands_known_the_search_values_every_move_exactly(seed: int) -
     got = world_values(me, opp, [_child(state, m) for m in legal], kd, EXACT_DEPTH, Searcher())
     want = [_child_value(state, hands, hidden, komi, m) for m in legal]
     assert got == want
+    lo, hi = sorted(state.ends)
+    assert Searcher().value(me, opp, lo, hi, state.passes, kd, EXACT_DEPTH) == max(want)
     assert mask_pips(me) == sum(a + b for a, b in hands[seat])
 
 

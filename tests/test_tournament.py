@@ -120,3 +120,12 @@ def test_rescoring_at_another_komi_matches_playing_at_it() -> None:
             signed = 0 if real.winner is None else real.margin_halves * (
                 1 if real.winner == d.first_player else -1)
             assert first_player_result(d, at_zero, komi) == (score, signed)
+
+
+@pytest.mark.slow
+def test_strong_beats_greedy_over_200_duplicate_deals() -> None:
+    """The acceptance measurement in small (the full one is 2,000 deals, in the README)."""
+    spec = Spec(("strong", "greedy"), 0, 11, (None, None), None)
+    result = summarize(spec, run_pairs(spec, 200, jobs=2))
+    assert result["a"]["win_rate"]["low"] > 0.5
+    assert result["a"]["margin_halves"]["low"] > 0
