@@ -25,6 +25,7 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
+from protocol.rules.base import halves_text
 from protocol.rules.bram import (
     HAND_SIZE,
     KOMI_LIMIT_HALVES,
@@ -256,7 +257,8 @@ def render(result: dict[str, Any]) -> str:
     a, b = result["bots"]
     lines = [
         f"bram, {a} vs {b}: {result['deals']} deals x 2 games (seats swapped), komi "
-        f"{result['komi_halves']} half pips, seed {result['seed']}; {result['engine']}",
+        f"{halves_text(result['komi_halves'])} pips, seed {result['seed']}; "
+        f"{result['engine']}",
         f"{a} win rate {ci(result['a']['win_rate'])}, draws count half",
         f"{a} mean margin {ci(result['a']['margin_halves'], 0.5, '.2f')} pips",
         f"first player win rate {ci(result['first_player']['win_rate'])}, mean margin "

@@ -29,11 +29,12 @@ def run(args: list[str]) -> subprocess.CompletedProcess[str]:
 
 
 def test_the_command_prints_win_rate_margin_and_intervals() -> None:
+    """Without --komi, the rules' default komi (spec/rules/bram.md D15)."""
     proc = run(["tournament", "--rules", "bram", "--bots", "strong,greedy", "--hands", "4",
                 "--nodes", "1500"])
     assert proc.returncode == 0, proc.stderr
     text = proc.stdout
-    assert "strong vs greedy: 4 deals x 2 games (seats swapped)" in text
+    assert "strong vs greedy: 4 deals x 2 games (seats swapped), komi 1.5 pips" in text
     assert "rules only: no keys, shuffles, proofs or transcripts" in text
     assert "strong win rate" in text and "95% CI" in text and "draws count half" in text
     assert "first player win rate" in text

@@ -30,8 +30,8 @@ START_TILE: Tile = (6, 6)
 DEAL = DealPlan(seats=SEATS, hand_size=HAND_SIZE, hidden=1, on_table=(START_TILE,))
 #: 2 * 168, every pip of the set: a larger komi would decide every blocked hand alone.
 KOMI_LIMIT_HALVES = 2 * sum(a + b for a, b in TILE_SET.tiles)
-#: Komi when the setup names none (section 2; section 11 says how it was measured).
-DEFAULT_KOMI_HALVES = 0
+#: Komi when the setup names none: 1.5 pips, measured (section 11, D15).
+DEFAULT_KOMI_HALVES = 3
 #: Ids run 0 (pass) to 2 * 28 (the double-six on the right end).
 MAX_MOVE_ID = 2 * len(TILE_SET.tiles)
 #: No hand lasts longer (spec/rules/bram.md section 7).
