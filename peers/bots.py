@@ -10,6 +10,7 @@ import random
 from collections.abc import Callable
 from typing import Any
 
+from protocol.errors import LocalError
 from protocol.rules.mined_games import MinedState
 from protocol.seat import SeatView
 
@@ -44,7 +45,45 @@ def greedy_bot(rng: random.Random) -> Callable[[SeatView], Any]:
     return choose
 
 
+def strong_bot(rng: random.Random) -> Callable[[SeatView], Any]:
+    """Bram's game only: the best expected margin over every world its seat cannot rule
+    out, by alpha-beta in each (peers/strong_bot.py), with the default node budget."""
+    from .strong_bot import StrongBot
+
+    return StrongBot(rng)
+
+
 BOTS: dict[str, Callable[[random.Random], Callable[[SeatView], Any]]] = {
     "random": random_bot,
     "greedy": greedy_bot,
+    "strong": strong_bot,
 }
+#: Bots that play one rule set only, and which.
+RULES_OF = {"strong": "bram"}
+#: Bots that take a thinking budget (--nodes, --think-ms).
+THINKERS = {"strong"}
+
+
+def make_bot(name: str, rng: random.Random, nodes: int | None = None,
+             think_ms: float | None = None) -> Callable[[SeatView], Any]:
+    """The bot `name` with an optional budget; LocalError for an unknown name or a budget
+    given to a bot that does not think."""
+    if name not in BOTS:
+        raise LocalError("bot/unknown", f"unknown bot {name!r}; have {', '.join(sorted(BOTS))}")
+    if nodes is None and think_ms is None:
+        return BOTS[name](rng)
+    if name not in THINKERS:
+        raise LocalError("bot/budget", f"the {name} bot takes no thinking budget; "
+                                       f"only {', '.join(sorted(THINKERS))} does")
+    from .strong_bot import DEFAULT_NODES, StrongBot
+
+    return StrongBot(rng, DEFAULT_NODES if nodes is None else nodes, think_ms)
+
+
+def check_bot(name: str, rules: str) -> None:
+    """LocalError if `name` is no bot or cannot play `rules`."""
+    if name not in BOTS:
+        raise LocalError("bot/unknown", f"unknown bot {name!r}; have {', '.join(sorted(BOTS))}")
+    only = RULES_OF.get(name)
+    if only is not None and only != rules:
+        raise LocalError("bot/rules", f"the {name} bot plays {only} only, not {rules}")

@@ -17,7 +17,7 @@ from protocol.errors import DealerlessError
 
 EXIT_OK, EXIT_INVALID, EXIT_USAGE, EXIT_INCOMPLETE = 0, 1, 2, 3
 #: Commands that never read the data directory.
-HOMELESS = {"bench", "selfplay", "verify", "dispute", "check-step", "play", "relay"}
+HOMELESS = {"bench", "selfplay", "tournament", "verify", "dispute", "check-step", "play", "relay"}
 
 
 def _fail(message: str, code: int = EXIT_USAGE) -> int:
@@ -77,6 +77,9 @@ def _cmd_selfplay(args: argparse.Namespace) -> int:
     if len(bots) != args.seats:
         return _fail(f"selfplay: --bots takes one bot name, or {args.seats} (one a seat), "
                      "like greedy,random")
+    problem = _bot_problem(bots, args.rules, args.think_ms)
+    if problem:
+        return _fail(f"selfplay: {problem}")
     from .selfplay import rule_params
 
     try:
@@ -89,7 +92,7 @@ def _cmd_selfplay(args: argparse.Namespace) -> int:
     if args.match:
         return _selfplay_match(args, params, bots)
     try:
-        transcript = selfplay(args.rules, params, bots, args.seed)
+        transcript = selfplay(args.rules, params, bots, args.seed, args.think_ms)
     except DealerlessError as exc:
         return _fail(f"selfplay: {exc}")
     data = transcript.encode()
@@ -124,6 +127,63 @@ def _selfplay_match(args: argparse.Namespace, params: dict[str, object],
         return _fail(f"cannot write {args.out}: {exc.strerror}")
     print(match_account(verify_match(data)).splitlines()[-1])
     print(f"{len(rounds)} rounds, {len(data)} bytes; match written to {args.out}")
+    return EXIT_OK
+
+
+def _bot_problem(bots: list[str], rules: str, think_ms: float | None) -> str | None:
+    """Why these bots cannot play `rules` with this budget, or None."""
+    from .bots import THINKERS, check_bot
+
+    try:
+        for name in bots:
+            check_bot(name, rules)
+    except DealerlessError as exc:
+        return exc.detail or exc.code
+    if think_ms is not None and not THINKERS & set(bots):
+        return f"--think-ms is for the {', '.join(sorted(THINKERS))} bot, which is not playing"
+    return None
+
+
+def _cmd_tournament(args: argparse.Namespace) -> int:
+    import protocol.rules as rules_pkg
+
+    from . import tournament
+
+    if args.rules != "bram":
+        known = "" if args.rules in rules_pkg.RULESETS else " (no such rules)"
+        return _fail(f"tournament: only bram has tournaments, not {args.rules!r}{known}")
+    bots = args.bots.split(",")
+    if len(bots) != 2:
+        return _fail("tournament: --bots takes two bot names, like strong,greedy")
+    problem = _bot_problem(bots, args.rules, args.think_ms)
+    if problem:
+        return _fail(f"tournament: {problem}")
+    from .bots import THINKERS
+
+    nodes: list[int | None] = [None, None]
+    if args.nodes is not None:
+        try:
+            values = [positive_int(n) for n in args.nodes.split(",")]
+        except argparse.ArgumentTypeError as exc:
+            return _fail(f"tournament: --nodes: {exc}")
+        if len(values) not in (1, 2):
+            return _fail("tournament: --nodes takes one budget, or two (A's,B's)")
+        nodes = [values[0], values[-1]]
+        if args.think_ms is not None:
+            return _fail("tournament: give --nodes or --think-ms, not both")
+        thinking = [b in THINKERS for b in bots]
+        if not any(thinking) or (len(values) == 2 and not all(thinking)):
+            return _fail(f"tournament: --nodes is for the {', '.join(sorted(THINKERS))} "
+                         "bot: one budget for the bots that think, or two when both do")
+        nodes = [n if t else None for n, t in zip(nodes, thinking, strict=True)]
+    from protocol.rules.bram import DEFAULT_KOMI_HALVES
+
+    komi = DEFAULT_KOMI_HALVES if args.komi is None else args.komi
+    spec = tournament.Spec((bots[0], bots[1]), komi, args.seed, (nodes[0], nodes[1]),
+                           args.think_ms)
+    pairs = tournament.run_pairs(spec, args.hands, args.jobs, tournament.Progress(args.hands))
+    result = tournament.summarize(spec, pairs)
+    print(json.dumps(result, indent=2) if args.json else tournament.render(result))
     return EXIT_OK
 
 
@@ -203,6 +263,9 @@ def _cmd_check_step(args: argparse.Namespace) -> int:
 
 
 def _cmd_play(args: argparse.Namespace) -> int:
+    problem = _bot_problem([args.vs], "bram", args.think_ms)
+    if problem:
+        return _fail(f"play: {problem}")
     if not (sys.stdin.isatty() and sys.stdout.isatty()):
         return _fail("play: needs a terminal to show the table; for a game between bots "
                      "without one, run `dealerless selfplay`")
@@ -215,8 +278,28 @@ def _game_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--seed", type=int, default=None,
                    help="reproducible game from this seed (tests and demos only: anyone "
                         "who knows the seed knows every secret)")
-    p.add_argument("--komi", type=parse_komi, default=0,
-                   help="pips (whole or half) added to the first player's total")
+    p.add_argument("--komi", type=parse_komi, default=None,
+                   help="pips (whole or half) added to the first player's total (default: "
+                        "the rules' own, spec/rules/bram.md section 11)")
+
+
+def positive_int(text: str) -> int:
+    """An argparse type: a whole number from 1 to 10**9."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if not 1 <= value <= 10**9:
+        raise argparse.ArgumentTypeError(f"{text!r}: must be at least 1")
+    return value
+
+
+def _think_option(p: argparse.ArgumentParser, note: str = "") -> None:
+    from .netcli import think_ms
+
+    p.add_argument("--think-ms", type=think_ms, default=None, metavar="MS",
+                   help="the strong bot's thinking time a move, in milliseconds, instead of "
+                        f"its fixed node budget{note}")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -258,10 +341,33 @@ def build_parser() -> argparse.ArgumentParser:
                         "0-0, into one match file (mexican-train, or mineshaft's long "
                         "variant)")
     p.add_argument("--bots", default=None,
-                   help="bot names, one for every seat or one for all: greedy, random "
-                        "(default: greedy and random in turn)")
+                   help="bot names, one for every seat or one for all: greedy, random, "
+                        "strong (bram only) (default: greedy and random in turn)")
     _game_options(p)
+    _think_option(p)
     p.set_defaults(func=_cmd_selfplay)
+
+    p = sub.add_parser("tournament",
+                       help="duplicate deals between two bots, on the rules alone (no keys, "
+                            "shuffles or proofs)")
+    p.add_argument("--rules", default="bram", help="the rules (bram only)")
+    p.add_argument("--bots", required=True,
+                   help="two bot names, A,B: A's results are reported, like strong,greedy")
+    p.add_argument("--hands", type=positive_int, default=100, metavar="N",
+                   help="deals, each played twice with the seats swapped (default 100)")
+    p.add_argument("--komi", type=parse_komi, default=None,
+                   help="pips (whole or half) added to the first player's total (default: "
+                        "the rules' own, spec/rules/bram.md section 11)")
+    p.add_argument("--seed", type=int, default=1,
+                   help="seed of the deals and of the bots' randomness (default 1)")
+    p.add_argument("--jobs", type=positive_int, default=1, metavar="J",
+                   help="worker processes (default 1)")
+    p.add_argument("--nodes", default=None, metavar="N[,N]",
+                   help="the strong bot's search budget a move, in nodes (deterministic); "
+                        "two values give bot A's and bot B's")
+    _think_option(p, " (results then depend on the machine's speed)")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.set_defaults(func=_cmd_tournament)
 
     p = sub.add_parser("verify", help="replay a transcript and print the verdict")
     p.add_argument("file")
@@ -283,9 +389,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=_cmd_check_step)
 
     p = sub.add_parser("play", help="play a game in the terminal against a local bot")
-    p.add_argument("--vs", default="greedy", choices=["greedy", "random"],
+    p.add_argument("--vs", default="greedy", choices=["greedy", "random", "strong"],
                    help="the bot to play against")
     _game_options(p)
+    _think_option(p)
     p.add_argument("--seat", type=int, choices=[0, 1], default=0, help="your seat")
     p.add_argument("--out", default="dealerless-game.transcript", help="transcript file")
     p.set_defaults(func=_cmd_play)

@@ -16,6 +16,7 @@ from typing import Any, Protocol
 from protocol.frames import Frame, MessageType
 from protocol.messages import MoveBody
 from protocol.referee import Referee, stage_text
+from protocol.rules.bram import DEFAULT_KOMI_HALVES
 from protocol.seat import SeatView
 from protocol.verifier import Verdict, replay
 
@@ -128,13 +129,14 @@ class Driver(Protocol):
 class LocalDriver:
     """A person (seat `seat`) against local bots, all in this process (`dealerless play`)."""
 
-    def __init__(self, bot: str = "greedy", seat: int = 0, komi_halves: int = 0,
-                 seed: int | None = None) -> None:
+    def __init__(self, bot: str = "greedy", seat: int = 0,
+                 komi_halves: int = DEFAULT_KOMI_HALVES,
+                 seed: int | None = None, think_ms: float | None = None) -> None:
         bots = ["human", bot] if seat == 0 else [bot, "human"]
         self.seat = seat
         self.table = Table.create("bram", {"komi_halves": komi_halves},
                                   [b if b != "human" else "greedy" for b in bots],
-                                  Entropy(seed))
+                                  Entropy(seed), think_ms=think_ms)
 
     async def run(self, choose: AsyncChooser, notify: Notify) -> Verdict:
         table, me = self.table, self.seat

@@ -24,12 +24,12 @@ from pathlib import Path
 from typing import Any
 
 import protocol.rules as rules_pkg
-from protocol.errors import DealerlessError
+from protocol.errors import DealerlessError, LocalError
 from protocol.identity import fingerprint, short_auth_string
 from protocol.setup import GameSetup
 from protocol.verifier import replay
 
-from .bots import BOTS
+from .bots import BOTS, THINKERS, check_bot, make_bot
 from .driver import AsyncChooser, EndEvent, Event, NoticeEvent, Notify, SetupEvent, StepEvent
 from .keys import KeyStoreError, PassphraseError
 from .link import ClientLink, HostLink, Link, LinkError, check_url
@@ -121,7 +121,7 @@ def _seats(text: str) -> int:
                        f"a game has {MIN_SEATS} to {MAX_SEATS} seats"))
 
 
-def host_params(rules: str, seats: int, komi: int, tile_set: str | None = None,
+def host_params(rules: str, seats: int, komi: int | None, tile_set: str | None = None,
                 map_file: str | None = None) -> dict[str, Any]:
     """The rule set's parameters from `host`'s options, or UsageError (see rule_params)."""
     try:
@@ -242,8 +242,8 @@ class NetworkDriver:
         return self.result.verdict
 
 
-def _bot_chooser(name: str) -> AsyncChooser:
-    bot = BOTS[name](random.Random())
+def _bot_chooser(name: str, think_ms: float | None = None) -> AsyncChooser:
+    bot = make_bot(name, random.Random(), think_ms=think_ms)
 
     async def choose(view: Any) -> Any:
         return bot(view)
@@ -270,9 +270,10 @@ def _announce(home: Path, config: PeerConfig) -> Any:
 
 
 async def _run(link: Link, config: PeerConfig, store: GameStore | None, bot: str | None,
-               title: str, invitation: str | None = None) -> PeerResult | None:
+               title: str, invitation: str | None = None,
+               think_ms: float | None = None) -> PeerResult | None:
     if bot is not None:
-        config.choose, config.notify = _bot_chooser(bot), _progress
+        config.choose, config.notify = _bot_chooser(bot, think_ms), _progress
         return await Peer(link, config, store).run()
     if store is not None and store.setup.rules in NO_INTERFACE:
         raise UsageError(f"{title}: {store.setup.rules} has no terminal interface yet; add "
@@ -361,6 +362,7 @@ def _invitation(listen: str, port: int, path: str) -> tuple[str, str | None]:
 def cmd_host(args: argparse.Namespace) -> int:
     try:
         params = host_params(args.rules, args.seats, args.komi, args.set, args.map)
+        _check_bot_options(args, args.rules)
     except UsageError as exc:
         return _usage(str(exc))
     if args.rules in NO_INTERFACE and args.bot is None:
@@ -397,11 +399,16 @@ def cmd_host(args: argparse.Namespace) -> int:
         if note:
             print(f"dealerless: {note}", file=sys.stderr, flush=True)
         return await _run(link, _config(args, HOST, meta, identity, params), None, args.bot,
-                          "dealerless host", f"dealerless join {url}")
+                          "dealerless host", f"dealerless join {url}", args.think_ms)
     return _guard(main)
 
 
 def cmd_join(args: argparse.Namespace) -> int:
+    try:
+        _check_bot_options(args, None)
+    except UsageError as exc:
+        return _usage(str(exc))
+
     async def main() -> PeerResult | None:
         link = ClientLink(args.url, fail_fast=True, on_retry=_retrying(args.url))
         link.start()
@@ -409,11 +416,16 @@ def cmd_join(args: argparse.Namespace) -> int:
         _need_terminal("join", args.bot)
         identity = _identity(args)
         return await _run(link, _config(args, JOIN, {"url": args.url}, identity), None,
-                          args.bot, "dealerless join")
+                          args.bot, "dealerless join", None, args.think_ms)
     return _guard(main)
 
 
 def cmd_resume(args: argparse.Namespace) -> int:
+    try:
+        _check_bot_options(args, None)
+    except UsageError as exc:
+        return _usage(str(exc))
+
     async def main() -> PeerResult | None:
         store = GameStore.open(find_game(_home(args) / "games", args.game))
         done = replay(store.transcript().encode())
@@ -438,8 +450,28 @@ def cmd_resume(args: argparse.Namespace) -> int:
         config.on_setup = None
         print(f"resuming game {store.setup.game_id.hex()[:16]} as seat {store.seat} "
               f"({store.frame_count()} frames stored)", file=sys.stderr)
-        return await _run(link, config, store, bot, "dealerless resume")
+        return await _run(link, config, store, bot, "dealerless resume", None, args.think_ms)
     return _guard(main)
+
+
+def think_ms(text: str) -> float:
+    """An argparse type: a finite number of milliseconds above 0 and at most a minute."""
+    return float(_number(text, float, "a number of milliseconds",
+                         lambda v: math.isfinite(v) and 0 < v <= 60_000,
+                         "milliseconds must be above 0 and at most 60000"))
+
+
+def _check_bot_options(args: argparse.Namespace, rules: str | None) -> None:
+    """UsageError for a bot that cannot play `rules` (when known) or a budget it cannot use."""
+    bot = args.bot
+    if args.think_ms is not None and (bot is None or bot not in THINKERS):
+        raise UsageError(f"--think-ms is for the {', '.join(sorted(THINKERS))} bot "
+                         f"(add --bot {min(THINKERS)})")
+    if bot is not None and rules is not None:
+        try:
+            check_bot(bot, rules)
+        except LocalError as exc:
+            raise UsageError(exc.detail or exc.code) from None
 
 
 def _usage(message: str) -> int:
@@ -539,7 +571,11 @@ def home_option(p: argparse.ArgumentParser) -> None:
 def _seat_options(p: argparse.ArgumentParser) -> None:
     home_option(p)
     p.add_argument("--bot", choices=sorted(BOTS), default=None,
-                   help="let a bot play this seat (default: you, in the terminal UI)")
+                   help="let a bot play this seat (default: you, in the terminal UI); "
+                        "strong plays bram only")
+    p.add_argument("--think-ms", type=think_ms, default=None, metavar="MS",
+                   help="the strong bot's thinking time a move, in milliseconds (default: "
+                        "its fixed node budget)")
     p.add_argument("--timeout", type=positive_seconds, default=300.0,
                    help="seconds to wait for the opponent's next frame (default 300)")
 
@@ -557,8 +593,9 @@ def add_network_commands(sub: Any, parse_komi: Any) -> None:
     p.add_argument("--seats", type=_seats, default=2,
                    help=f"players at the table, host included ({MIN_SEATS} to {MAX_SEATS}, "
                         "as the rules allow; default 2)")
-    p.add_argument("--komi", type=parse_komi, default=0,
-                   help="pips (whole or half) added to the first player's total")
+    p.add_argument("--komi", type=parse_komi, default=None,
+                   help="pips (whole or half) added to the first player's total (default: "
+                        "the rules' own, spec/rules/bram.md section 11)")
     p.add_argument("--set", default=None, choices=SET_NAMES,
                    help="the domino set, for rules that offer several (mineshaft)")
     p.add_argument("--map", default=None, metavar="FILE",

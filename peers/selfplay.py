@@ -20,7 +20,7 @@ from protocol.setup import GameSetup
 from protocol.tiles import TILE_SETS
 from protocol.transcript import Transcript
 
-from .bots import BOTS
+from .bots import BOTS, THINKERS, check_bot, make_bot
 from .entropy import Entropy
 
 Chooser = Callable[[SeatView], Any]
@@ -38,11 +38,15 @@ class Table:
 
     @classmethod
     def create(cls, rules: str, params: dict[str, Any], bots: Sequence[str],
-               entropy: Entropy, identities: Sequence[Identity] | None = None) -> Table:
-        """A table for `bots`, one a seat; `identities` keeps the seats' keys (a match)."""
+               entropy: Entropy, identities: Sequence[Identity] | None = None,
+               think_ms: float | None = None) -> Table:
+        """A table for `bots`, one a seat; `identities` keeps the seats' keys (a match);
+        `think_ms` is the thinking time of the bots that take one (the strong bot)."""
         unknown = [b for b in bots if b not in BOTS]
         if unknown:
             raise LocalError("selfplay/bot", f"unknown bot {unknown[0]!r}; have {sorted(BOTS)}")
+        for name in bots:
+            check_bot(name, rules)
         if identities is None:
             identities = [Identity(entropy.bytes(f"identity {i}")) for i in range(len(bots))]
         setup = GameSetup.create(rules, params, [i.public_key for i in identities],
@@ -50,7 +54,8 @@ class Table:
         referees = [Referee(setup) for _ in bots]
         agents = [SeatAgent(referees[i].game, i, ident, entropy.bytes(f"seat secret {i}"))
                   for i, ident in enumerate(identities)]
-        choosers = [BOTS[name](random.Random(entropy.bytes(f"bot {i}")))
+        choosers = [make_bot(name, random.Random(entropy.bytes(f"bot {i}")),
+                             think_ms=think_ms if name in THINKERS else None)
                     for i, name in enumerate(bots)]
         return cls(setup, agents, referees, choosers, entropy)
 
@@ -83,12 +88,12 @@ class Table:
 SET_NAMES = sorted(TILE_SETS)
 
 
-def rule_params(rules: str, seats: int, komi_halves: int = 0,
+def rule_params(rules: str, seats: int, komi_halves: int | None = None,
                 tile_set: str | None = None, mine_map: str | None = None) -> dict[str, Any]:
     """A rule set's parameters from the command line's --seats, --komi, --set and --map
     (the text of a map file); ValueError naming what cannot work (an unknown rule set, a
     seat count the rules do not allow, a komi, a set or a map for rules that take none, a
-    bad map)."""
+    bad map). Without a komi the rules' default applies."""
     from protocol.errors import DealerlessError
     from protocol.rules import make_rules
 
@@ -114,7 +119,8 @@ def rule_params(rules: str, seats: int, komi_halves: int = 0,
             raise ValueError(f"the rules {rules} are played with one set (no --set)")
         params["set"] = tile_set
     if "komi_halves" in probe.params:
-        params["komi_halves"] = komi_halves
+        if komi_halves is not None:  # else the rules' default
+            params["komi_halves"] = komi_halves
     elif komi_halves:
         raise ValueError(f"the rules {rules} have no komi (--komi)")
     if "seats" in probe.params:
@@ -134,8 +140,9 @@ def rule_params(rules: str, seats: int, komi_halves: int = 0,
 
 
 def selfplay(rules: str = "bram", params: dict[str, Any] | None = None,
-             bots: Sequence[str] = ("greedy", "random"), seed: int | None = None) -> Transcript:
-    return Table.create(rules, params or {}, bots, Entropy(seed)).play()
+             bots: Sequence[str] = ("greedy", "random"), seed: int | None = None,
+             think_ms: float | None = None) -> Transcript:
+    return Table.create(rules, params or {}, bots, Entropy(seed), think_ms=think_ms).play()
 
 
 def selfplay_match(rules: str, params: dict[str, Any], bots: Sequence[str],

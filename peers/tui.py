@@ -38,7 +38,7 @@ from textual.widgets.option_list import Option
 
 from protocol.errors import DealerlessError
 from protocol.rules.base import halves_text
-from protocol.rules.bram import End
+from protocol.rules.bram import DEFAULT_KOMI_HALVES, End
 from protocol.seat import SeatView
 from protocol.tiles import Tile
 from protocol.verifier import Verdict
@@ -528,11 +528,13 @@ class PlayApp(App[int]):
 def run_play(args: argparse.Namespace) -> int:
     """Play in the terminal, then save the transcript and print its verdict."""
     try:
-        driver = LocalDriver(bot=args.vs, seat=args.seat, komi_halves=args.komi, seed=args.seed)
+        komi = DEFAULT_KOMI_HALVES if args.komi is None else args.komi
+        driver = LocalDriver(bot=args.vs, seat=args.seat, komi_halves=komi, seed=args.seed,
+                             think_ms=args.think_ms)
     except DealerlessError as exc:
         print(f"dealerless: play: {exc}", file=sys.stderr)
         return EXIT_USAGE
-    app = PlayApp(driver, komi_halves=args.komi)
+    app = PlayApp(driver, komi_halves=komi)
     app.run()
     return save_game(app, driver, args.out or DEFAULT_OUT)
 

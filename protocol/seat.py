@@ -7,13 +7,14 @@ public state, with all randomness passed in as `fresh` bytes, so a seed makes a
 whole game reproducible while real play feeds it from the OS CSPRNG.
 
 What a bot or a UI may see is a SeatView: the public rule state, this seat's
-own hand and its legal moves. Nothing else of the agent is exposed to them.
+own hand, its legal moves and the rules' public parameters. Nothing else of the
+agent is exposed to them.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 from typing import Any
 
 from .cannot_play import prove_cannot_play
@@ -53,6 +54,8 @@ class SeatView:
     rules_state: Any
     hand: tuple[Tile, ...]
     legal: tuple[Any, ...]
+    params: Mapping[str, object] = field(default_factory=dict)
+    """The rules' public parameters (komi, for one), as agreed in the setup."""
 
 
 Chooser = Callable[[SeatView], Any]
@@ -121,7 +124,7 @@ class SeatAgent:
         hand = tuple(sorted(self.hand_positions(state).values()))
         legal = (self.game.rules.legal_moves(state.rules_state, hand)
                  if state.phase is Phase.PLAY and self.owes(state) else ())
-        return SeatView(self.seat, state.rules_state, hand, legal)
+        return SeatView(self.seat, state.rules_state, hand, legal, self.game.rules.params)
 
     def body(self, state: PublicState, fresh: bytes,
              choose: Chooser | None = None) -> tuple[MessageType, Any]:

@@ -137,8 +137,9 @@ async def _malicious_host(link: MemoryLink, tmp: Path) -> None:
     game, a valid first frame, and then a frame out of turn."""
     me = Identity(os.urandom(32))
     their_key, nonce, their_nonce = await host_handshake(link, me)
-    setup = GameSetup.create("bram", {}, [me.public_key, their_key], [nonce, their_nonce])
-    other = GameSetup.create("bram", {}, [me.public_key, their_key], [their_nonce, nonce])
+    params = {"komi_halves": 0}  # what host_handshake's hello offered
+    setup = GameSetup.create("bram", params, [me.public_key, their_key], [nonce, their_nonce])
+    other = GameSetup.create("bram", params, [me.public_key, their_key], [their_nonce, nonce])
     ref = Referee(setup)
     agent = SeatAgent(ref.game, 0, me, os.urandom(32))
     stray = SeatAgent(Referee(other).game, 0, me, os.urandom(32)).next_frame(

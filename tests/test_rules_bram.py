@@ -26,6 +26,7 @@ from protocol.rules import (
 from protocol.rules.base import DealPlan, Outcome, halves_text
 from protocol.rules.bram import (
     DEAL,
+    DEFAULT_KOMI_HALVES,
     MAX_MOVE_ID,
     MAX_MOVES,
     PASS,
@@ -335,7 +336,10 @@ def test_halves_text_is_exact() -> None:
 def test_registry_and_params() -> None:
     rules = make_rules("bram", {"komi_halves": 1})
     assert isinstance(rules, BramRules) and rules.params == {"komi_halves": 1}
-    assert RULESETS["bram"]({}).params == {"komi_halves": 0} and rules.name == "bram"
+    # The default is the measured komi of section 11 (D15): 1.5 pips.
+    assert RULESETS["bram"]({}).params == {"komi_halves": DEFAULT_KOMI_HALVES} == {
+        "komi_halves": 3}
+    assert rules.name == "bram"
     assert make_rules(rules.name, rules.params) == rules
     for params in [{"komi_halves": 0.5}, {"komi_halves": True}, {"komi_halves": 337},
                    {"komi": 1}, {"komi_halves": "1"}]:

@@ -30,6 +30,8 @@ START_TILE: Tile = (6, 6)
 DEAL = DealPlan(seats=SEATS, hand_size=HAND_SIZE, hidden=1, on_table=(START_TILE,))
 #: 2 * 168, every pip of the set: a larger komi would decide every blocked hand alone.
 KOMI_LIMIT_HALVES = 2 * sum(a + b for a, b in TILE_SET.tiles)
+#: Komi when the setup names none: 1.5 pips, measured (section 11, D15).
+DEFAULT_KOMI_HALVES = 3
 #: Ids run 0 (pass) to 2 * 28 (the double-six on the right end).
 MAX_MOVE_ID = 2 * len(TILE_SET.tiles)
 #: No hand lasts longer (spec/rules/bram.md section 7).
@@ -335,7 +337,7 @@ class BramRules:
     `komi_halves` is komi in half pips, added to the first player's total.
     """
 
-    komi_halves: int = 0
+    komi_halves: int = DEFAULT_KOMI_HALVES
 
     def __post_init__(self) -> None:
         problem = _komi_problem(self.komi_halves)
@@ -348,7 +350,7 @@ class BramRules:
         unknown = set(params) - {"komi_halves"}
         if unknown:
             raise EncodingError("rules/params", f"unknown parameters {sorted(unknown)}")
-        komi = params.get("komi_halves", 0)
+        komi = params.get("komi_halves", DEFAULT_KOMI_HALVES)
         problem = _komi_problem(komi)
         if problem or not isinstance(komi, int):
             raise EncodingError("rules/params", problem or "")

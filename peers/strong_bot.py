@@ -1,0 +1,146 @@
+"""The strong bot for Bram's game: expected margin over every world its seat cannot rule out.
+
+Theory of operation: all a seat cannot see is the other hand and the hidden tile,
+and together they are exactly the tiles neither played nor in its own hand (at
+most 14). Which of them is hidden fixes the other hand, so there are at most 14
+worlds, and the bot enumerates them all. Passing is legal at any time
+(spec/rules/bram.md section 9, D2), so no world is ever impossible; but a seat
+that passed while it held a fitting tile gave something up, so a world in which
+the other seat passed with a play in hand is weighted down by PASS_WITH_PLAY
+for each such pass. In each world peers/bram_search.py values every legal move
+by alpha-beta; the bot plays the best weighted mean. Searches deepen together
+over all worlds until the budget (nodes, deterministic; or milliseconds, for
+interactive play) runs out or every line reaches the end of the hand (exact).
+
+It sees only a SeatView (protocol/seat.py): the public state and its own hand.
+Its memory of earlier turns holds only public facts (the other seat's passes).
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from typing import Any
+
+from protocol.errors import LocalError
+from protocol.rules.bram import DEFAULT_KOMI_HALVES, BramState, End, Pass
+from protocol.seat import SeatView
+
+from .bram_search import BIT, FIT_MASK, PIPS, Searcher, Stop, world_values
+
+ALL_TILES = (1 << len(BIT)) - 1
+#: Default node budget per move: deterministic, and a few ms to tens of ms a move.
+DEFAULT_NODES = 20000
+#: Relative weight of a world for each pass the other seat made while holding a play in it.
+PASS_WITH_PLAY = 0.25
+MAX_DEPTH = 60
+
+
+def hand_mask(tiles: Any) -> int:
+    mask = 0
+    for t in tiles:
+        mask |= BIT[t]
+    return mask
+
+
+def _child(state: BramState, move: Any) -> tuple[int, int, int, int, int]:
+    """(tile bit or 0, low end, high end, passes, tile pips) after `move`."""
+    left, right = state.ends
+    if isinstance(move, Pass):
+        lo, hi = sorted((left, right))
+        return 0, lo, hi, state.passes + 1, 0
+    a, b = move.tile
+    if move.end is End.LEFT:
+        left = b if a == left else a
+    else:
+        right = b if a == right else a
+    lo, hi = sorted((left, right))
+    bit = BIT[move.tile]
+    return bit, lo, hi, 0, PIPS[bit.bit_length() - 1]
+
+
+class StrongBot:
+    """A chooser (SeatView -> move) for `bram`; see the module docstring."""
+
+    def __init__(self, rng: random.Random, nodes: int = DEFAULT_NODES,
+                 think_ms: float | None = None) -> None:
+        if nodes < 1:
+            raise LocalError("bot/budget", f"the node budget must be at least 1, not {nodes}")
+        if think_ms is not None and not think_ms > 0:
+            raise LocalError("bot/budget", f"the thinking time must be above 0 ms, not "
+                                           f"{think_ms}")
+        self.rng, self.nodes, self.think_ms = rng, nodes, think_ms
+        self._seen: list[tuple[int, int]] = []  # (fitting tiles, unknown tiles) at each pass
+        self._played = 0
+        self.last_depth = 0
+        self.last_exact = False
+
+    def __call__(self, view: SeatView) -> Any:
+        state = view.rules_state
+        if not isinstance(state, BramState):
+            raise LocalError("bot/rules", "the strong bot plays bram only")
+        if len(view.legal) == 1:
+            self.last_depth, self.last_exact = 0, True  # nothing to choose
+            return view.legal[0]
+        me = hand_mask(view.hand)
+        unknown = ALL_TILES & ~hand_mask(state.played) & ~me
+        if len(state.played) < self._played:
+            self._seen.clear()  # a new hand
+        self._played = len(state.played)
+        if state.passes:
+            left, right = state.ends
+            self._seen.append((FIT_MASK[left] | FIT_MASK[right], unknown))
+        worlds = self._worlds(unknown)
+        komi = int(view.params.get("komi_halves", DEFAULT_KOMI_HALVES))
+        kd = -komi if state.first_player == view.seat else komi
+        children = [_child(state, m) for m in view.legal]
+        totals = self._search(me, worlds, children, kd)
+        best = max(totals)
+        choices = [m for m, v in zip(view.legal, totals, strict=True) if v >= best - 1e-9]
+        return choices[0] if len(choices) == 1 else self.rng.choice(choices)
+
+    def _worlds(self, unknown: int) -> list[tuple[int, float]]:
+        """(the other hand, weight) for each tile that may be the hidden one."""
+        worlds = []
+        rest = unknown
+        while rest:
+            hidden = rest & -rest
+            rest ^= hidden
+            weight = 1.0
+            for fits, then in self._seen:
+                if (then & ~hidden) & fits:
+                    weight *= PASS_WITH_PLAY
+            worlds.append((unknown ^ hidden, weight))
+        return worlds
+
+    def _search(self, me: int, worlds: list[tuple[int, float]],
+                children: list[tuple[int, int, int, int, int]], kd: int) -> list[float]:
+        searcher = Searcher()
+        deadline = None if self.think_ms is None else time.monotonic() + self.think_ms / 1000
+        totals = [0.0] * len(children)
+        for depth in range(1, MAX_DEPTH + 1):
+            # The first iteration always completes, so every move has a value.
+            if depth > 1:
+                searcher.node_limit = self.nodes if deadline is None else 10**12
+                searcher.deadline = deadline
+            searcher.estimated = False
+            sums = [0.0] * len(children)
+            try:
+                for opp, weight in worlds:
+                    values = world_values(me, opp, children, kd, depth, searcher)
+                    for k, v in enumerate(values):
+                        sums[k] += weight * v
+            except Stop:
+                break
+            totals = sums
+            self.last_depth, self.last_exact = depth, not searcher.estimated
+            if not searcher.estimated:
+                break
+        total_weight = sum(w for _, w in worlds)
+        return [t / total_weight for t in totals]
+
+
+def strong_bot(rng: random.Random, nodes: int = DEFAULT_NODES,
+               think_ms: float | None = None) -> StrongBot:
+    return StrongBot(rng, nodes, think_ms)
+

@@ -1,0 +1,295 @@
+"""Duplicate tournaments of Bram's game between bots, on the rules alone (`dealerless tournament`).
+
+Theory of operation: a tournament measures bots, not the protocol, so it runs
+protocol/rules/bram.py directly: no keys, shuffles, proofs or transcripts. Each
+deal is a seeded shuffle of the 27 tiles besides the double-six (the first one
+hidden, then 13 a seat) and a seeded first player (spec/rules/bram.md section 2).
+Each deal is played twice with the bots swapped between the seats, so both bots
+play the same hand from the same position; the pair of games is the unit of the
+statistics, which removes most of the luck of the deal from the comparison.
+
+Every bot sees only a SeatView (its hand, the public state and the rules'
+parameters), exactly as in a real game. Deals, first players and every bot's
+randomness come from `--seed`, so a run is reproducible whatever `--jobs` is,
+as long as the bots think by nodes and not by the clock.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import statistics
+import sys
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+from typing import Any
+
+from protocol.rules.base import halves_text
+from protocol.rules.bram import (
+    HAND_SIZE,
+    KOMI_LIMIT_HALVES,
+    START_TILE,
+    TILE_SET,
+    Play,
+    apply,
+    initial_state,
+    legal_moves,
+    outcome,
+)
+from protocol.seat import SeatView
+from protocol.tiles import Tile
+
+#: Two-sided 95% quantile of the normal distribution.
+Z95 = 1.959963984540054
+#: Komi values (half pips) the same-bot sweep reports.
+SWEEP = range(-40, 41)
+
+
+@dataclass(frozen=True)
+class Deal:
+    """Seat 0's and seat 1's hands, the hidden tile and the first player of one deal."""
+
+    hands: tuple[tuple[Tile, ...], tuple[Tile, ...]]
+    hidden: Tile
+    first_player: int
+
+
+def deal(seed: int, number: int) -> Deal:
+    """Deal `number` of the run seeded by `seed`: a shuffle of the 27 tiles besides 6-6."""
+    rng = random.Random(f"dealerless tournament {seed} deal {number}")
+    tiles = [t for t in TILE_SET.tiles if t != START_TILE]
+    rng.shuffle(tiles)
+    hands = (tuple(sorted(tiles[1:1 + HAND_SIZE])), tuple(sorted(tiles[1 + HAND_SIZE:])))
+    return Deal(hands, tiles[0], rng.randrange(2))
+
+
+@dataclass(frozen=True)
+class Game:
+    """One game's result: the seat that won (None for a draw) and the pips left."""
+
+    winner: int | None
+    reason: str
+    margin_halves: int
+    hand_pips: tuple[int, int]
+    moves: int
+
+
+BotFactory = Callable[[random.Random], Callable[[SeatView], Any]]
+
+
+def play(d: Deal, bots: Sequence[Callable[[SeatView], Any]], komi_halves: int) -> Game:
+    """Play one deal between `bots` (seat 0's, seat 1's) on the rules alone."""
+    params = {"komi_halves": komi_halves}
+    hands = [set(d.hands[0]), set(d.hands[1])]
+    state = initial_state(d.first_player)
+    moves = 0
+    while state.finished is None:
+        seat = state.turn
+        hand = tuple(sorted(hands[seat]))
+        legal = legal_moves(state, hand)
+        move = bots[seat](SeatView(seat, state, hand, legal, params))
+        if move not in legal:
+            raise ValueError(f"bot of seat {seat} chose {move!r}, which is not legal")
+        state = apply(state, seat, move)
+        if isinstance(move, Play):
+            hands[seat].remove(move.tile)
+        moves += 1
+    result = outcome(state, hands, [d.hidden], komi_halves)
+    pips = (result.hand_pips[0], result.hand_pips[1])
+    return Game(result.winner, result.reason, result.margin_halves, pips, moves)
+
+
+@dataclass(frozen=True)
+class Spec:
+    """What one worker needs to play deals: picklable, so `--jobs` can use processes."""
+
+    bots: tuple[str, str]
+    komi_halves: int
+    seed: int
+    nodes: tuple[int | None, int | None]
+    """Node budget of bot A and of bot B (None: the bot's default)."""
+    think_ms: float | None
+
+
+def make_bot(name: str, rng: random.Random, nodes: int | None = None,
+             think_ms: float | None = None) -> Callable[[SeatView], Any]:
+    from .bots import THINKERS
+    from .bots import make_bot as build
+
+    if name not in THINKERS:
+        return build(name, rng)
+    return build(name, rng, nodes=nodes, think_ms=think_ms)
+
+
+def play_pair(spec: Spec, number: int) -> tuple[Deal, Game, Game]:
+    """Deal `number` played twice: bot A in seat 0 then in seat 1."""
+    d = deal(spec.seed, number)
+    games = []
+    for swap in (0, 1):
+        # Seat s holds bot A (index 0) in game 0 and bot B in game 1.
+        who = (0, 1) if not swap else (1, 0)
+        bots = [make_bot(spec.bots[who[s]], random.Random(
+            f"dealerless tournament {spec.seed} deal {number} game {swap} seat {s}"),
+            spec.nodes[who[s]], spec.think_ms) for s in range(2)]
+        games.append(play(d, bots, spec.komi_halves))
+    return d, games[0], games[1]
+
+
+def _play_chunk(args: tuple[Spec, list[int]]) -> list[tuple[Deal, Game, Game]]:
+    spec, numbers = args
+    return [play_pair(spec, n) for n in numbers]
+
+
+def run_pairs(spec: Spec, hands: int, jobs: int = 1,
+              progress: Callable[[int], None] | None = None) -> list[tuple[Deal, Game, Game]]:
+    """Every deal's pair of games, in deal order, on `jobs` processes."""
+    out: list[tuple[Deal, Game, Game]] = []
+    step = max(1, min(25, hands // (8 * jobs) or 1))
+    chunks = [(spec, list(range(i, min(i + step, hands)))) for i in range(0, hands, step)]
+    results: Iterator[list[tuple[Deal, Game, Game]]]
+    if jobs == 1:
+        results = map(_play_chunk, chunks)
+        for chunk in results:
+            out += chunk
+            if progress:
+                progress(len(out))
+        return out
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        for chunk in pool.map(_play_chunk, chunks):
+            out += chunk
+            if progress:
+                progress(len(out))
+    return out
+
+
+def interval(values: Sequence[float]) -> dict[str, float]:
+    """Mean and its 95% normal-approximation interval (mean +- 1.96 standard errors)."""
+    mean = statistics.fmean(values)
+    se = statistics.stdev(values) / math.sqrt(len(values)) if len(values) > 1 else math.inf
+    half = Z95 * se
+    return {"mean": mean, "low": mean - half, "high": mean + half}
+
+
+def _score(game: Game, seat: int) -> float:
+    return 0.5 if game.winner is None else float(game.winner == seat)
+
+
+def _signed(game: Game, seat: int) -> int:
+    return 0 if game.winner is None else game.margin_halves * (1 if game.winner == seat else -1)
+
+
+def first_player_result(d: Deal, game: Game, komi_halves: int) -> tuple[float, int]:
+    """(score, signed margin in half pips) of the first player had komi been `komi_halves`.
+
+    Komi only weighs in a blocked hand's pip count (section 8, D6), so a game played at
+    komi 0 is rescored exactly; the bots' play, which may depend on komi, is not.
+    """
+    fp = d.first_player
+    if game.reason == "out":
+        return _score(game, fp), _signed(game, fp)
+    diff = 2 * game.hand_pips[1 - fp] - (2 * game.hand_pips[fp] + komi_halves)
+    return (1.0 if diff > 0 else 0.0 if diff < 0 else 0.5), diff
+
+
+def summarize(spec: Spec, pairs: list[tuple[Deal, Game, Game]]) -> dict[str, Any]:
+    """The run's figures; every interval is over deals (a deal's two games are one unit)."""
+    a_scores = [(_score(g0, 0) + _score(g1, 1)) / 2 for _, g0, g1 in pairs]
+    a_margins = [(_signed(g0, 0) + _signed(g1, 1)) / 2 for _, g0, g1 in pairs]
+    games = [g for _, g0, g1 in pairs for g in (g0, g1)]
+    fp_scores = [(_score(g0, d.first_player) + _score(g1, d.first_player)) / 2
+                 for d, g0, g1 in pairs]
+    fp_margins = [(_signed(g0, d.first_player) + _signed(g1, d.first_player)) / 2
+                  for d, g0, g1 in pairs]
+    result: dict[str, Any] = {
+        "rules": "bram",
+        "engine": "rules only: no keys, shuffles, proofs or transcripts",
+        "bots": list(spec.bots),
+        "komi_halves": spec.komi_halves,
+        "seed": spec.seed,
+        "nodes": list(spec.nodes),
+        "think_ms": spec.think_ms,
+        "deals": len(pairs),
+        "games": len(games),
+        "ci_method": "normal approximation, mean +- 1.96 standard errors over deals, "
+                     "each deal's two games (seats swapped) averaged into one unit",
+        "ties": "a draw counts half a win",
+        "a": {"win_rate": interval(a_scores), "margin_halves": interval(a_margins),
+              "wins": sum(_score(g0, 0) == 1 for _, g0, _ in pairs)
+              + sum(_score(g1, 1) == 1 for _, _, g1 in pairs),
+              "draws": sum(g.winner is None for g in games)},
+        "first_player": {"win_rate": interval(fp_scores), "margin_halves": interval(fp_margins)},
+        "reasons": {r: sum(g.reason == r for g in games) for r in ("out", "blocked")},
+        "mean_moves": statistics.fmean(g.moves for g in games),
+    }
+    if spec.bots[0] == spec.bots[1] and spec.nodes[0] == spec.nodes[1]:
+        result["komi_sweep"] = komi_sweep(pairs, spec.komi_halves)
+    return result
+
+
+def komi_sweep(pairs: list[tuple[Deal, Game, Game]], played_at: int) -> dict[str, Any]:
+    """The first player's win rate rescored at other komi values, and the komi that comes
+    closest to 50%. Exact rescoring of the same games, valid as a measurement only near
+    the komi they were played at (the bots' play may change with komi)."""
+    rows = []
+    for k in SWEEP:
+        if abs(played_at + k) > KOMI_LIMIT_HALVES:
+            continue
+        komi = played_at + k
+        scores = []
+        for d, g0, g1 in pairs:
+            # Rescore relative to the komi played: the pips do not change, komi does.
+            s0 = first_player_result(d, g0, komi)[0]
+            s1 = first_player_result(d, g1, komi)[0]
+            scores.append((s0 + s1) / 2)
+        rows.append({"komi_halves": komi, "first_player_win_rate": interval(scores)})
+    best = min(rows, key=lambda r: (abs(r["first_player_win_rate"]["mean"] - 0.5),
+                                    abs(r["komi_halves"])))
+    return {"played_at_komi_halves": played_at, "closest_to_even": best, "rows": rows}
+
+
+def render(result: dict[str, Any]) -> str:
+    """The figures as a few lines of text."""
+    def ci(x: dict[str, float], scale: float = 1.0, fmt: str = ".3f") -> str:
+        return (f"{x['mean'] * scale:{fmt}} (95% CI {x['low'] * scale:{fmt}} .. "
+                f"{x['high'] * scale:{fmt}})")
+
+    a, b = result["bots"]
+    lines = [
+        f"bram, {a} vs {b}: {result['deals']} deals x 2 games (seats swapped), komi "
+        f"{halves_text(result['komi_halves'])} pips, seed {result['seed']}; "
+        f"{result['engine']}",
+        f"{a} win rate {ci(result['a']['win_rate'])}, draws count half",
+        f"{a} mean margin {ci(result['a']['margin_halves'], 0.5, '.2f')} pips",
+        f"first player win rate {ci(result['first_player']['win_rate'])}, mean margin "
+        f"{ci(result['first_player']['margin_halves'], 0.5, '.2f')} pips",
+        f"games ended: {result['reasons']['out']} out, {result['reasons']['blocked']} "
+        f"blocked; {result['mean_moves']:.1f} moves a game",
+        f"intervals: {result['ci_method']}",
+    ]
+    sweep = result.get("komi_sweep")
+    if sweep:
+        best = sweep["closest_to_even"]
+        lines.append(f"komi closest to an even first-player win rate: {best['komi_halves']} "
+                     f"half pips, first player {ci(best['first_player_win_rate'])} "
+                     "(games rescored, not replayed)")
+    return "\n".join(lines)
+
+
+class Progress:
+    """A one-line progress bar on stderr, drawn only when stderr is a terminal."""
+
+    def __init__(self, total: int) -> None:
+        self.total = total
+        self.on = sys.stderr.isatty()
+
+    def __call__(self, done: int) -> None:
+        if not self.on:
+            return
+        width = 30
+        filled = width * done // self.total
+        sys.stderr.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{self.total} "
+                         "deals")
+        if done >= self.total:
+            sys.stderr.write("\n")
+        sys.stderr.flush()
