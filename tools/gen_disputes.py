@@ -179,7 +179,7 @@ Case = tuple[str, bytes, bytes | None]   # name, package, committed state hash (
 
 def frame_cases() -> list[Case]:
     """One package per check of 10.5 and per body rule of 8.5, on a seeded bram game."""
-    c = Crafter("bram", {}, ("greedy", "greedy"), 7)
+    c = Crafter("bram", {"komi_halves": 0}, ("greedy", "greedy"), 7)
     cases: list[Case] = []
 
     def add(name: str, wire: bytes, committed: bool = True) -> None:
@@ -257,7 +257,7 @@ def rules_cases() -> list[Case]:
     at every turn, judged by the rules alone, then built, signed and stepped."""
     found: dict[str, Case] = {}
     for rules, params, bots, seed in (
-            ("bram", {}, ("greedy", "random"), 1),
+            ("bram", {"komi_halves": 0}, ("greedy", "random"), 1),
             ("mexican-train", {"seats": 3}, ("greedy", "random", "greedy"), 1),
             ("mexican-train", {"seats": 2}, ("greedy", "greedy"), 3),
             ("mineshaft", {"seats": 4}, ("greedy", "random") * 2, 1)):
@@ -338,7 +338,7 @@ def forged_state_cases() -> list[Case]:
     mtype, body = c.body(last)
     cases.append(_forged(c, "the last REVEAL over a state holding a false claim", forged,
                          c.frame(last, mtype, body, state_hash=forged.hash(c.game.rules))))
-    c = Crafter("bram", {}, ("greedy", "greedy"), 7)
+    c = Crafter("bram", {"komi_halves": 0}, ("greedy", "greedy"), 7)
     c.advance(lambda s: s.phase is Phase.REVEAL and s.turn == 1)
     state = c.state
     hand = c.table.agents[0].hand_positions(state)
@@ -389,7 +389,7 @@ def mined_cases() -> list[Case]:
 
 def package_cases() -> list[Case]:
     """Packages that are unusable (11.4 rules 1 to 8): no verdict, only the code."""
-    c = Crafter("bram", {}, ("greedy", "greedy"), 7)
+    c = Crafter("bram", {"komi_halves": 0}, ("greedy", "greedy"), 7)
     c.advance(lambda s: s.phase is Phase.PLAY and sum(t is not None for t in s.opened) > 1)
     mtype, body = c.body(c.due())
     wire = c.frame(c.due(), mtype, body)
