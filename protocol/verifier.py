@@ -109,38 +109,24 @@ class Verdict:
         return 1 if not self.valid else 0 if self.complete else 3
 
     def to_json(self) -> dict[str, Any]:
-        setup = self.setup
         out = self.outcome
         if isinstance(out, MinedOutcome):
-            return {**self._common(), "outcome": out.to_json(), "hidden_tile": None}
+            return {**self._common(), "outcome": out.to_json(), "hidden_tile": None,
+                    "decided": None}
         return {
-            "valid": self.valid,
-            "complete": self.complete,
-            "frames": self.frames,
-            "game_id": setup.game_id.hex() if setup else None,
-            "rules": {"name": setup.rules, "params": dict(setup.params)} if setup else None,
-            "seats": [{"seat": i, "fingerprint": fingerprint(k)}
-                      for i, k in enumerate(setup.identities)] if setup else [],
-            "first_player": self.first_player,
+            **self._common(),
             "outcome": None if out is None else {
                 "winner": out.winner, "draw": out.winner is None, "reason": out.reason,
                 "pips": [halves_text(h) for h in out.pips_halves],
                 "pips_halves": list(out.pips_halves), "hand_pips": list(out.hand_pips),
                 "margin": halves_text(out.margin_halves), "margin_halves": out.margin_halves},
             "hidden_tile": [tile_text(t) for t in out.hidden] if out else None,
-            "moves": self.moves,
-            "violation": None if self.violation is None else {
-                "seat": self.violation.seat, "frame": self.violation.frame,
-                "rule": self.violation.code, "detail": self.violation.detail,
-                "authenticated": self.violation.authenticated},
-            "awaiting": None if self.awaiting is None else {
-                "seat": self.awaiting[0], "message": self.awaiting[1]},
             # No forfeit key: a transcript cannot prove silence (rules/bram.md D14).
             "decided": None if self.decided is None else self.decided.to_json(),
         }
 
     def _common(self) -> dict[str, Any]:
-        """Every key but the outcome's, for a simultaneous game (10.8)."""
+        """Every key but the game's result (outcome, hidden tile, decided: 11.1)."""
         setup = self.setup
         return {
             "valid": self.valid,
@@ -158,7 +144,6 @@ class Verdict:
                 "authenticated": self.violation.authenticated},
             "awaiting": None if self.awaiting is None else {
                 "seat": self.awaiting[0], "message": self.awaiting[1]},
-            "decided": None,
         }
 
 
@@ -211,6 +196,21 @@ def _verdict(ref: Referee, violation: Violation | None = None) -> Verdict:
 
 
 # -- dispute packages ---------------------------------------------------------------------
+
+def committed_state_hashes(data: bytes) -> list[bytes]:
+    """The hash of the state before each frame, as the replay computes it, until it stops:
+    what a referee holding the chain passes to `check_step` (11.4)."""
+    transcript = Transcript.decode(data)
+    ref = Referee(transcript.setup)
+    hashes = [ref.state.hash(ref.game.rules)]
+    for wire in transcript.frames:
+        try:
+            ref.receive(wire, dedupe=False)
+        except Violation:
+            break
+        hashes.append(ref.state.hash(ref.game.rules))
+    return hashes
+
 
 def dispute_package(data: bytes, index: int) -> bytes:
     """The package for frame `index`: [magic, 1, setup, index, state, frame, evidence].

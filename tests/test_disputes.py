@@ -19,12 +19,16 @@ from typing import Any
 import pytest
 from conftest import load_vectors
 
-from protocol.errors import DealerlessError, LocalError
+from protocol.errors import LocalError
 from protocol.match import verify_match
 from protocol.transcript import Transcript
-from protocol.verifier import check_step, dispute_package, dispute_packages, replay
+from protocol.verifier import dispute_package, dispute_packages, replay
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tools"))
+
+from gen_disputes import read_records, verdict_json  # noqa: E402
+
 VECTORS = ROOT / "spec" / "vectors"
 DISPUTES: dict[str, Any] = json.loads((VECTORS / "disputes" / "index.json").read_text())
 GOLDEN_INDEX: dict[str, Any] = json.loads(
@@ -32,26 +36,8 @@ GOLDEN_INDEX: dict[str, Any] = json.loads(
 FILES = load_vectors("files")
 
 
-def read_records(data: bytes) -> list[bytes]:
-    out, pos = [], 0
-    while pos < len(data):
-        n = int.from_bytes(data[pos:pos + 4], "big")
-        out.append(data[pos + 4:pos + 4 + n])
-        pos += 4 + n
-    return out
-
-
-def verdict_json(package: bytes, committed: str | None) -> dict[str, Any]:
-    try:
-        v = check_step(package, None if committed is None else bytes.fromhex(committed))
-    except DealerlessError as exc:
-        return {"usable": False, "code": exc.code}
-    if v.violation is None:
-        assert v.next_state_hash is not None
-        return {"usable": True, "valid": True, "next_state_hash": v.next_state_hash.hex()}
-    x = v.violation
-    return {"usable": True, "valid": False, "rule": x.code, "seat": x.seat, "frame": x.frame,
-            "authenticated": x.authenticated}
+def verdict(package: bytes, committed: str | None) -> dict[str, Any]:
+    return verdict_json(package, None if committed is None else bytes.fromhex(committed))
 
 
 def expected(step: dict[str, Any]) -> dict[str, Any]:
@@ -71,7 +57,7 @@ def test_golden_packages_and_verdicts_match_the_vectors(name: str) -> None:
     assert [hashlib.sha256(p).hexdigest() for p in packages] == [
         s["package_sha256"] for s in vec["steps"]]
     if vec["packages"]:
-        assert read_records((VECTORS / "disputes" / vec["packages"]).read_bytes()) == packages
+        assert list(read_records((VECTORS / "disputes" / vec["packages"]).read_bytes())) == packages
     for n in sorted({0, len(packages) // 2, len(packages) - 1}):  # the same bytes as alone
         assert packages[n] == dispute_package(data, n)
     if len(packages) < len(Transcript.decode(data).frames):  # no committed state beyond
@@ -79,7 +65,7 @@ def test_golden_packages_and_verdicts_match_the_vectors(name: str) -> None:
             dispute_package(data, len(packages))
     replayed = GOLDEN_INDEX[name]["violation"]
     for step, package in zip(vec["steps"], packages, strict=True):
-        got = verdict_json(package, step["committed_state_hash"])
+        got = verdict(package, step["committed_state_hash"])
         assert got == expected(step), step["index"]
         if replayed is not None and step["index"] == replayed["frame"]:
             # The violating frame: the replay's rule, seat, frame and blame.
@@ -90,15 +76,15 @@ def test_golden_packages_and_verdicts_match_the_vectors(name: str) -> None:
 
 
 CRAFTED = DISPUTES["crafted"]["steps"]
-CRAFTED_PACKAGES = read_records(
-    (VECTORS / "disputes" / DISPUTES["crafted"]["packages"]).read_bytes())
+CRAFTED_PACKAGES = list(read_records(
+    (VECTORS / "disputes" / DISPUTES["crafted"]["packages"]).read_bytes()))
 
 
 @pytest.mark.parametrize("step", CRAFTED, ids=[s["name"] for s in CRAFTED])
 def test_crafted_package(step: dict[str, Any]) -> None:
     package = CRAFTED_PACKAGES[step["record"]]
     assert hashlib.sha256(package).hexdigest() == step["package_sha256"]
-    assert verdict_json(package, step["committed_state_hash"]) == expected(step)
+    assert verdict(package, step["committed_state_hash"]) == expected(step)
 
 
 def test_crafted_records_are_all_described() -> None:

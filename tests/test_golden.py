@@ -12,10 +12,8 @@ from typing import Any
 import pytest
 
 from protocol.canonical import pack, unpack
-from protocol.errors import EncodingError, Violation
-from protocol.referee import Referee
-from protocol.transcript import Transcript
-from protocol.verifier import check_step, dispute_package, replay
+from protocol.errors import EncodingError
+from protocol.verifier import check_step, committed_state_hashes, dispute_package, replay
 
 ROOT = Path(__file__).resolve().parent.parent
 GOLDEN = ROOT / "spec" / "vectors" / "transcripts"
@@ -33,20 +31,6 @@ def test_golden_transcript_verdict(name: str) -> None:
         assert got[key] == want[key], key
 
 
-def _replayed_state_hashes(data: bytes) -> list[bytes]:
-    """The state hash before each frame, as the replay computes it (until it stops)."""
-    transcript = Transcript.decode(data)
-    ref = Referee(transcript.setup)
-    hashes = [ref.state.hash(ref.game.rules)]
-    for wire in transcript.frames:
-        try:
-            ref.receive(wire, dedupe=False)
-        except Violation:
-            break
-        hashes.append(ref.state.hash(ref.game.rules))
-    return hashes
-
-
 def test_a_forged_package_state_blames_nobody_and_a_committed_hash_refuses_it() -> None:
     data = (GOLDEN / INDEX["valid"]["file"]).read_bytes()
     package = unpack(dispute_package(data, 9), 1 << 21)
@@ -56,7 +40,7 @@ def test_a_forged_package_state_blames_nobody_and_a_committed_hash_refuses_it() 
     v = check_step(pack(package)).violation
     assert v is not None and v.code == "state/hash-mismatch" and not v.authenticated
     with pytest.raises(EncodingError):
-        check_step(pack(package), _replayed_state_hashes(data)[9])
+        check_step(pack(package), committed_state_hashes(data)[9])
 
 
 def test_golden_transcripts_are_reproducible_from_their_generator() -> None:

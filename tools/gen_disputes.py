@@ -43,14 +43,12 @@ from protocol.messages import (
     OpenBody,
     SharesBody,
 )
-from protocol.referee import Referee
 from protocol.rules.base import RuleViolation
 from protocol.rules.bram import PASS
 from protocol.rules.mined_games import commitment as mined_commitment
 from protocol.session import step
 from protocol.state import Claim, Phase, PublicState
-from protocol.transcript import Transcript
-from protocol.verifier import check_step, dispute_packages, make_package
+from protocol.verifier import check_step, committed_state_hashes, dispute_packages, make_package
 
 ROOT = Path(__file__).resolve().parent.parent
 GOLDEN = ROOT / "spec" / "vectors" / "transcripts"
@@ -91,27 +89,13 @@ def verdict_json(package: bytes, committed: bytes | None) -> dict[str, Any]:
 
 # -- golden transcripts, every frame -------------------------------------------------------
 
-def committed_hashes(data: bytes) -> list[bytes]:
-    """The state hash before each frame, as the replay computes it, until it stops."""
-    transcript = Transcript.decode(data)
-    ref = Referee(transcript.setup)
-    hashes = [ref.state.hash(ref.game.rules)]
-    for wire in transcript.frames:
-        try:
-            ref.receive(wire, dedupe=False)
-        except Violation:
-            break
-        hashes.append(ref.state.hash(ref.game.rules))
-    return hashes
-
-
 def golden_vectors() -> tuple[dict[str, Any], dict[str, bytes]]:
     index = json.loads((GOLDEN / "index.json").read_text())["transcripts"]
     vectors: dict[str, Any] = {}
     files: dict[str, bytes] = {}
     for name in sorted(index):
         data = (GOLDEN / index[name]["file"]).read_bytes()
-        committed = committed_hashes(data)
+        committed = committed_state_hashes(data)
         packages = list(dispute_packages(data))
         vectors[name] = {
             "transcript": index[name]["file"],
