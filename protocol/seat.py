@@ -149,12 +149,7 @@ class SeatAgent:
             positions = [p for p, o in enumerate(state.owners) if o >= 0 and o != self.seat]
             return MessageType.DEAL, self._shares(state, positions, fresh).encode()
         if phase is Phase.PLAY:
-            if choose is None:
-                raise LocalError("seat/no-chooser", "a move needs a chooser")
-            view = self.view(state)
-            move = choose(view)
-            if move not in view.legal:
-                raise LocalError("seat/illegal-choice", f"the chooser picked {move!r}")
+            move = self._choice(state, choose)
             return MessageType.MOVE, self._move_body(state, move, fresh).encode()
         if phase is Phase.DRAW:
             if state.drawing is None:
@@ -205,14 +200,19 @@ class SeatAgent:
         if phase is Phase.ABSENT:
             return MessageType.ABSENT, AbsentBody(rs.absent[0], rs.stage).encode()
         if phase is Phase.CHOOSE:
-            if choose is None:
-                raise LocalError("seat/no-chooser", "the choice needs a chooser")
-            view = self.view(state)
-            chosen = choose(view)
-            if chosen not in view.legal:
-                raise LocalError("seat/illegal-choice", f"the chooser picked {chosen!r}")
-            return MessageType.CHOOSE, ChooseBody(chosen).encode()
+            return MessageType.CHOOSE, ChooseBody(self._choice(state, choose)).encode()
         raise LocalError("seat/done", "the game is over")
+
+    def _choice(self, state: PublicState, choose: Chooser | None) -> Any:
+        """What the chooser picks from this seat's view: a move, or the elimination
+        candidate; a pick that is not legal is a bug of the chooser's, never sent."""
+        if choose is None:
+            raise LocalError("seat/no-chooser", "a move or a choice needs a chooser")
+        view = self.view(state)
+        picked = choose(view)
+        if picked not in view.legal:
+            raise LocalError("seat/illegal-choice", f"the chooser picked {picked!r}")
+        return picked
 
     def declare_absent(self, state: PublicState) -> bytes:
         """An ABSENT frame naming the seat that owes the next COMMIT or OPEN (10.8), for
