@@ -49,7 +49,7 @@ class ShedState:
 
     @property
     def hand_counts(self) -> tuple[int, ...]:
-        """Unplayed tiles per seat, as peers/driver.py shows them."""
+        """Unplayed tiles per seat, as peers/table/driver.py shows them."""
         return self.counts
 
 
@@ -165,5 +165,5 @@ def register() -> None:
 
 if __name__ == "__main__":  # `dealerless` with "shed" registered, for subprocess tests
     register()
-    from peers.cli import main
+    from peers.cli.main import main
     sys.exit(main(sys.argv[1:]))

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from peers.cli import main
+from peers.cli.main import main
 
 
 def test_bench_json_has_the_promised_figures(capsys: pytest.CaptureFixture[str]) -> None:

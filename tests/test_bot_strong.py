@@ -1,4 +1,4 @@
-"""The strong bram bot (peers/strong_bot.py, peers/bram_search.py).
+"""The strong bram bot (peers/bots/strong.py, peers/bots/bram_search.py).
 
 What a person relies on: the bot never learns what its seat may not know, it plays
 the exact best move once the search reaches the end of the hand (checked against a
@@ -16,12 +16,12 @@ from typing import Any
 
 import pytest
 
-from peers.bots import make_bot
-from peers.bram_search import BIT, EXACT_DEPTH, Searcher, mask_pips, world_values
+from peers.bots.bram_search import BIT, EXACT_DEPTH, Searcher, mask_pips, world_values
+from peers.bots.registry import make_bot
+from peers.bots.strong import StrongBot, hand_mask
+from peers.bots.tournament import Deal, deal, play
 from peers.entropy import Entropy
-from peers.selfplay import Table
-from peers.strong_bot import StrongBot, hand_mask
-from peers.tournament import Deal, deal, play
+from peers.table.selfplay import Table
 from protocol.errors import LocalError
 from protocol.rules.bram import (
     START_TILE,
@@ -171,7 +171,7 @@ def test_with_both_hands_known_the_search_values_every_move_exactly(seed: int) -
     state, hands, hidden = _random_endgame(rng, rng.choice([5, 6, 7, 8]))
     seat = state.turn
     legal = legal_moves(state, hands[seat])
-    from peers.strong_bot import _child
+    from peers.bots.strong import _child
 
     me, opp = hand_mask(hands[seat]), hand_mask(hands[1 - seat])
     kd = -komi if state.first_player == seat else komi
@@ -213,7 +213,7 @@ def test_a_pass_with_a_play_in_hand_makes_the_bot_think_the_fitting_tile_is_hidd
     bot = StrongBot(random.Random(1))
     # Ends 2 and 3; the unknown tiles: only 2-5 fits, so a pass says 2-5 is likely hidden.
     unknown = BIT[(2, 5)] | BIT[(0, 0)] | BIT[(1, 1)]
-    from peers.bram_search import FIT_MASK
+    from peers.bots.bram_search import FIT_MASK
 
     bot._seen.append((FIT_MASK[2] | FIT_MASK[3], unknown))
     weights = dict(bot._worlds(unknown))
@@ -257,7 +257,7 @@ def test_a_clock_budget_still_answers_with_a_legal_move() -> None:
 def test_selfplay_with_the_strong_bot_on_a_clock_verifies(tmp_path: Path,
                                                           capsys: pytest.CaptureFixture[str]
                                                           ) -> None:
-    from peers.cli import main
+    from peers.cli.main import main
 
     out = tmp_path / "g.transcript"
     assert main(["selfplay", "--bots", "strong,greedy", "--think-ms", "5", "--seed", "3",

@@ -1,4 +1,4 @@
-"""Every cheating class of peers/adversary.py, again at a 3-seat Mexican Train table.
+"""Every cheating class of peers/cheats/deck_games.py, again at a 3-seat Mexican Train table.
 
 The Bram catalog (two seats) becomes golden transcripts; this one shows that the
 same classes, and the ones draws and forced play add (a wrong share of a drawn
@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 
 from peers.entropy import Entropy
-from peers.selfplay import Table
+from peers.table.selfplay import Table
 from protocol.canonical import pack, unpack
 from protocol.elgamal import encode_deck
 from protocol.errors import Violation

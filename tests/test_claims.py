@@ -13,7 +13,7 @@ import pytest
 from pile_rules import DRAW_ID, Shed, even, register
 
 from peers.entropy import Entropy
-from peers.selfplay import Table
+from peers.table.selfplay import Table
 from protocol.cannot_play import _prove_unchecked
 from protocol.claims import audit, claim_statement
 from protocol.context import Context

@@ -21,8 +21,8 @@ from pathlib import Path
 
 import pytest
 
-from peers.link import MemoryLink
-from peers.peer import HOST, JOIN, Peer
+from peers.net.link import MemoryLink
+from peers.net.peer import HOST, JOIN, Peer
 
 CLI = [sys.executable, "-m", "peers.cli"]
 NOT_SEEN = ("Traceback", "Task exception was never retrieved", "Error in sys.excepthook")
@@ -264,8 +264,8 @@ def test_the_full_game_id_from_games_json_works_with_export_and_resume(tmp_path:
 def test_a_trusted_opponent_is_shown_with_its_fingerprint(tmp_path: Path) -> None:
     """A name alone cannot be read out of band: the fingerprint always comes with it."""
     from peers import keys
-    from peers.driver import SetupEvent
-    from peers.netcli import _announce
+    from peers.cli.network import _announce
+    from peers.table.driver import SetupEvent
     from protocol.identity import fingerprint
     from protocol.setup import GameSetup
 
@@ -297,7 +297,7 @@ def test_an_invitation_never_names_the_wildcard_address(tmp_path: Path) -> None:
 
 def test_reachable_hosts_lists_this_machines_own_addresses(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    from peers import netcli
+    from peers.cli import network as netcli
 
     def fake(host: str, port: object, family: int, kind: int) -> list[tuple[object, ...]]:
         return [(family, kind, 6, "", (a, 0)) for a in

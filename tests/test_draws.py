@@ -11,7 +11,7 @@ import pytest
 from pile_rules import register
 
 from peers.entropy import Entropy
-from peers.selfplay import Table
+from peers.table.selfplay import Table
 from protocol.frames import MessageType
 from protocol.state import BONEYARD, Phase
 from protocol.verifier import check_step, dispute_package, replay

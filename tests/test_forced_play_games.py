@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from peers.adversary import false_claim
+from peers.cheats.deck_games import false_claim
 from protocol.errors import Violation
 
 

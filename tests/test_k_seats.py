@@ -12,7 +12,7 @@ import shed_rules
 
 import protocol.rules as rules_pkg
 from peers.entropy import Entropy
-from peers.selfplay import Table
+from peers.table.selfplay import Table
 from protocol.verifier import replay
 
 

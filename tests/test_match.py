@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from peers.entropy import Entropy
-from peers.selfplay import Table
+from peers.table.selfplay import Table
 from protocol.identity import Identity
 from protocol.match import decode_match, encode_match, link_of, verify_match
 from protocol.transcript import Transcript
@@ -56,7 +56,7 @@ def test_rounds_out_of_order_or_unlinked_are_not_a_match(two_rounds: list[bytes]
 
 def test_a_bram_game_is_no_match_and_garbage_is_no_match_file(two_rounds: list[bytes],
                                                               tmp_path: Path) -> None:
-    from peers.selfplay import selfplay
+    from peers.table.selfplay import selfplay
 
     bram = verify_match(encode_match([selfplay("bram", {}, ("greedy", "greedy"), 1).encode()]))
     assert bram.violation is not None and "no round number" in bram.violation.detail

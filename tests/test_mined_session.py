@@ -17,9 +17,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from peers import mined_cheats
-from peers.adversary import Cheat
-from peers.report import account
+from peers.cheats import mined_games as mined_cheats
+from peers.cheats.deck_games import Cheat
+from peers.table.report import account
 from protocol.canonical import pack, unpack
 from protocol.errors import EncodingError, Violation
 from protocol.frames import MessageType, parse_frame

@@ -14,11 +14,11 @@ from typing import Any
 
 import pytest
 
-from peers.bots import BOTS
-from peers.link import ClientLink, MemoryLink
-from peers.peer import HOST, JOIN, Peer, PeerConfig, PeerResult, hello_commitment
-from peers.relay import OPEN_ROOM, Chaos, Relay
-from peers.store import GameStore
+from peers.bots.registry import BOTS
+from peers.net.link import ClientLink, MemoryLink
+from peers.net.peer import HOST, JOIN, Peer, PeerConfig, PeerResult, hello_commitment
+from peers.net.relay import OPEN_ROOM, Chaos, Relay
+from peers.store.games import GameStore
 from protocol.canonical import pack, unpack
 from protocol.errors import Violation
 from protocol.frames import MessageType
@@ -201,7 +201,7 @@ async def test_floods_and_hostile_values_neither_crash_nor_stall_a_peer(tmp_path
 
 
 def test_a_resumed_game_keeps_a_proven_equivocation(tmp_path: Path) -> None:
-    from peers.adversary import CHEATS
+    from peers.cheats.deck_games import CHEATS
     cheat = CHEATS["equivocation"]()
     honest = cheat.table.referees[1 - cheat.seat]
     store = GameStore.create(tmp_path, cheat.table.setup, 1 - cheat.seat, os.urandom(32), {})

@@ -24,11 +24,11 @@ import shed_rules
 from test_processes import free_port, wait_for
 
 import protocol.rules as rules_pkg
-from peers.bots import BOTS
-from peers.link import ClientLink, HostLink, MemoryLink
-from peers.peer import HOST, JOIN, Peer, PeerConfig, PeerError, PeerResult, hello_commitment
-from peers.relay import OPEN_ROOM, Chaos, Relay
-from peers.store import GameStore
+from peers.bots.registry import BOTS
+from peers.net.link import ClientLink, HostLink, MemoryLink
+from peers.net.peer import HOST, JOIN, Peer, PeerConfig, PeerError, PeerResult, hello_commitment
+from peers.net.relay import OPEN_ROOM, Chaos, Relay
+from peers.store.games import GameStore
 from protocol.canonical import unpack
 from protocol.identity import Identity, short_auth_string
 from protocol.setup import GameSetup
@@ -104,7 +104,7 @@ async def test_a_listening_host_forwards_between_its_joiners_and_caps_connection
     from websockets.asyncio.client import connect
     from websockets.exceptions import InvalidStatus
 
-    from peers.link import MAX_HOST_CONNECTIONS
+    from peers.net.link import MAX_HOST_CONNECTIONS
     host = HostLink("127.0.0.1", 0, "/dealerless/" + os.urandom(16).hex())
     url = f"ws://127.0.0.1:{await host.start()}{host.path}"
     try:
@@ -369,7 +369,7 @@ def test_three_processes_through_a_relay_one_killed_and_resumed(tmp_path: Path) 
 ])
 def test_host_seat_counts_the_rules_do_not_allow_are_usage_errors(
         args: list[str], phrase: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    from peers.cli import main
+    from peers.cli.main import main
     code = main(["host", "--listen", "127.0.0.1:0", "--bot", "greedy", "--home",
                  str(tmp_path), *args])
     assert code == 2

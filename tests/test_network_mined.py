@@ -17,11 +17,11 @@ from typing import Any
 import pytest
 from test_processes import finish, free_port, start, wait_for
 
-from peers.bots import BOTS
-from peers.link import ClientLink
-from peers.peer import HOST, JOIN, Peer, PeerConfig, PeerResult
-from peers.relay import OPEN_ROOM, Chaos, Relay
-from peers.store import GameStore
+from peers.bots.registry import BOTS
+from peers.net.link import ClientLink
+from peers.net.peer import HOST, JOIN, Peer, PeerConfig, PeerResult
+from peers.net.relay import OPEN_ROOM, Chaos, Relay
+from peers.store.games import GameStore
 from protocol.identity import Identity
 from protocol.seat import SeatView
 from protocol.verifier import replay

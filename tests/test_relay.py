@@ -9,7 +9,7 @@ import pytest
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 
-from peers.relay import OPEN_ROOM, Limits, Relay
+from peers.net.relay import OPEN_ROOM, Limits, Relay
 
 
 async def _relay(limits: Limits) -> tuple[Relay, object, str]:

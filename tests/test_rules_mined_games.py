@@ -16,7 +16,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from peers.mined_bots import mined_orders
+from peers.bots.mined import mined_orders
 from protocol.errors import EncodingError
 from protocol.rules import RuleViolation, make_rules
 from protocol.rules.mined_games import MinedGamesRules, MinedState

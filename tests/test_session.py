@@ -1,6 +1,6 @@
 """Full games through the session, and every class of cheating caught (spec/10, spec/11).
 
-Each cheat in peers/adversary.py is played against an honest seat: the honest
+Each cheat in peers/cheats/deck_games.py is played against an honest seat: the honest
 seat's own referee must name the violation and the cheater, keep its accepted
 frames, and `dealerless verify` must reach the same verdict on the transcript
 the honest seat saves.
@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import pytest
 
-from peers.adversary import CHEATS
+from peers.cheats.deck_games import CHEATS
 from peers.entropy import Entropy
-from peers.selfplay import Table, selfplay
+from peers.table.selfplay import Table, selfplay
 from protocol.errors import Violation
 from protocol.frames import MessageType
 from protocol.state import HIDDEN, Phase

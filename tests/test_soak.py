@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from peers.selfplay import selfplay
+from peers.table.selfplay import selfplay
 from protocol.verifier import replay
 
 pytestmark = pytest.mark.slow
@@ -37,7 +37,7 @@ def test_sigkill_and_resume_soak(tmp_path: Path, round_: int) -> None:
 async def test_heavy_chaos_relay(tmp_path: Path, seed: int) -> None:
     from test_network import play_through_relay
 
-    from peers.relay import Chaos
+    from peers.net.relay import Chaos
 
     await play_through_relay(tmp_path, Chaos(drop=0.5, duplicate=0.3, reorder=0.5,
                                              rng=random.Random(seed)), timeout=600)

@@ -17,9 +17,9 @@ import pytest
 from textual.pilot import Pilot
 from textual.widgets import OptionList, RichLog, Static
 
-from peers.driver import AsyncChooser, LocalDriver, Notify, SetupEvent
-from peers.peer import PeerError
-from peers.tui import PlayApp, move_label, result_lines, save_game
+from peers.net.peer import PeerError
+from peers.table.driver import AsyncChooser, LocalDriver, Notify, SetupEvent
+from peers.ui.terminal import PlayApp, move_label, result_lines, save_game
 from protocol.rules.bram import PASS, End, Play
 from protocol.verifier import Verdict, replay
 

@@ -16,8 +16,8 @@ from typing import Any
 import pytest
 
 from peers.entropy import Entropy
-from peers.selfplay import Table
-from peers.tui import result_lines
+from peers.table.selfplay import Table
+from peers.ui.terminal import result_lines
 from protocol.canonical import pack, unpack
 from protocol.errors import Violation
 from protocol.frames import MessageType, build_frame
@@ -94,7 +94,8 @@ def test_when_the_loser_still_owes_its_reveal_the_winner_is_proven_and_the_margi
 
 
 def test_the_silent_winner_golden_of_the_adversary_is_decided_too() -> None:
-    """peers/adversary.py's `silent-at-reveal`: seat 1 went out; its loser holds only 0-0."""
+    """peers/cheats/deck_games.py's `silent-at-reveal`: seat 1 went out; its loser holds
+    only 0-0."""
     code, text, data = verify(GOLDEN / "silent-at-reveal.transcript")
     assert code == 3 and "winner proven: seat 1 went out and wins by 0" in text
     assert data["decided"] == {"winner": 1, "reason": "out", "margin": "0",

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from peers.cli import main
-from peers.selfplay import selfplay
+from peers.cli.main import main
+from peers.table.selfplay import selfplay
 from protocol.canonical import pack, unpack
 from protocol.errors import EncodingError, Violation
 from protocol.frames import parse_frame

@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from peers.entropy import Entropy
-from peers.selfplay import Table
+from peers.table.selfplay import Table
 from protocol.canonical import pack, unpack
 from protocol.errors import DealerlessError, LocalError, Violation
 from protocol.frames import FRAME_VERSION, MessageType, signed_message

@@ -18,9 +18,9 @@ stage 3 and the other four declare it absent; `mined-choice` one where two miner
 in lava and the token winner names the elimination candidate in a CHOOSE frame;
 `mined-answered-late` one where seat 3 is declared absent by seat 0 and opens its orders
 before the others declare, so the declaration lapses; the
-cheats of peers/mined_cheats.py give `mined-wrong-reveal`, `mined-illegal-orders` and
+cheats of peers/cheats/mined_games.py give `mined-wrong-reveal`, `mined-illegal-orders` and
 `mined-bad-choice`. Every other file is the transcript an
-honest seat saves after one of the cheats in peers/adversary.py (`false-claim` is a
+honest seat saves after one of the cheats in peers/cheats/deck_games.py (`false-claim` is a
 Mexican Train seat that could play but draws or passes with a forged proof;
 `false-claim-mineshaft` the same in Mineshaft). index.json
 gives each file's expected verdict.
@@ -34,9 +34,9 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from peers import mined_cheats
-from peers.adversary import CHEATS
-from peers.selfplay import selfplay
+from peers.cheats import mined_games as mined_cheats
+from peers.cheats.deck_games import CHEATS
+from peers.table.selfplay import selfplay
 from protocol.transcript import Transcript
 from protocol.verifier import replay
 

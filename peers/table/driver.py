@@ -13,15 +13,14 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from peers.entropy import Entropy
+from peers.table.selfplay import Table
 from protocol.frames import Frame, MessageType
 from protocol.messages import MoveBody
 from protocol.referee import Referee, stage_text
 from protocol.rules.bram import DEFAULT_KOMI_HALVES
 from protocol.seat import SeatView
 from protocol.verifier import Verdict, replay
-
-from .entropy import Entropy
-from .selfplay import Table
 
 
 @dataclass(frozen=True)

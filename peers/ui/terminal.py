@@ -36,14 +36,8 @@ from textual.containers import Horizontal, Vertical
 from textual.widgets import Button, Footer, Header, OptionList, RichLog, Static
 from textual.widgets.option_list import Option
 
-from protocol.errors import DealerlessError
-from protocol.rules.base import halves_text
-from protocol.rules.bram import DEFAULT_KOMI_HALVES, End
-from protocol.seat import SeatView
-from protocol.tiles import Tile
-from protocol.verifier import Verdict
-
-from .driver import (
+from peers.net.peer import PeerError
+from peers.table.driver import (
     Driver,
     EndEvent,
     Event,
@@ -53,7 +47,12 @@ from .driver import (
     StepEvent,
     ViewEvent,
 )
-from .peer import PeerError
+from protocol.errors import DealerlessError
+from protocol.rules.base import halves_text
+from protocol.rules.bram import DEFAULT_KOMI_HALVES, End
+from protocol.seat import SeatView
+from protocol.tiles import Tile
+from protocol.verifier import Verdict
 
 EXIT_FAILED, EXIT_USAGE, EXIT_INCOMPLETE = 1, 2, 3
 DEFAULT_OUT = "dealerless-game.transcript"
@@ -544,9 +543,8 @@ def save_game(app: PlayApp, driver: LocalDriver, out: str) -> int:
 
     Returns 0 for a valid, complete game, 3 if the person quit first, 1 if invalid.
     """
+    from peers.table.report import summary
     from protocol.verifier import replay
-
-    from .report import summary
 
     if app.end is not None:
         data, verdict = app.end.transcript, app.end.verdict

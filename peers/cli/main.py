@@ -34,7 +34,7 @@ def _read(path: str) -> bytes | None:
 
 
 def _cmd_bench(args: argparse.Namespace) -> int:
-    from . import bench
+    from peers.bench import measure as bench
 
     try:
         sizes = tuple(int(n) for n in args.sizes.split(","))
@@ -66,8 +66,8 @@ def parse_komi(text: str) -> int:
 
 
 def _cmd_selfplay(args: argparse.Namespace) -> int:
-    from .report import summary
-    from .selfplay import selfplay
+    from peers.table.report import summary
+    from peers.table.selfplay import selfplay
 
     bots = args.bots.split(",") if args.bots else ["greedy", "random"]
     if len(bots) == 1:
@@ -80,7 +80,7 @@ def _cmd_selfplay(args: argparse.Namespace) -> int:
     problem = _bot_problem(bots, args.rules, args.think_ms)
     if problem:
         return _fail(f"selfplay: {problem}")
-    from .selfplay import rule_params
+    from peers.table.selfplay import rule_params
 
     try:
         mine_map = None if args.map is None else Path(args.map).read_text()
@@ -107,10 +107,9 @@ def _cmd_selfplay(args: argparse.Namespace) -> int:
 
 def _selfplay_match(args: argparse.Namespace, params: dict[str, object],
                     bots: list[str]) -> int:
+    from peers.table.report import match_account
+    from peers.table.selfplay import selfplay_match
     from protocol.match import encode_match, verify_match
-
-    from .report import match_account
-    from .selfplay import selfplay_match
 
     if args.rules == "mineshaft":
         params = {**params, "long": True}  # the long variant: rounds down to 0-0
@@ -132,7 +131,7 @@ def _selfplay_match(args: argparse.Namespace, params: dict[str, object],
 
 def _bot_problem(bots: list[str], rules: str, think_ms: float | None) -> str | None:
     """Why these bots cannot play `rules` with this budget, or None."""
-    from .bots import THINKERS, check_bot
+    from peers.bots.registry import THINKERS, check_bot
 
     try:
         for name in bots:
@@ -146,8 +145,7 @@ def _bot_problem(bots: list[str], rules: str, think_ms: float | None) -> str | N
 
 def _cmd_tournament(args: argparse.Namespace) -> int:
     import protocol.rules as rules_pkg
-
-    from . import tournament
+    from peers.bots import tournament
 
     if args.rules != "bram":
         known = "" if args.rules in rules_pkg.RULESETS else " (no such rules)"
@@ -158,7 +156,7 @@ def _cmd_tournament(args: argparse.Namespace) -> int:
     problem = _bot_problem(bots, args.rules, args.think_ms)
     if problem:
         return _fail(f"tournament: {problem}")
-    from .bots import THINKERS
+    from peers.bots.registry import THINKERS
 
     nodes: list[int | None] = [None, None]
     if args.nodes is not None:
@@ -188,9 +186,8 @@ def _cmd_tournament(args: argparse.Namespace) -> int:
 
 
 def _cmd_verify(args: argparse.Namespace) -> int:
+    from peers.table.report import account
     from protocol.verifier import replay
-
-    from .report import account
 
     data = _read(args.file)
     if data is None:
@@ -198,7 +195,7 @@ def _cmd_verify(args: argparse.Namespace) -> int:
     from protocol.match import MATCH_MAGIC, verify_match
 
     if data.startswith(MATCH_MAGIC):
-        from .report import match_account
+        from peers.table.report import match_account
 
         result = verify_match(data)
         print(json.dumps(result.to_json(), indent=2) if args.json else match_account(result))
@@ -254,7 +251,7 @@ def _cmd_check_step(args: argparse.Namespace) -> int:
         print(f"frame {verdict.index}: valid step; next state hash "
               f"{result['next_state_hash']}")
     else:
-        from .report import violation_text
+        from peers.table.report import violation_text
 
         # Not authenticated: the frame or the package may be forged; nobody is blamed (11.4).
         text = violation_text(v, "frame or package")
@@ -269,7 +266,7 @@ def _cmd_play(args: argparse.Namespace) -> int:
     if not (sys.stdin.isatty() and sys.stdout.isatty()):
         return _fail("play: needs a terminal to show the table; for a game between bots "
                      "without one, run `dealerless selfplay`")
-    from .tui import run_play  # Textual loads only for the commands that show it
+    from peers.ui.terminal import run_play  # Textual loads only for the commands that show it
 
     return run_play(args)
 
@@ -295,7 +292,7 @@ def positive_int(text: str) -> int:
 
 
 def _think_option(p: argparse.ArgumentParser, note: str = "") -> None:
-    from .netcli import think_ms
+    from peers.cli.network import think_ms
 
     p.add_argument("--think-ms", type=think_ms, default=None, metavar="MS",
                    help="the strong bot's thinking time a move, in milliseconds, instead of "
@@ -304,9 +301,8 @@ def _think_option(p: argparse.ArgumentParser, note: str = "") -> None:
 
 def build_parser() -> argparse.ArgumentParser:
     import protocol.rules as rules_pkg
-
-    from .netcli import ENVIRONMENT, HOME_HELP
-    from .selfplay import SET_NAMES
+    from peers.cli.network import ENVIRONMENT, HOME_HELP
+    from peers.table.selfplay import SET_NAMES
 
     parser = argparse.ArgumentParser(
         prog="dealerless",
@@ -397,8 +393,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--out", default="dealerless-game.transcript", help="transcript file")
     p.set_defaults(func=_cmd_play)
 
-    from .keycli import add_key_commands
-    from .netcli import add_network_commands
+    from peers.cli.keys import add_key_commands
+    from peers.cli.network import add_network_commands
     add_network_commands(sub, parse_komi)
     add_key_commands(sub)
     return parser
@@ -415,7 +411,7 @@ def _version() -> str:
 
 def _home_problem(home: str | None) -> str | None:
     """A data directory that exists but is no directory cannot hold keys or games."""
-    from .keys import resolve_home
+    from peers.keys import resolve_home
 
     path = resolve_home(home)
     if path.exists() and not path.is_dir():

@@ -13,6 +13,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from peers.entropy import Entropy
+from peers.table.selfplay import Table
 from protocol.canonical import pack, unpack
 from protocol.elgamal import encode_deck
 from protocol.errors import EncodingError, LocalError
@@ -25,9 +27,6 @@ from protocol.seat import SeatAgent
 from protocol.setup import GameSetup
 from protocol.state import Phase
 from protocol.transcript import Transcript
-
-from .entropy import Entropy
-from .selfplay import Table
 
 
 @dataclass(frozen=True)

@@ -22,6 +22,8 @@ from typing import Any
 from nacl import bindings as na
 from nacl.signing import SigningKey, VerifyKey
 
+from peers.entropy import Entropy
+from peers.table.selfplay import Table, selfplay
 from protocol.cannot_play import (
     CannotPlayProof,
     CannotPlayStatement,
@@ -45,9 +47,6 @@ from protocol.shuffle import (
 from protocol.state import Phase
 from protocol.tiles import DOUBLE_NINE, DOUBLE_SIX, DOUBLE_TWELVE
 from protocol.verifier import replay
-
-from .entropy import Entropy
-from .selfplay import Table, selfplay
 
 SETS = {28: DOUBLE_SIX, 55: DOUBLE_NINE, 91: DOUBLE_TWELVE}
 OP_NAMES = ("var", "base", "add", "valid", "h2p", "sig")

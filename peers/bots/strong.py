@@ -7,7 +7,7 @@ worlds, and the bot enumerates them all. Passing is legal at any time
 (spec/rules/bram.md section 9, D2), so no world is ever impossible; but a seat
 that passed while it held a fitting tile gave something up, so a world in which
 the other seat passed with a play in hand is weighted down by PASS_WITH_PLAY
-for each such pass. In each world peers/bram_search.py values every legal move
+for each such pass. In each world peers/bots/bram_search.py values every legal move
 by alpha-beta; the bot plays the best weighted mean. Searches deepen together
 over all worlds until the budget (nodes, deterministic; or milliseconds, for
 interactive play) runs out or every line reaches the end of the hand (exact).
@@ -22,11 +22,10 @@ import random
 import time
 from typing import Any
 
+from peers.bots.bram_search import BIT, FIT_MASK, PIPS, Searcher, Stop, world_values
 from protocol.errors import LocalError
 from protocol.rules.bram import DEFAULT_KOMI_HALVES, BramState, End, Pass
 from protocol.seat import SeatView
-
-from .bram_search import BIT, FIT_MASK, PIPS, Searcher, Stop, world_values
 
 ALL_TILES = (1 << len(BIT)) - 1
 #: Default node budget per move: deterministic, and a few ms to tens of ms a move.

@@ -30,7 +30,7 @@ from websockets.asyncio.server import ServerConnection, serve
 from websockets.exceptions import ConnectionClosed
 from websockets.http11 import Request, Response
 
-from .link import MAX_MESSAGE_BYTES, SEND_TIMEOUT, not_found
+from peers.net.link import MAX_MESSAGE_BYTES, SEND_TIMEOUT, not_found
 
 log = logging.getLogger("dealerless.relay")
 ROOM_PATH = re.compile(r"^/room/([0-9a-f]{16,64})(\?open)?$")

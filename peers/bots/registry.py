@@ -10,11 +10,10 @@ import random
 from collections.abc import Callable
 from typing import Any
 
+from peers.bots.mined import mined_orders
 from protocol.errors import LocalError
 from protocol.rules.mined_games import MinedState
 from protocol.seat import SeatView
-
-from .mined_bots import mined_orders
 
 
 def _plays(view: SeatView) -> list[Any]:
@@ -23,7 +22,7 @@ def _plays(view: SeatView) -> list[Any]:
 
 def random_bot(rng: random.Random) -> Callable[[SeatView], Any]:
     """Plays a uniformly random legal tile; passes only when no tile fits. In Mined Games:
-    random safe steps and a random paying mine (peers/mined_bots.py)."""
+    random safe steps and a random paying mine (peers/bots/mined.py)."""
     def choose(view: SeatView) -> Any:
         if isinstance(view.rules_state, MinedState):
             return mined_orders(view, rng, greedy=False)
@@ -34,7 +33,7 @@ def random_bot(rng: random.Random) -> Callable[[SeatView], Any]:
 
 def greedy_bot(rng: random.Random) -> Callable[[SeatView], Any]:
     """Sheds the heaviest tile that fits (most pips first); passes only when stuck. In
-    Mined Games: the best paying mine within reach (peers/mined_bots.py)."""
+    Mined Games: the best paying mine within reach (peers/bots/mined.py)."""
     def choose(view: SeatView) -> Any:
         if isinstance(view.rules_state, MinedState):
             return mined_orders(view, rng, greedy=True)
@@ -47,8 +46,8 @@ def greedy_bot(rng: random.Random) -> Callable[[SeatView], Any]:
 
 def strong_bot(rng: random.Random) -> Callable[[SeatView], Any]:
     """Bram's game only: the best expected margin over every world its seat cannot rule
-    out, by alpha-beta in each (peers/strong_bot.py), with the default node budget."""
-    from .strong_bot import StrongBot
+    out, by alpha-beta in each (peers/bots/strong.py), with the default node budget."""
+    from peers.bots.strong import StrongBot
 
     return StrongBot(rng)
 
@@ -75,7 +74,7 @@ def make_bot(name: str, rng: random.Random, nodes: int | None = None,
     if name not in THINKERS:
         raise LocalError("bot/budget", f"the {name} bot takes no thinking budget; "
                                        f"only {', '.join(sorted(THINKERS))} does")
-    from .strong_bot import DEFAULT_NODES, StrongBot
+    from peers.bots.strong import DEFAULT_NODES, StrongBot
 
     return StrongBot(rng, DEFAULT_NODES if nodes is None else nodes, think_ms)
 

@@ -14,10 +14,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from protocol.identity import fingerprint
-
-from .keys import (
-    ARMOR,
+from peers.cli.network import ENVIRONMENT, home_option
+from peers.keys import (
     DEFAULT_COMMENT,
     KeyExistsError,
     KeyStoreError,
@@ -26,15 +24,14 @@ from .keys import (
     format_public_line,
     generate,
     import_key,
-    key_from,
     key_path,
-    known_file,
     known_players,
-    read_header,
     show,
     trust,
 )
-from .netcli import ENVIRONMENT, home_option
+from peers.keys.known import key_from, known_file
+from peers.keys.openssh import ARMOR, read_header
+from protocol.identity import fingerprint
 
 # -- the command line ------------------------------------------------------------------
 

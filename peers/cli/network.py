@@ -24,20 +24,27 @@ from pathlib import Path
 from typing import Any
 
 import protocol.rules as rules_pkg
+from peers.bots.registry import BOTS, THINKERS, check_bot, make_bot
+from peers.keys import KeyStoreError, PassphraseError
+from peers.net.link import ClientLink, HostLink, Link, LinkError, check_url
+from peers.net.peer import HOST, JOIN, MAX_SEATS, MIN_SEATS, Peer, PeerConfig, PeerError, PeerResult
+from peers.net.relay import OPEN_ROOM, Chaos, Limits, run_relay
+from peers.store.games import GameNotFound, GameStore, StoreError, find_game, list_games
+from peers.table.driver import (
+    AsyncChooser,
+    EndEvent,
+    Event,
+    NoticeEvent,
+    Notify,
+    SetupEvent,
+    StepEvent,
+)
+from peers.table.report import headline
+from peers.table.selfplay import SET_NAMES, rule_params
 from protocol.errors import DealerlessError, LocalError
 from protocol.identity import fingerprint, short_auth_string
 from protocol.setup import GameSetup
 from protocol.verifier import replay
-
-from .bots import BOTS, THINKERS, check_bot, make_bot
-from .driver import AsyncChooser, EndEvent, Event, NoticeEvent, Notify, SetupEvent, StepEvent
-from .keys import KeyStoreError, PassphraseError
-from .link import ClientLink, HostLink, Link, LinkError, check_url
-from .peer import HOST, JOIN, MAX_SEATS, MIN_SEATS, Peer, PeerConfig, PeerError, PeerResult
-from .relay import OPEN_ROOM, Chaos, Limits, run_relay
-from .report import headline
-from .selfplay import SET_NAMES, rule_params
-from .store import GameNotFound, GameStore, StoreError, find_game, list_games
 
 EXIT_FAILED, EXIT_USAGE, EXIT_INCOMPLETE = 1, 2, 3
 PASSPHRASE_HINT = ("set DEALERLESS_PASSPHRASE in the environment, or run from a terminal "
@@ -57,13 +64,13 @@ class NotStarted(Exception):
 
 
 def _home(args: argparse.Namespace) -> Path:
-    from . import keys
+    from peers import keys
     return keys.resolve_home(args.home)
 
 
 def _identity(args: argparse.Namespace) -> Any:
     """The user's identity key; made on first use, so that a first game just works."""
-    from . import keys
+    from peers import keys
     if not keys.key_path(args.home).exists():
         summary = keys.generate(args.home)
         print(f"dealerless: made your identity key {summary.fingerprint} at "
@@ -215,7 +222,7 @@ def _progress(event: Event) -> None:
 
 
 class NetworkDriver:
-    """Runs a Peer for a person at the terminal UI (peers/tui.py)."""
+    """Runs a Peer for a person at the terminal UI (peers/ui/terminal.py)."""
 
     def __init__(self, link: Link, config: PeerConfig, store: GameStore | None) -> None:
         self.link, self.config = link, config
@@ -252,7 +259,7 @@ def _bot_chooser(name: str, think_ms: float | None = None) -> AsyncChooser:
 
 def _announce(home: Path, config: PeerConfig) -> Any:
     """Once the setup is agreed: the game, the opponent's key, the SAS to compare."""
-    from . import keys
+    from peers import keys
 
     def described(key: bytes) -> str:
         known = keys.check_opponent(home, key)
@@ -290,7 +297,7 @@ async def _run(link: Link, config: PeerConfig, store: GameStore | None, bot: str
             announce(setup, game)
 
     config.on_setup = refuse_without_interface
-    from .tui import PlayApp
+    from peers.ui.terminal import PlayApp
     driver = NetworkDriver(link, config, store)
     app = PlayApp(driver, title=title, invitation=invitation,
                   komi_halves=config.params.get("komi_halves"))

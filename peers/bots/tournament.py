@@ -114,8 +114,8 @@ class Spec:
 
 def make_bot(name: str, rng: random.Random, nodes: int | None = None,
              think_ms: float | None = None) -> Callable[[SeatView], Any]:
-    from .bots import THINKERS
-    from .bots import make_bot as build
+    from peers.bots.registry import THINKERS
+    from peers.bots.registry import make_bot as build
 
     if name not in THINKERS:
         return build(name, rng)

@@ -12,6 +12,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from peers.bots.registry import BOTS, THINKERS, check_bot, make_bot
+from peers.entropy import Entropy
 from protocol.errors import LocalError
 from protocol.identity import Identity
 from protocol.referee import Referee
@@ -19,9 +21,6 @@ from protocol.seat import SeatAgent, SeatView
 from protocol.setup import GameSetup
 from protocol.tiles import TILE_SETS
 from protocol.transcript import Transcript
-
-from .bots import BOTS, THINKERS, check_bot, make_bot
-from .entropy import Entropy
 
 Chooser = Callable[[SeatView], Any]
 

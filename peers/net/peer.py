@@ -41,6 +41,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from peers.net.link import MAX_MESSAGE_BYTES, Link
+from peers.store.games import GameStore
+from peers.table.driver import AsyncChooser, EndEvent, Notify, describe, view_event
 from protocol.canonical import as_array, as_bytes, as_int, as_list, as_str, pack, unpack
 from protocol.errors import DealerlessError, EncodingError, Violation
 from protocol.frames import MessageType, parse_frame
@@ -51,10 +54,6 @@ from protocol.rules import make_rules
 from protocol.seat import SeatAgent
 from protocol.setup import NONCE_BYTES, GameSetup
 from protocol.verifier import Verdict, replay
-
-from .driver import AsyncChooser, EndEvent, Notify, describe, view_event
-from .link import MAX_MESSAGE_BYTES, Link
-from .store import GameStore
 
 log = logging.getLogger("dealerless.peer")
 HOST, JOIN = "host", "join"

@@ -1,5 +1,5 @@
 """Mined Games bots: orders from the public mine and the seat's own miner only
-(spec/rules/mined-games.md; peers/bots.py dispatches here).
+(spec/rules/mined-games.md; peers/bots/registry.py dispatches here).
 
 A bot sees the SeatView: the public rules' state (the mine, every miner, the stage) and,
 when it must name the elimination candidate, the dead miners it may choose among. It

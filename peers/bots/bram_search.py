@@ -1,6 +1,6 @@
 """Alpha-beta search of Bram's game with every hand known (spec/rules/bram.md sections 5-8).
 
-Theory of operation: the strong bot (peers/strong_bot.py) fixes a world, that is
+Theory of operation: the strong bot (peers/bots/strong.py) fixes a world, that is
 which unknown tile is the hidden one and so the opponent's whole hand, and asks
 this module for the value of each of its legal moves in that world. Here the
 game is one of perfect information, searched by negamax alpha-beta with a

@@ -2,7 +2,7 @@
 its commitment, orders that break the rules, a seat that never opens (declared absent by
 the others), a winner naming a living seat; for tests and golden transcripts.
 
-Like peers/adversary.py: a seeded game is played honestly up to the cheat, then the
+Like peers/cheats/deck_games.py: a seeded game is played honestly up to the cheat, then the
 cheater signs one bad frame with its own key.
 """
 
@@ -11,15 +11,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from peers.cheats.deck_games import Cheat
+from peers.entropy import Entropy
+from peers.table.selfplay import Table
 from protocol.frames import MessageType
 from protocol.messages import ChooseBody, CommitBody, OpenBody
 from protocol.rules.mined_games import commitment
 from protocol.seat import SeatView
 from protocol.state import Phase, PublicState
-
-from .adversary import Cheat
-from .entropy import Entropy
-from .selfplay import Table
 
 #: A 5 x 3 mine for scripted games: lava on B1 r0 c2 (a map file may put lava anywhere).
 LAVA_MAP = ("DDLDD,DDDDD,GDDDS/DDDDD,DDIDD,DDDDD/DDDDD,DDDDD,DDDDD/LLLLL,LLLLL,LLLLL")
