@@ -21,8 +21,9 @@ from pathlib import Path
 
 import pytest
 
+from peers.net.config import HOST, JOIN
 from peers.net.link import MemoryLink
-from peers.net.peer import HOST, JOIN, Peer
+from peers.net.peer import Peer
 
 CLI = [sys.executable, "-m", "peers.cli"]
 NOT_SEEN = ("Traceback", "Task exception was never retrieved", "Error in sys.excepthook")

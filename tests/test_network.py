@@ -15,8 +15,10 @@ from typing import Any
 import pytest
 
 from peers.bots.registry import BOTS
+from peers.net.config import HOST, JOIN, PeerConfig, PeerResult
 from peers.net.link import ClientLink, MemoryLink
-from peers.net.peer import HOST, JOIN, Peer, PeerConfig, PeerResult, hello_commitment
+from peers.net.messages import hello_commitment
+from peers.net.peer import Peer
 from peers.net.relay import OPEN_ROOM, Chaos, Relay
 from peers.store.games import GameStore
 from protocol.canonical import pack, unpack

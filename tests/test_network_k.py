@@ -25,8 +25,10 @@ from test_processes import free_port, wait_for
 
 import protocol.rules as rules_pkg
 from peers.bots.registry import BOTS
+from peers.net.config import HOST, JOIN, PeerConfig, PeerError, PeerResult
 from peers.net.link import ClientLink, HostLink, MemoryLink
-from peers.net.peer import HOST, JOIN, Peer, PeerConfig, PeerError, PeerResult, hello_commitment
+from peers.net.messages import hello_commitment
+from peers.net.peer import Peer
 from peers.net.relay import OPEN_ROOM, Chaos, Relay
 from peers.store.games import GameStore
 from protocol.canonical import unpack

@@ -18,8 +18,9 @@ import pytest
 from test_processes import finish, free_port, start, wait_for
 
 from peers.bots.registry import BOTS
+from peers.net.config import HOST, JOIN, PeerConfig, PeerResult
 from peers.net.link import ClientLink
-from peers.net.peer import HOST, JOIN, Peer, PeerConfig, PeerResult
+from peers.net.peer import Peer
 from peers.net.relay import OPEN_ROOM, Chaos, Relay
 from peers.store.games import GameStore
 from protocol.identity import Identity

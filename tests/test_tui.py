@@ -17,7 +17,7 @@ import pytest
 from textual.pilot import Pilot
 from textual.widgets import OptionList, RichLog, Static
 
-from peers.net.peer import PeerError
+from peers.net.config import PeerError
 from peers.table.driver import AsyncChooser, LocalDriver, Notify, SetupEvent
 from peers.ui.terminal import PlayApp, move_label, result_lines, save_game
 from protocol.rules.bram import PASS, End, Play

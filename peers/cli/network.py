@@ -26,8 +26,9 @@ from typing import Any
 import protocol.rules as rules_pkg
 from peers.bots.registry import BOTS, THINKERS, check_bot, make_bot
 from peers.keys import KeyStoreError, PassphraseError
+from peers.net.config import HOST, JOIN, MAX_SEATS, MIN_SEATS, PeerConfig, PeerError, PeerResult
 from peers.net.link import ClientLink, HostLink, Link, LinkError, check_url
-from peers.net.peer import HOST, JOIN, MAX_SEATS, MIN_SEATS, Peer, PeerConfig, PeerError, PeerResult
+from peers.net.peer import Peer
 from peers.net.relay import OPEN_ROOM, Chaos, Limits, run_relay
 from peers.store.games import GameNotFound, GameStore, StoreError, find_game, list_games
 from peers.table.driver import (

@@ -36,7 +36,7 @@ from textual.containers import Horizontal, Vertical
 from textual.widgets import Button, Footer, Header, OptionList, RichLog, Static
 from textual.widgets.option_list import Option
 
-from peers.net.peer import PeerError
+from peers.net.config import PeerError
 from peers.table.driver import (
     Driver,
     EndEvent,

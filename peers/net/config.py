@@ -1,0 +1,44 @@
+"""What a networked seat is given and what it reports (spec/12-peers.md 12.3, 12.7)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from peers.store.games import GameStore
+from peers.table.driver import AsyncChooser, Notify
+from protocol.identity import Identity
+from protocol.setup import GameSetup
+from protocol.verifier import Verdict
+
+HOST, JOIN = "host", "join"
+MIN_SEATS, MAX_SEATS = 2, 8
+
+
+class PeerError(Exception):
+    """The game could not start or go on for a reason on this side (not a violation)."""
+
+
+@dataclass
+class PeerConfig:
+    games_dir: Path
+    role: str
+    identity: Identity
+    choose: AsyncChooser
+    notify: Notify
+    rules: str = "bram"
+    params: dict[str, Any] = field(default_factory=dict)
+    move_timeout: float = 300.0
+    sync_interval: float = 0.5
+    linger: float = 3.0
+    meta: dict[str, str] = field(default_factory=dict)
+    on_setup: Callable[[GameSetup, GameStore], None] | None = None
+
+
+@dataclass(frozen=True)
+class PeerResult:
+    verdict: Verdict
+    path: Path
+    message: str
