@@ -18,7 +18,7 @@ from cryptography.hazmat.primitives import serialization as ser
 from cryptography.hazmat.primitives.asymmetric import ec, ed25519, rsa
 
 from peers import keys
-from peers.cli.main import build_parser
+from peers.cli.parser import build_parser
 from protocol.errors import LocalError
 from protocol.hashing import H, Tag
 from protocol.identity import fingerprint, short_auth_string, verify_signature

@@ -17,7 +17,7 @@ import pytest
 
 from peers.entropy import Entropy
 from peers.table.selfplay import Table
-from peers.ui.terminal import result_lines
+from peers.ui.terminal_text import result_lines
 from protocol.canonical import pack, unpack
 from protocol.errors import Violation
 from protocol.frames import MessageType, build_frame

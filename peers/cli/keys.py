@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from peers.cli.network import ENVIRONMENT, home_option
+from peers.cli.options import ENVIRONMENT, home_option
 from peers.keys import (
     DEFAULT_COMMENT,
     KeyExistsError,

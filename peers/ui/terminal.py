@@ -36,7 +36,6 @@ from textual.containers import Horizontal, Vertical
 from textual.widgets import Button, Footer, Header, OptionList, RichLog, Static
 from textual.widgets.option_list import Option
 
-from peers.net.config import PeerError
 from peers.table.driver import (
     Driver,
     EndEvent,
@@ -47,208 +46,69 @@ from peers.table.driver import (
     StepEvent,
     ViewEvent,
 )
+from peers.ui.terminal_text import (
+    EXIT_INCOMPLETE,
+    EXIT_USAGE,
+    failure_exit_code,
+    failure_text,
+    hand_text,
+    hand_title,
+    line_text,
+    line_title,
+    move_options,
+    ordered_moves,
+    result_lines,
+    session_text,
+    status_text,
+    status_title,
+    turn_text,
+)
 from protocol.errors import DealerlessError
-from protocol.rules.base import halves_text
-from protocol.rules.bram import DEFAULT_KOMI_HALVES, End
+from protocol.rules.bram import DEFAULT_KOMI_HALVES
 from protocol.seat import SeatView
-from protocol.tiles import Tile
-from protocol.verifier import Verdict
 
-EXIT_FAILED, EXIT_USAGE, EXIT_INCOMPLETE = 1, 2, 3
 DEFAULT_OUT = "dealerless-game.transcript"
-TILE_STYLE, LEGAL_STYLE, END_STYLE = "bold", "bold black on green", "bold black on yellow"
 
 
-# -- pure rendering helpers ------------------------------------------------------------------
+class Board(Vertical):
+    """The table: status, line of play, hand, the move list and its buttons."""
 
-def tile_box(a: int, b: int) -> str:
-    return f"[{a}|{b}]"
+    def compose(self) -> ComposeResult:
+        yield Static(id="status")
+        yield Static(id="line")
+        yield Static(id="hand")
+        yield OptionList(id="moves")
+        with Horizontal(id="buttons"):
+            yield Button("Pass (p)", id="pass", variant="warning", compact=True)
+            yield Button("Quit (q)", id="quit", variant="error", compact=True)
 
+    def draw(self, view: SeatView | None, status: Text, title: str) -> None:
+        rules_state = view.rules_state if view is not None else None
+        box = self.query_one("#status", Static)
+        box.update(status)
+        box.border_title = title
+        line = self.query_one("#line", Static)
+        line.update(line_text(rules_state))
+        line.border_title = line_title(rules_state)
+        hand = self.query_one("#hand", Static)
+        hand.update(hand_text(view))
+        hand.border_title = hand_title(view)
 
-def line_text(rules_state: Any) -> Text:
-    """The line left to right, both open ends marked (the count goes in the title)."""
-    if rules_state is None:
-        return Text("(the deal is not done yet)", style="dim")
-    left, right = rules_state.ends
-    # No space between an end's mark and its tile, so that wrapping never parts them.
-    text = Text()
-    text.append(f"L:{left}", style=END_STYLE)
-    text.append("◀")
-    text.append(" ".join(tile_box(a, b) for a, b in rules_state.line), style=TILE_STYLE)
-    text.append("▶")
-    text.append(f"R:{right}", style=END_STYLE)
-    return text
+    def show_moves(self, view: SeatView | None, moves: list[Any], over: bool) -> None:
+        options = self.query_one("#moves", OptionList)
+        options.clear_options()
+        if not moves or view is None:
+            options.border_title = "Your move (wait)" if not over else "Game over"
+            return
+        lines, options.border_title = move_options(moves, view.rules_state.ends)
+        options.add_options([Option(line) for line in lines])
+        options.highlighted = 0
 
-
-def line_title(rules_state: Any) -> str:
-    if rules_state is None:
-        return "Line of play"
-    return f"Line of play: {_count(len(rules_state.line), 'tile')} down"
-
-
-def _count(n: int, noun: str) -> str:
-    return f"{n} {noun}{'' if n == 1 else 's'}"
-
-
-def playable_tiles(view: SeatView) -> set[Tile]:
-    return {m.tile for m in view.legal if getattr(m, "tile", None) is not None}
-
-
-def hand_text(view: SeatView | None) -> Text:
-    """Every tile in hand; the ones that can be played now are highlighted and starred.
-
-    The count and pips go in the title (`hand_title`), so that 13 tiles take two lines
-    at 80 columns.
-    """
-    if view is None or not view.hand:
-        return Text("(no tiles yet)" if view is None else "(empty)", style="dim")
-    fits = playable_tiles(view)
-    text = Text()
-    for t in view.hand:  # the mark is the separator: 7 tiles fit a line at 80 columns
-        if t in fits:
-            text.append(f"*{tile_box(*t)}", style=LEGAL_STYLE)
-        else:
-            text.append(f" {tile_box(*t)}", style="dim")
-    return text
-
-
-def hand_title(view: SeatView | None) -> str:
-    if view is None or not view.hand:
-        return "Your hand"
-    pips = sum(a + b for a, b in view.hand)
-    fits = "; * fits" if playable_tiles(view) else ""
-    return f"Your hand: {_count(len(view.hand), 'tile')}, {pips} pips{fits}"
-
-
-def move_label(move: Any, ends: tuple[int, int]) -> str:
-    """'3-5 on left (ends become 5 and 6)', or 'pass'."""
-    tile = getattr(move, "tile", None)
-    if tile is None:
-        return "pass"
-    left, right = ends
-    a, b = tile
-    if move.end is End.LEFT:
-        new = (b if a == left else a, right)
-        side = "left"
-    else:
-        new = (left, b if a == right else a)
-        side = "right"
-    return f"{a}-{b} on {side}  (ends become {new[0]} and {new[1]})"
-
-
-def ordered_moves(legal: tuple[Any, ...]) -> list[Any]:
-    """Plays first (numbered from 1), the pass last."""
-    plays = [m for m in legal if getattr(m, "tile", None) is not None]
-    return plays + [m for m in legal if getattr(m, "tile", None) is None]
-
-
-def result_lines(verdict: Verdict, me: int) -> list[str]:
-    """The end of the game for people: outcome, pips with komi, margin, hidden tile.
-
-    What is proven and what is not, as `dealerless verify` says it (spec/11-verify.md
-    11.1): no seat is blamed for a violation that is no evidence, and a seat that owes
-    a frame is not said to have abandoned (spec/rules/bram.md D14).
-    """
-    data = verdict.to_json()
-    lines: list[str] = []
-    if not verdict.valid and data["violation"] is not None:
-        v = data["violation"]
-        if v["authenticated"]:
-            lines.append(f"INVALID game: seat {v['seat']} broke rule {v['rule']} at frame "
-                         f"{v['frame']}: {v['detail']}")
-        else:
-            lines.append(f"NOT PROVEN: corrupt or tampered transcript at frame {v['frame']} "
-                         f"({v['rule']}: {v['detail']}); no seat is blamed")
-    elif not verdict.complete and data["awaiting"] is not None:
-        a, d = data["awaiting"], data["decided"]
-        if d is not None:
-            who = "You win" if d["winner"] == me else "Your opponent wins"
-            margin = (f"by {d['margin']} pips" if d["margin"] is not None
-                      else "margin unknown until every hand is revealed")
-            lines.append(f"{who}: seat {d['winner']} went out ({margin}); proven by public "
-                         f"play")
-            lines.append("The hidden tile was not opened")
-        lines.append(f"INCOMPLETE: seat {a['seat']} owes the next frame ({a['message']}); "
-                     f"that it abandoned is not proven")
-    out = data["outcome"]
-    if out is not None:
-        reason = "went out" if out["reason"] == "out" else "blocked: fewer pips after two passes"
-        if out["draw"]:
-            lines.append(f"Draw ({reason})")
-        else:
-            who = "You win" if out["winner"] == me else "Your opponent wins"
-            lines.append(f"{who}: seat {out['winner']} wins by {out['margin']} pips ({reason})")
-        pips = ", ".join(f"seat {i}: {p}" for i, p in enumerate(out["pips"]))
-        lines.append(f"Pips left in hand, komi included: {pips}")
-    if data["hidden_tile"]:
-        lines.append(f"Hidden tile revealed: {', '.join(data['hidden_tile'])}")
-    if verdict.valid and verdict.complete:
-        lines.append(f"Transcript verified from nothing: valid and complete, "
-                     f"{verdict.frames} frames")
-    return lines
-
-
-def session_text(invitation: str | None, setup: SetupEvent | None,
-                 failed: bool = False) -> Text:
-    """The strip across the top of a network game.
-
-    Before the setup: the invitation, alone on its lines (no border, no padding, so
-    a wrapped URL starts at column 0 and can be selected as plain text). After it: the
-    short authentication string to compare and the opponent's key.
-    """
-    text = Text()
-    if setup is None and failed:
-        return Text("No game was set up (see below).", style="bold")
-    if setup is None:
-        if invitation is not None:
-            text.append("Invitation: give your opponent this line (c copies it)\n", style="dim")
-            text.append(invitation, style="bold")
-            text.append("\n")
-        text.append("Waiting for an opponent...", style="italic")
-        return text
-    text.append(f"SAS {setup.sas}", style="bold reverse")
-    text.append("  compare it with your opponent out of band\n")
-    text.append("Opponent: ", style="dim")
-    text.append(setup.opponent, style="bold")
-    return text
-
-
-def failure_text(exc: BaseException) -> str:
-    """A failed driver for people: the message, never a traceback."""
-    if isinstance(exc, PeerError | DealerlessError | OSError | ValueError):
-        what = str(exc) or type(exc).__name__
-    else:
-        what = f"unexpected {type(exc).__name__}: {exc}"
-    return f"The game stopped: {what}"
-
-
-def failure_exit_code(exc: BaseException) -> int:
-    """As `dealerless host/join` report it: a peer that gave up waiting is 3, else 1."""
-    return EXIT_INCOMPLETE if isinstance(exc, PeerError) else EXIT_FAILED
-
-
-# -- the app -----------------------------------------------------------------------------
 
 class PlayApp(App[int]):
     """One person's seat at a Bram's dominoes table; the result is the exit code."""
 
-    CSS = """
-    #session { height: auto; background: $boost; }
-    #session.local { display: none; }
-    #main { height: 1fr; }
-    #board { width: 3fr; }
-    #log { width: 2fr; border: none; border-left: solid $accent; border-top: solid $accent;
-           padding: 0 0 0 1; }
-    #status, #line, #hand { height: auto; padding: 0 1; border-top: solid $primary; }
-    #moves { height: 1fr; min-height: 3; border: none; border-top: solid $success;
-             padding: 0 1; }
-    #moves:focus { border: none; border-top: solid $success; }
-    #buttons { height: 1; }
-    #buttons Button { margin: 0 1; }
-    #result { display: none; height: auto; padding: 0 1; border-top: double $warning; }
-    #result.shown { display: block; }
-    .over #moves, .over #buttons { display: none; }
-    """
+    CSS_PATH = "terminal.tcss"
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("p", "pass_move", "Pass"),
         Binding("c", "copy_invitation", "Copy invitation"),
@@ -285,14 +145,7 @@ class PlayApp(App[int]):
         yield Header()
         yield Static(id="session", classes="" if self.networked else "local")
         with Horizontal(id="main"):
-            with Vertical(id="board"):
-                yield Static(id="status")
-                yield Static(id="line")
-                yield Static(id="hand")
-                yield OptionList(id="moves")
-                with Horizontal(id="buttons"):
-                    yield Button("Pass (p)", id="pass", variant="warning", compact=True)
-                    yield Button("Quit (q)", id="quit", variant="error", compact=True)
+            yield Board(id="board")
             yield RichLog(id="log", wrap=True, min_width=20)
         yield Static(id="result")
         yield Footer()
@@ -420,77 +273,18 @@ class PlayApp(App[int]):
             session_text(self.invitation, self.setup, failed=self.error is not None))
 
     def _refresh_board(self) -> None:
-        rules_state = self.view.rules_state if self.view is not None else None
-        if self.setup is None and rules_state is not None:
+        if self.setup is None and self.view is not None:
             # A resumed game plays on without a new setup: nothing left to wait for.
             self.query_one("#session").add_class("local")
-        status = self.query_one("#status", Static)
-        status.update(self._status_text(rules_state))
-        status.border_title = self._status_title()
-        line = self.query_one("#line", Static)
-        line.update(line_text(rules_state))
-        line.border_title = line_title(rules_state)
-        hand = self.query_one("#hand", Static)
-        hand.update(hand_text(self.view))
-        hand.border_title = hand_title(self.view)
+        turn = turn_text(self.driver.seat, self.awaiting, stopped=self.error is not None,
+                         over=self.end is not None, my_turn=self.waiting_for_me)
+        self.query_one(Board).draw(self.view, status_text(self.view, self.driver.seat,
+                                                          self.last_move, turn),
+                                   status_title(self.komi_halves))
         self._refresh_moves()
 
-    def _status_title(self) -> str:
-        if self.komi_halves is None:
-            return "Table"
-        komi = halves_text(self.komi_halves)
-        return f"Table: komi {komi} pip{'' if komi == '1' else 's'} to the first player"
-
-    def _status_text(self, rules_state: Any) -> Text:
-        me = self.driver.seat
-        lines = []
-        if rules_state is not None:
-            counts, first = rules_state.hand_counts, rules_state.first_player
-            lines.append(f"Opponent (seat {1 - me}): {_count(counts[1 - me], 'tile')}. "
-                         f"You: {_count(counts[me], 'tile')}.")
-            facts = f"First player: {'you' if first == me else f'seat {first}'}."
-            if self.last_move is not None:
-                facts += f" Last: {self.last_move}."
-            lines.append(facts)
-        else:
-            lines.append(f"You are seat {me}.")
-        text = Text("\n".join(lines) + "\n")
-        text.append(self._turn_text(), style="bold")
-        return text
-
-    def _turn_text(self) -> str:
-        if self.error is not None:
-            return "The game stopped (see below)."
-        if self.end is not None:
-            return "The game is over."
-        if self.waiting_for_me:
-            return "Your turn: pick a move below."
-        if self.awaiting is None:
-            return "Setting up..."
-        seat, message = self.awaiting
-        if message == "move" and seat != self.driver.seat:
-            return f"Seat {seat} (opponent) to move..."
-        owner = "you" if seat == self.driver.seat else f"seat {seat}"
-        return f"Protocol step: {owner} owes a {message} frame..."
-
     def _refresh_moves(self) -> None:
-        options = self.query_one("#moves", OptionList)
-        options.clear_options()
-        if not self.moves or self.view is None:
-            options.border_title = "Your move (wait)" if not self.over else "Game over"
-            return
-        ends = self.view.rules_state.ends
-        number = 0
-        for move in self.moves:
-            if getattr(move, "tile", None) is None:
-                options.add_option(Option("p  pass"))
-            else:
-                number += 1
-                key = str(number) if number <= 9 else " "
-                options.add_option(Option(f"{key}  {move_label(move, ends)}"))
-        options.highlighted = 0
-        options.border_title = ("Your move: 1-9, or arrows + Enter; p passes" if number
-                                else "No tile fits: p (or Enter) to pass")
+        self.query_one(Board).show_moves(self.view, self.moves, self.over)
 
     def _show_box(self, title: str, lines: list[str]) -> None:
         """The result box across the bottom; the moves and buttons make room for it."""

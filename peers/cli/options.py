@@ -1,0 +1,129 @@
+"""Option types and shared option groups of the `dealerless` command line.
+
+Each type turns a bad value into a usage error that names the option's rule
+(argparse then exits 2, spec/11-verify.md 11.1), before anything starts or waits.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import sys
+from fractions import Fraction
+from typing import Any
+
+from peers.net.config import MAX_SEATS, MIN_SEATS
+from peers.net.link import check_url
+from protocol.rules.bram import KOMI_LIMIT_HALVES
+
+#: Exit codes (spec/11-verify.md 11.1): invalid and failed are both 1.
+EXIT_OK, EXIT_INVALID, EXIT_USAGE, EXIT_INCOMPLETE = 0, 1, 2, 3
+EXIT_FAILED = EXIT_INVALID
+
+
+class UsageError(Exception):
+    """A command-line value that cannot work; reported before anything waits (exit 2)."""
+
+
+def fail(message: str, code: int = EXIT_USAGE) -> int:
+    print(f"dealerless: {message}", file=sys.stderr)
+    return code
+
+
+def number(text: str, convert: Any, noun: str, ok: Any, want: str) -> Any:
+    """Parse an option's number; argparse turns the error into a usage message (exit 2)."""
+    try:
+        value = convert(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not {noun}") from None
+    if not ok(value):
+        raise argparse.ArgumentTypeError(f"{text!r}: {want}")
+    return value
+
+def positive_seconds(text: str) -> float:
+    """An argparse type: a finite number of seconds greater than zero."""
+    return float(number(text, float, "a number of seconds",
+                         lambda v: math.isfinite(v) and v > 0,
+                         "seconds must be finite and above 0"))
+
+
+def positive_int(text: str) -> int:
+    """An argparse type: a whole number from 1 to 10**9."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if not 1 <= value <= 10**9:
+        raise argparse.ArgumentTypeError(f"{text!r}: must be at least 1")
+    return value
+
+
+def think_ms(text: str) -> float:
+    """An argparse type: a finite number of milliseconds above 0 and at most a minute."""
+    return float(number(text, float, "a number of milliseconds",
+                         lambda v: math.isfinite(v) and 0 < v <= 60_000,
+                         "milliseconds must be above 0 and at most 60000"))
+
+def count(text: str) -> int:
+    return int(number(text, int, "a whole number", lambda v: 1 <= v <= 10**9,
+                       "want a whole number from 1 to 10^9"))
+
+def seat_count(text: str) -> int:
+    return int(number(text, int, "a whole number of seats",
+                       lambda v: MIN_SEATS <= v <= MAX_SEATS,
+                       f"a game has {MIN_SEATS} to {MAX_SEATS} seats"))
+
+def probability(text: str) -> float:
+    return float(number(text, float, "a probability", lambda v: 0.0 <= v <= 1.0,
+                         "a probability is from 0 to 1"))
+
+
+def parse_komi(text: str) -> int:
+    """Komi in whole or half pips ("0", "2.5", "-1") -> half pips, within the rules' range
+    (spec/rules/bram.md), so that a bad value is a usage error before anything starts."""
+    try:
+        halves = Fraction(text) * 2
+    except (ValueError, ZeroDivisionError):
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of pips") from None
+    if halves.denominator != 1:
+        raise argparse.ArgumentTypeError("komi is a whole or half number of pips")
+    if abs(halves) > KOMI_LIMIT_HALVES:
+        raise argparse.ArgumentTypeError(
+            f"komi {text} is out of range: at most {KOMI_LIMIT_HALVES // 2} pips either way")
+    return int(halves)
+
+
+def ws_url(text: str) -> str:
+    try:
+        return check_url(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+def relay_base(text: str) -> str:
+    """`--relay`: the relay's own address; the room path is added by `host`."""
+    url = ws_url(text).rstrip("/")
+    if "/room/" in url or "?" in url:
+        raise argparse.ArgumentTypeError(f"--relay takes the relay's address, like "
+                                         f"ws://RELAY:8765, not a room URL ({text!r})")
+    return url
+
+def parse_hostport(text: str) -> tuple[str, int]:
+    host, sep, port = text.rpartition(":")
+    if not sep or not port.isdigit() or not host or int(port) > 65535:
+        raise argparse.ArgumentTypeError(f"{text!r} is not HOST:PORT (port 0-65535)")
+    return host.strip("[]"), int(port)
+
+def url_host(host: str) -> str:
+    return f"[{host}]" if ":" in host else host
+
+HOME_HELP = "data directory (default: $DEALERLESS_HOME, else the user data directory)"
+
+ENVIRONMENT = """environment:
+  DEALERLESS_HOME        the data directory, unless --home is given
+  DEALERLESS_PASSPHRASE  the passphrase of an encrypted identity key; without it
+                         you are asked on the terminal"""
+
+def home_option(p: argparse.ArgumentParser) -> None:
+    """`--home`, also accepted before the subcommand: a subcommand's copy only overrides
+    the top-level one when given (SUPPRESS), so `dealerless --home D games` works."""
+    p.add_argument("--home", default=argparse.SUPPRESS, help=HOME_HELP)

@@ -1,0 +1,217 @@
+"""The `dealerless` argument parser: every command, its arguments and their help."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+import protocol.rules as rules_pkg
+from peers.bots.registry import BOTS
+from peers.cli import local, network, saved
+from peers.cli.keys import add_key_commands
+from peers.cli.options import (
+    ENVIRONMENT,
+    HOME_HELP,
+    count,
+    home_option,
+    parse_hostport,
+    parse_komi,
+    positive_int,
+    positive_seconds,
+    probability,
+    relay_base,
+    seat_count,
+    think_ms,
+    ws_url,
+)
+from peers.net.config import MAX_SEATS, MIN_SEATS
+from peers.table.selfplay import SET_NAMES
+
+
+def _game_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--seed", type=int, default=None,
+                   help="reproducible game from this seed (tests and demos only: anyone "
+                        "who knows the seed knows every secret)")
+    p.add_argument("--komi", type=parse_komi, default=None,
+                   help="pips (whole or half) added to the first player's total (default: "
+                        "the rules' own, spec/rules/bram.md section 11)")
+
+def _think_option(p: argparse.ArgumentParser, note: str = "") -> None:
+    p.add_argument("--think-ms", type=think_ms, default=None, metavar="MS",
+                   help="the strong bot's thinking time a move, in milliseconds, instead of "
+                        f"its fixed node budget{note}")
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="dealerless",
+        description="Fair-play referee for remote tile games with no trusted dealer.",
+        epilog=ENVIRONMENT, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--version", action="version", version=f"dealerless {_version()}")
+    parser.add_argument("--home", default=None, help=HOME_HELP)
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    p = sub.add_parser("bench", help="measure group operations, proofs, a game, and floors")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument("--reps", type=int, default=9, help="runs per step (median taken)")
+    p.add_argument("--sizes", default="28,55,91", help="deck sizes among 28,55,91")
+    p.add_argument("--no-game", action="store_true",
+                   help="skip the full-game and table figures")
+    p.add_argument("--seats", type=int, default=8, choices=range(2, 9), metavar="K",
+                   help="seats at the Mexican Train table measured (default 8)")
+    p.set_defaults(func=local.cmd_bench)
+
+    p = sub.add_parser("selfplay", help="play a complete game between local bots")
+    p.add_argument("--rules", default="bram", choices=sorted(rules_pkg.RULESETS))
+    p.add_argument("--seats", type=int, default=2, choices=range(2, 9), metavar="K",
+                   help="number of seats, 2-8 (bram: 2)")
+    p.add_argument("--set", default=None, choices=SET_NAMES,
+                   help="the domino set, for rules that offer several (mineshaft)")
+    p.add_argument("--map", default=None, metavar="FILE",
+                   help="a map file, for rules played on one (mined-games; format in "
+                        "spec/rules/mined-games.md 2.2); its text enters the game id")
+    p.add_argument("--out", required=True, help="transcript file to write")
+    p.add_argument("--match", action="store_true",
+                   help="play a whole match, every round from the highest double down to "
+                        "0-0, into one match file (mexican-train, or mineshaft's long "
+                        "variant)")
+    p.add_argument("--bots", default=None,
+                   help="bot names, one for every seat or one for all: greedy, random, "
+                        "strong (bram only) (default: greedy and random in turn)")
+    _game_options(p)
+    _think_option(p)
+    p.set_defaults(func=local.cmd_selfplay)
+
+    p = sub.add_parser("tournament",
+                       help="duplicate deals between two bots, on the rules alone (no keys, "
+                            "shuffles or proofs)")
+    p.add_argument("--rules", default="bram", help="the rules (bram only)")
+    p.add_argument("--bots", required=True,
+                   help="two bot names, A,B: A's results are reported, like strong,greedy")
+    p.add_argument("--hands", type=positive_int, default=100, metavar="N",
+                   help="deals, each played twice with the seats swapped (default 100)")
+    p.add_argument("--komi", type=parse_komi, default=None,
+                   help="pips (whole or half) added to the first player's total (default: "
+                        "the rules' own, spec/rules/bram.md section 11)")
+    p.add_argument("--seed", type=int, default=1,
+                   help="seed of the deals and of the bots' randomness (default 1)")
+    p.add_argument("--jobs", type=positive_int, default=1, metavar="J",
+                   help="worker processes (default 1)")
+    p.add_argument("--nodes", default=None, metavar="N[,N]",
+                   help="the strong bot's search budget a move, in nodes (deterministic); "
+                        "two values give bot A's and bot B's")
+    _think_option(p, " (results then depend on the machine's speed)")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.set_defaults(func=local.cmd_tournament)
+
+    p = sub.add_parser("verify", help="replay a transcript and print the verdict")
+    p.add_argument("file")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.set_defaults(func=local.cmd_verify)
+
+    p = sub.add_parser("dispute", help="write the dispute package of one frame")
+    p.add_argument("file")
+    p.add_argument("frame", type=int, help="frame index N (0-based)")
+    p.add_argument("--out", required=True, help="package file to write")
+    p.set_defaults(func=local.cmd_dispute)
+
+    p = sub.add_parser("check-step", help="judge one frame from its dispute package alone")
+    p.add_argument("package")
+    p.add_argument("--state-hash", default=None,
+                   help="the committed state hash you hold (hex); without it a state-hash "
+                        "mismatch is reported as not authenticated")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.set_defaults(func=local.cmd_check_step)
+
+    p = sub.add_parser("play", help="play a game in the terminal against a local bot")
+    p.add_argument("--vs", default="greedy", choices=["greedy", "random", "strong"],
+                   help="the bot to play against")
+    _game_options(p)
+    _think_option(p)
+    p.add_argument("--seat", type=int, choices=[0, 1], default=0, help="your seat")
+    p.add_argument("--out", default="dealerless-game.transcript", help="transcript file")
+    p.set_defaults(func=local.cmd_play)
+
+    add_network_commands(sub)
+    add_key_commands(sub)
+    return parser
+
+
+def _seat_options(p: argparse.ArgumentParser) -> None:
+    home_option(p)
+    p.add_argument("--bot", choices=sorted(BOTS), default=None,
+                   help="let a bot play this seat (default: you, in the terminal UI); "
+                        "strong plays bram only")
+    p.add_argument("--think-ms", type=think_ms, default=None, metavar="MS",
+                   help="the strong bot's thinking time a move, in milliseconds (default: "
+                        "its fixed node budget)")
+    p.add_argument("--timeout", type=positive_seconds, default=300.0,
+                   help="seconds to wait for the opponent's next frame (default 300)")
+
+def add_network_commands(sub: Any) -> None:
+    seat = {"epilog": ENVIRONMENT, "formatter_class": argparse.RawDescriptionHelpFormatter}
+    p = sub.add_parser("host", help="host a game: print an invitation and wait for a player",
+                       **seat)
+    where = p.add_mutually_exclusive_group(required=True)
+    where.add_argument("--listen", type=parse_hostport, help="HOST:PORT to listen on")
+    where.add_argument("--relay", type=relay_base,
+                       help="relay URL, e.g. ws://relay.example:8765")
+    # The rule sets known when the parser is built (tests may register one of their own).
+    p.add_argument("--rules", default="bram", choices=sorted(rules_pkg.RULESETS))
+    p.add_argument("--seats", type=seat_count, default=2,
+                   help=f"players at the table, host included ({MIN_SEATS} to {MAX_SEATS}, "
+                        "as the rules allow; default 2)")
+    p.add_argument("--komi", type=parse_komi, default=None,
+                   help="pips (whole or half) added to the first player's total (default: "
+                        "the rules' own, spec/rules/bram.md section 11)")
+    p.add_argument("--set", default=None, choices=SET_NAMES,
+                   help="the domino set, for rules that offer several (mineshaft)")
+    p.add_argument("--map", default=None, metavar="FILE",
+                   help="a map file, for rules played on one (mined-games; format in "
+                        "spec/rules/mined-games.md 2.2)")
+    _seat_options(p)
+    p.set_defaults(func=network.cmd_host)
+
+    p = sub.add_parser("join", help="join a game from its invitation URL", **seat)
+    p.add_argument("url", type=ws_url, help="the ws://... URL from the invitation")
+    p.set_defaults(komi=0)
+    _seat_options(p)
+    p.set_defaults(func=network.cmd_join)
+
+    p = sub.add_parser("resume", help="resume a stopped or crashed game", **seat)
+    p.add_argument("game", help="game id or any unambiguous prefix of it (see `dealerless "
+                                "games`), or the path of its database")
+    p.set_defaults(komi=0)
+    _seat_options(p)
+    p.set_defaults(func=network.cmd_resume)
+
+    p = sub.add_parser("games", help="list local games and their state")
+    p.add_argument("--json", action="store_true")
+    home_option(p)
+    p.set_defaults(func=saved.cmd_games)
+
+    p = sub.add_parser("export", help="write a local game's transcript file")
+    p.add_argument("game", help="game id or any unambiguous prefix of it, or a database path")
+    p.add_argument("file")
+    home_option(p)
+    p.set_defaults(func=saved.cmd_export)
+
+    p = sub.add_parser("relay", help="run an untrusted store-and-forward relay")
+    p.add_argument("--listen", type=parse_hostport, required=True, help="HOST:PORT")
+    p.add_argument("--max-rooms", type=count, default=256)
+    p.add_argument("--max-frames", type=count, default=4096, help="messages kept per room")
+    p.add_argument("--idle", type=positive_seconds, default=3600.0,
+                   help="seconds before an idle room expires")
+    for name in ("drop", "dup", "reorder"):
+        p.add_argument(f"--chaos-{name}", type=probability, default=0.0,
+                       help=f"testing only: probability to {name} a forwarded message")
+    p.add_argument("--chaos-seed", type=int, default=None)
+    p.set_defaults(func=network.cmd_relay)
+
+
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("dealerless")
+    except PackageNotFoundError:
+        return "unknown (not installed)"

@@ -1,0 +1,49 @@
+"""`dealerless games` and `dealerless export`: the games stored in the data directory."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sqlite3
+import sys
+from pathlib import Path
+
+from peers.cli.network import home_dir
+from peers.cli.options import EXIT_FAILED, fail
+from peers.store.games import GameNotFound, GameStore, StoreError, find_game, list_games
+from protocol.errors import DealerlessError
+
+
+def cmd_games(args: argparse.Namespace) -> int:
+    try:
+        games = list_games(home_dir(args) / "games")
+    except (DealerlessError, sqlite3.Error, OSError) as exc:
+        print(f"dealerless: {exc}", file=sys.stderr)
+        return EXIT_FAILED
+    if args.json:
+        print(json.dumps([{"game_id": g.game_id, "seat": g.seat, "status": g.status,
+                           "frames": g.frames, "path": str(g.path)} for g in games], indent=2))
+    else:
+        for g in games:
+            print(f"{g.game_id[:16]}  seat {g.seat}  {g.frames:>3} frames  {g.status}")
+        if not games:
+            print("no local games", file=sys.stderr)
+    return 0
+
+def cmd_export(args: argparse.Namespace) -> int:
+    try:
+        store = GameStore.open(find_game(home_dir(args) / "games", args.game))
+        data = store.transcript().encode()
+    except GameNotFound as exc:
+        return fail(f"export: {exc}")
+    except (StoreError, DealerlessError, sqlite3.Error) as exc:
+        print(f"dealerless: export: {exc}", file=sys.stderr)
+        return EXIT_FAILED
+    try:
+        Path(args.file).write_bytes(data)
+    except OSError as exc:
+        print(f"dealerless: export: cannot write {args.file}: {exc.strerror or exc}",
+              file=sys.stderr)
+        return EXIT_FAILED
+    print(f"wrote {len(data)} bytes to {args.file}")
+    return 0
