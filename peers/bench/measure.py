@@ -208,9 +208,13 @@ def bench_cannot_play(reps: int, op_samples: dict[str, list[float]]) -> tuple[di
         proof = prove.run(partial(prove_cannot_play, x, stmt, ctx, os.urandom(32)))
         wire = proof.encode()
         size = len(wire)
-        # The verifier starts from the proof's bytes; the statement is its own state.
-        verify.run(lambda w=wire: verify_cannot_play(stmt, CannotPlayProof.decode(w, stmt), ctx))
+        verify.run(partial(_verify_proof, stmt, wire, ctx))
     return {"prove": prove, "verify": verify}, stmt, size
+
+
+def _verify_proof(stmt: CannotPlayStatement, wire: bytes, ctx: Context) -> None:
+    """The verifier's side starts from the proof's bytes; the statement is its own state."""
+    verify_cannot_play(stmt, CannotPlayProof.decode(wire, stmt), ctx)
 
 
 def _cannot_play_report(steps: dict[str, Step], stmt: CannotPlayStatement, size: int,

@@ -90,7 +90,9 @@ class StrongBot:
             left, right = state.ends
             self._seen.append((FIT_MASK[left] | FIT_MASK[right], unknown))
         worlds = self._worlds(unknown)
-        komi = int(view.params.get("komi_halves", DEFAULT_KOMI_HALVES))
+        komi = view.params.get("komi_halves", DEFAULT_KOMI_HALVES)
+        if type(komi) is not int:
+            raise LocalError("bot/rules", "the strong bot plays bram, whose komi is an int")
         kd = -komi if state.first_player == view.seat else komi
         children = [_child(state, m) for m in view.legal]
         totals = self._search(me, worlds, children, kd)

@@ -231,7 +231,7 @@ def komi_sweep(pairs: list[tuple[Deal, Game, Game]], played_at: int) -> dict[str
     """The first player's win rate rescored at other komi values, and the komi that comes
     closest to 50%. Exact rescoring of the same games, valid as a measurement only near
     the komi they were played at (the bots' play may change with komi)."""
-    rows = []
+    rows: list[dict[str, Any]] = []
     for k in SWEEP:
         if abs(played_at + k) > KOMI_LIMIT_HALVES:
             continue

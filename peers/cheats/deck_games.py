@@ -22,6 +22,7 @@ from protocol.frames import MAX_FRAME_BYTES, MessageType, build_frame
 from protocol.group import G
 from protocol.messages import MoveBody, ShareEntry, SharesBody, ShuffleBody
 from protocol.referee import Referee
+from protocol.rules.base import DrawingRules
 from protocol.rules.bram import End, Play
 from protocol.seat import SeatAgent
 from protocol.setup import GameSetup
@@ -278,13 +279,20 @@ def _claim_table(seed: int, rules: str, seats: int) -> tuple[Table, int]:
         if due is None or _state(x).phase is not Phase.PLAY:
             return False
         view = x.agents[due[0]].view(x.referees[due[0]].state)
-        rules = x.referees[0].game.rules
+        rules = _drawing_rules(x)
         return (any(rules.played_tile(m) is not None for m in view.legal)
                 and any(rules.must_play_if_able(_state(x).rules_state, due[0], m)
                         for m in _claims(rules)))
 
     _advance_to(t, could_play)
     return t, _mover(t)
+
+
+def _drawing_rules(t: Table) -> Any:
+    """The table's rules, which have forced play (spec/10-session.md 10.4)."""
+    rules = t.referees[0].game.rules
+    assert isinstance(rules, DrawingRules), "this cheat needs a rule set with forced play"
+    return rules
 
 
 def _claims(rules: Any) -> list[Any]:
@@ -309,7 +317,7 @@ def false_claim(seed: int = 3, rules_name: str = "mexican-train", seats: int = 3
 
     t, seat = _claim_table(seed, rules_name, seats)
     state = _state(t)
-    rules = t.referees[0].game.rules
+    rules = _drawing_rules(t)
     move = next(m for m in _claims(rules)
                 if rules.must_play_if_able(state.rules_state, seat, m))
     statement = claim_statement(t.referees[0].game, state, seat)

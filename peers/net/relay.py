@@ -143,8 +143,8 @@ class Relay:
         room.connections.add(conn)
         self.connections += 1
         try:
-            for message in list(room.log):  # catch up on everything the room holds
-                await self._send(conn, message)
+            for logged in list(room.log):  # catch up on everything the room holds
+                await self._send(conn, logged)
             async for message in conn:
                 if not isinstance(message, bytes):
                     continue

@@ -136,10 +136,10 @@ class GameStore:
         # so a resumed game never goes on signing frames to a proven cheater.
         proofs = [self.meta_bytes("offending"), *(bytes(r[0]) for r in self.db.execute(
             "SELECT wire FROM evidence ORDER BY id"))]
-        for wire in proofs:
-            if wire is not None and ref.violation is None:
+        for proof in proofs:
+            if proof is not None and ref.violation is None:
                 with contextlib.suppress(Violation):
-                    ref.receive(wire)
+                    ref.receive(proof)
         return ref
 
     def transcript(self) -> Transcript:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
+from functools import partial
 from typing import Any, Protocol
 
 from peers.entropy import Entropy
@@ -77,7 +78,7 @@ class SetupEvent:
     seats: int = 2
 
 
-Event = StepEvent | ViewEvent | EndEvent | NoticeEvent
+Event = StepEvent | ViewEvent | EndEvent | NoticeEvent | SetupEvent
 AsyncChooser = Callable[[SeatView], Awaitable[Any]]
 Notify = Callable[[Event], None]
 
@@ -119,6 +120,11 @@ def view_event(referee: Referee, view: SeatView) -> ViewEvent:
     return ViewEvent(view, counts, None if due is None else (due[0], due[1].label))
 
 
+def _chosen(move: Any, _view: SeatView) -> Any:
+    """The chooser of a move already chosen."""
+    return move
+
+
 class Driver(Protocol):
     seat: int
 
@@ -148,7 +154,7 @@ class LocalDriver:
             if seat == me and due[1] is MessageType.MOVE:
                 notify(view_event(ref, agent.view(ref.state)))
                 move = await choose(agent.view(state))
-                wire = agent.next_frame(state, fresh, lambda _v, m=move: m)
+                wire = agent.next_frame(state, fresh, partial(_chosen, move))
             else:
                 wire = table.agents[seat].next_frame(state, fresh, table.choosers[seat])
             table.deliver(wire)
