@@ -27,6 +27,7 @@ def check_main() -> int:
     passed = sum(c[0] for c in t.counts.values())
     failed = sum(c[1] for c in t.counts.values())
     more, wrong = disputes.run()
+    # checks.disputes, named as before tools/independent/ so that the output stays the same
     print(f"disputes/, files.json and setups (independent_dispute.py): {more} passed, "
           f"{wrong} failed")
     passed, failed = passed + more, failed + wrong

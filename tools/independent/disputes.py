@@ -22,6 +22,7 @@ from independent.wire.msgpack_lib import pack, unpack
 MAX_PACKAGE = 1249280      # 11.3
 
 
+# --- 11.4 check_step ------------------------------------------------------------------------
 def game_owners_ok(g: Game, owners: list[int]) -> bool:
     """10.3: the dealt owners, except that some first boneyard positions, in ascending
     order, belong to seats."""

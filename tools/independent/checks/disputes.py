@@ -9,15 +9,15 @@ import json
 from pathlib import Path
 from typing import Any
 
-from independent.checks.tally import VECTORS as VEC
+from independent.checks.tally import VECTORS
 from independent.disputes import check_step, packages
 from independent.errors import SpecError
 from independent.match import verify_match
 from independent.session.game import decode_setup
 from independent.verify import verify
 
-DISPUTES = VEC / "disputes"
-TRANSCRIPTS = VEC / "transcripts"
+DISPUTES = VECTORS / "disputes"
+TRANSCRIPTS = VECTORS / "transcripts"
 
 
 def read_records(path: Path) -> list[bytes]:
@@ -107,7 +107,7 @@ def _cmp_vio(got: dict[str, Any] | None, want: dict[str, Any] | None) -> list[st
 
 
 def check_files(t: Tally) -> None:
-    d = json.loads((VEC / "files.json").read_text())
+    d = json.loads((VECTORS / "files.json").read_text())
     t.section("files/transcripts")
     for x in d["transcripts"]:
         v = verify(bytes.fromhex(x["file"]))
@@ -126,7 +126,9 @@ def check_files(t: Tally) -> None:
 
 
 def check_setups(t: Tally) -> None:
-    d = json.loads((VEC / "setup.json").read_text())
+    d = json.loads((VECTORS / "setup.json").read_text())
+    # The label names session.game.decode_setup as it was called before tools/independent/,
+    # so that the scripts' output stays the same.
     t.section("setup.json (independent_verify.decode_setup)")
     for x in d["vectors"]:
         try:

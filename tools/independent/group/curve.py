@@ -92,7 +92,7 @@ B: Point = _B
 assert encode(B) == bytes.fromhex("58" + "66" * 31)  # the RFC 8032 base point
 
 
-# --- 2.3 decoding a received point (setup rule 11) -----------------------------------------
+# --- 2.3 which rule a refused point breaks -------------------------------------------------
 def point_rule(b: bytes) -> str | None:
     """2.3: the first broken rule in table order (None: accepted)."""
     if len(b) != 32:

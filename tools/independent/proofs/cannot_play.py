@@ -120,7 +120,7 @@ def verify_cannot_play(tiles: tuple[Tile, ...], point_of: dict[Tile, bytes], set
                        forb: list[Tile], proof: bytes) -> None:
     """6.5.5 (statement 6.5.1, decoding 6.5.4), from the verifier's own values."""
     h, f = len(hand), len(forb)
-    if not 1 <= h <= 91 or not 1 <= f <= len(tiles):                   # 1
+    if not 1 <= h <= 91 or not 1 <= f <= len(tiles):                             # 1
         fail_err("cannot-play/size")
     if any(a >= b for a, b in pairwise(j for j, _, _ in hand)):
         fail_err("cannot-play/order")
@@ -149,4 +149,4 @@ def verify_cannot_play(tiles: tuple[Tile, ...], point_of: dict[Tile, bytes], set
         for t, qt in zip(forb, q, strict=True):
             if kj == qt:
                 fail_err("cannot-play/identity",
-                     f"C = O: position {j} holds the forbidden tile {tile_text(t)}")
+                         f"C = O: position {j} holds the forbidden tile {tile_text(t)}")

@@ -170,5 +170,5 @@ def check_shuffle(ctx: bytes, y: bytes, deck_in: bytes, body: Any) -> bytes:
     t += [add(add(smul(chal, ch[i]), bmul(sh[i])), smul(sp[i], prev[i])) for i in range(n)]
     if H_scalar(T["SHUFFLE_C"], stmt, b"".join(c), b"".join(ch), b"".join(t)) != chal:
         fail_err("shuffle/challenge",
-             "recomputed challenge differs: the output is not a proven shuffle")
+                 "recomputed challenge differs: the output is not a proven shuffle")
     return out

@@ -1,6 +1,6 @@
 """The rule set `bram` (spec/rules/bram.md): state (3), moves (4), apply (6), outcome (8).
 
-Its failures are the verifier's Err (spec 10.4 step 4 reports them as they are).
+Its failures are the verifier's Err (the other rule sets raise RuleError).
 """
 
 from __future__ import annotations
@@ -13,7 +13,6 @@ from independent.group.points import Tile, tile_text
 from independent.rules.common import Outcome, set_tiles
 
 
-# --- rules/bram.md -------------------------------------------------------------------------
 @dataclass(frozen=True)
 class BramState:
     """rules/bram.md 3 (without `played`, which the line determines)."""

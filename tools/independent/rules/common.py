@@ -22,6 +22,9 @@ def norm(t: Tile) -> Tile:
 
 @dataclass
 class Outcome:
+    """A finished hand (bram.md 8, mexican-train.md 8.1, mineshaft.md 8); to_json is 11.1's
+    `outcome`."""
+
     winner: int | None
     reason: str
     hand_pips: list[int]

@@ -21,8 +21,6 @@ HUB = 0                              # 4: target 0 is the hub, 1 + k shaft k, 7 
 SHAFTS = 6                           # 5.1 / D4
 VEIN_DEPTH = 3                       # 5.3 / D7
 HAND_SIZE = 5                        # 2 / D16
-
-
 MAX_SEATS = {"double-six": 4, "double-nine": 8, "double-twelve": 8}   # 2 / D3
 
 

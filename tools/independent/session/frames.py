@@ -17,7 +17,6 @@ from independent.wire.msgpack_lib import unpack
 MAX_FRAME_BYTES = 65536     # 8.4
 
 
-# --- 8.4 frames --------------------------------------------------------------------------
 TYPES = {1: ("KEY", "key", "keys"), 2: ("NONCE", "nonce", "nonces"),
          3: ("SHUFFLE", "shuffle", "shuffle"), 4: ("DEAL", "deal", "deal"),
          5: ("MOVE", "move", "play"), 6: ("REVEAL", "reveal", "reveal"),

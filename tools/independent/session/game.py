@@ -25,7 +25,6 @@ RULESETS: dict[str, Any] = {"bram": Bram, "mexican-train": MexicanTrain,
 HIDDEN, BONEYARD = -1, -2
 
 
-# --- 8.2 the setup and the game ----------------------------------------------------------
 @dataclass
 class Game:
     """10.1: the fixed facts derived from the setup."""

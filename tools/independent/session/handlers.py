@@ -34,7 +34,6 @@ def open_position(g: Game, st: State, p: int) -> Tile:
     return g.tile_of[m]
 
 
-# --- 10.4 the phases step by step -----------------------------------------------------------
 def on_key(g: Game, st: State, fr: Frame) -> None:
     b = f_array(fr.body, 3, "KEY body")
     y = read_point(b[0], "key_share")

@@ -24,7 +24,6 @@ from independent.group.curve import (
     pt_neg,
 )
 
-# --- 8.3 Verify ------------------------------------------------------------------------------
 SIGN_PREFIX = b"dealerless/frame-signature/1\x00"
 SMALL_ORDER_Y = frozenset((
     0, 1, P - 1, P, P + 1,

@@ -23,7 +23,6 @@ from typing import Any
 
 from independent.errors import fail
 
-# --- 8.1 canonical msgpack -------------------------------------------------------------------
 MAX_ENTRIES = 4096
 MAX_PARSE_DEPTH = 1024
 MAX_DEPTH = 16
