@@ -22,24 +22,22 @@ def fail(code: str) -> NoReturn:
     raise SpecError(code)
 
 
-class Err(SpecError):
-    """A failed check with its stable `area/rule` code (1.4) and a free-text detail."""
-
+class _Detailed(SpecError):
     def __init__(self, code: str, detail: str = "") -> None:
         super().__init__(code)
         self.detail = detail or code
+
+
+class Err(_Detailed):
+    """A failed check of the transcript verifier, with a free-text detail."""
 
 
 def fail_err(code: str, detail: str = "") -> NoReturn:
     raise Err(code, detail)
 
 
-class RuleError(SpecError):
+class RuleError(_Detailed):
     """A failed check of a rule set with its `rules/...` code and a free-text detail."""
-
-    def __init__(self, code: str, detail: str = "") -> None:
-        super().__init__(code)
-        self.detail = detail or code
 
 
 def fail_rule(code: str, detail: str = "") -> NoReturn:
