@@ -1,69 +1,27 @@
-#!/usr/bin/env python3
-"""Independent implementation of the rule set `mineshaft` (spec/rules/mineshaft.md).
+"""The rule set `mineshaft` (spec/rules/mineshaft.md), one round.
 
-Written from the spec alone (spec/rules/mineshaft.md, with spec/rules/bram.md 1 for the
-interface and spec/10-session.md / spec/11-verify.md for how a rule set plugs into the
-session), for tools/independent_verify.py: no code of the project is read or imported
-except tools/independent_check.py (for its SpecError base class). Section numbers below
-are those of spec/rules/mineshaft.md unless another document is named.
-
+Written from spec/rules/mineshaft.md, with spec/rules/bram.md 1 for the interface and
+spec/10-session.md / spec/11-verify.md for how a rule set plugs into the session. Section
+numbers below are those of spec/rules/mineshaft.md unless another document is named.
 Decisions where the document is ambiguous or silent are marked `# SPEC GAP:`.
-
-Usage:
-    python tools/independent_mineshaft.py --perft [FILE]
-        replay every case of spec/vectors/rules/mineshaft_perft.json (section 11): the
-        prefix, the state and hands reached, the legal moves there, every perft[d] and the
-        terminal counts; exit 0 iff all agree.
 """
 
 from __future__ import annotations
 
-import argparse
-import json
 import re
-import sys
 from dataclasses import dataclass, replace
-from pathlib import Path
 from typing import Any, NoReturn
 
-import independent_check as ic
+from independent.errors import fail_rule
+from independent.group.points import SETS, Tile
+from independent.rules.common import Outcome, norm, set_tiles
 
-Tile = tuple[int, int]
 PASS, DRAW, PLAY = 0, 1, 2           # 4: Pass is id 0, Draw id 1, plays from id 2
 HUB = 0                              # 4: target 0 is the hub, 1 + k shaft k, 7 + 2n (+1) veins
 SHAFTS = 6                           # 5.1 / D4
 VEIN_DEPTH = 3                       # 5.3 / D7
 HAND_SIZE = 5                        # 2 / D16
-SETS = {"double-six": 6, "double-nine": 9, "double-twelve": 12}
 MAX_SEATS = {"double-six": 4, "double-nine": 8, "double-twelve": 8}   # 2 / D3
-ROOT = Path(__file__).resolve().parent.parent
-PERFT = ROOT / "spec" / "vectors" / "rules" / "mineshaft_perft.json"
-
-
-class RuleError(ic.SpecError):
-    """A failed check with its `rules/...` code and a free-text detail."""
-
-    def __init__(self, code: str, detail: str = "") -> None:
-        super().__init__(code)
-        self.detail = detail or code
-
-
-def fail(code: str, detail: str = "") -> NoReturn:
-    raise RuleError(code, detail)
-
-
-def halves_text(h: int) -> str:
-    sign, a = ("-" if h < 0 else ""), abs(h)
-    return f"{sign}{a // 2}" + (".5" if a % 2 else "")
-
-
-def set_tiles(m: int) -> tuple[Tile, ...]:
-    """spec 5.1: the canonical order, by low then high."""
-    return tuple((a, b) for a in range(m + 1) for b in range(a, m + 1))
-
-
-def norm(t: Tile) -> Tile:
-    return (min(t), max(t))
 
 
 def target_text(x: int) -> str:
@@ -181,26 +139,7 @@ NUM = r"(0|[1-9][0-9]*)"
 MOVE_TEXT = re.compile(rf"{NUM}-{NUM}>(H|S[0-5]|V{NUM}[ab])", re.ASCII)
 
 
-@dataclass
-class MineOutcome:
-    """8; the same JSON as bram's (spec/11-verify.md 11.1 `outcome`)."""
-
-    winner: int | None
-    reason: str
-    hand_pips: list[int]
-    pips_halves: list[int]
-    margin_halves: int
-    hidden: list[Tile]
-
-    def to_json(self) -> dict[str, Any]:
-        return {"winner": self.winner, "draw": self.winner is None, "reason": self.reason,
-                "pips": [halves_text(x) for x in self.pips_halves],
-                "pips_halves": self.pips_halves, "hand_pips": self.hand_pips,
-                "margin": halves_text(self.margin_halves),
-                "margin_halves": self.margin_halves}
-
-
-def round_winners(o: MineOutcome) -> list[int]:
+def round_winners(o: Outcome) -> list[int]:
     """8 / D12: the winning seats (several for a shared win)."""
     if o.winner is not None:
         return [o.winner]
@@ -222,10 +161,10 @@ class Mineshaft:
     drawing_rules = True       # spec/10-session.md 10.4: a `DrawingRules`
 
     def __init__(self, params: dict[str, Any]) -> None:
-        # 2 / 8.2 row 9 ([D3] of independent_verify.py): a parameter the rule set refuses
+        # 2 / 8.2 row 9 ([D3]): a parameter the rule set refuses
         # is rules/params; a default left out is setup/params in decode_setup.
         def bad(why: str) -> NoReturn:
-            fail("rules/params", f"mineshaft: {why}, got {params}")
+            fail_rule("rules/params", f"mineshaft: {why}, got {params}")
 
         if not isinstance(params, dict):
             bad("params must be a map")
@@ -305,7 +244,7 @@ class Mineshaft:
         if m.kind != PLAY:
             return m.kind
         if not 0 <= m.target < self.targets_n:
-            fail("rules/no-such-target", m.text())
+            fail_rule("rules/no-such-target", m.text())
         return 2 + self.targets_n * self.index[m.tile] + m.target  # type: ignore[index]
 
     def parse_move(self, s: str) -> MineMove:
@@ -314,7 +253,7 @@ class Mineshaft:
             return MineMove(("pass", "draw").index(s))
         mt = MOVE_TEXT.fullmatch(s)
         if not mt or (int(mt[1]), int(mt[2])) not in self.index:
-            fail("rules/move-text", repr(s))
+            fail_rule("rules/move-text", repr(s))
         tile = (int(mt[1]), int(mt[2]))
         tg = mt[3]
         if tg == "H":
@@ -324,7 +263,7 @@ class Mineshaft:
         else:
             n = int(mt[4])
             if n > self.max_pip:
-                fail("rules/move-text", repr(s))
+                fail_rule("rules/move-text", repr(s))
             x = 7 + 2 * n + (tg[-1] == "b")
         return MineMove(PLAY, tile, x)
 
@@ -370,7 +309,7 @@ class Mineshaft:
     # 6.2
     def apply(self, s: MineState, seat: int, m: MineMove) -> MineState:
         def violate(code: str, detail: str) -> NoReturn:
-            fail(code, f"{m.text()}: {detail}")
+            fail_rule(code, f"{m.text()}: {detail}")
 
         if s.finished is not None:                                                 # 1
             violate("rules/game-over", "the round is over")
@@ -438,7 +377,7 @@ class Mineshaft:
 
     # 8
     def outcome(self, s: MineState, hands: list[list[Tile]],
-                hidden: list[Tile]) -> MineOutcome:
+                hidden: list[Tile]) -> Outcome:
         if s.finished is None:
             raise RuntimeError("rules/not-over")
         on_table = s.table()
@@ -446,12 +385,12 @@ class Mineshaft:
         for h, c in zip(hands, s.hand_counts, strict=True):
             if (len(h) != c or len(set(h)) != len(h) or any(
                     t not in self.index or t in on_table or t in seen for t in h)):
-                fail("rules/reveal-mismatch", "the revealed hands disagree with the table")
+                fail_rule("rules/reveal-mismatch", "the revealed hands disagree with the table")
             seen |= set(h)
         if hidden:
             # SPEC GAP: 8 says `hidden` "must be empty" without a code; a non-empty one is
             # rules/reveal-mismatch (it cannot arise: the rule set hides no position).
-            fail("rules/reveal-mismatch", "mineshaft hides no tile")
+            fail_rule("rules/reveal-mismatch", "mineshaft hides no tile")
         pips = [sum(a + b for a, b in h) for h in hands]
         if s.finished == "out":
             winner: int | None = s.hand_counts.index(0)
@@ -460,158 +399,4 @@ class Mineshaft:
             winner = pips.index(low) if pips.count(low) == 1 else None          # D12
         margin = 0 if winner is None else 2 * (
             min(p for i, p in enumerate(pips) if i != winner) - pips[winner])    # D14
-        return MineOutcome(winner, s.finished, pips, [2 * p for p in pips], margin, [])
-
-
-# --- 11 the perft vectors ------------------------------------------------------------------------
-def parse_tile(text: str) -> Tile:
-    a, b = text.split("-")
-    return (int(a), int(b))
-
-
-@dataclass
-class Position:
-    """A position with every hand and the pile order known (section 11)."""
-
-    rules: Mineshaft
-    state: MineState
-    hands: list[list[Tile]]
-    pile: list[Tile]
-
-    def play(self, m: MineMove) -> Position:
-        s, seat = self.state, self.state.turn
-        hands, pile = [list(h) for h in self.hands], list(self.pile)
-        if m.kind == PLAY:
-            if m.tile not in hands[seat]:
-                raise AssertionError(f"seat {seat} does not hold {m.text()}")
-            hands[seat].remove(m.tile)
-        elif m.kind == DRAW:
-            hands[seat].append(pile.pop(0))
-        return Position(self.rules, self.rules.apply(s, seat, m), hands, pile)
-
-    def legal(self) -> list[MineMove]:
-        s = self.state
-        return self.rules.legal_moves(s, self.hands[s.turn]) if s.finished is None else []
-
-
-def perft_walk(pos: Position, depth: int, counts: list[int],
-               terminals: dict[str, int] | None, d: int = 0) -> None:
-    """counts[d] += the sequences of exactly d moves; terminals (full walk) by outcome."""
-    # SPEC GAP: 11 says the endgame cases count "every finished round reachable from their
-    # position by `reason/winning seats`" without saying whether a round is a move sequence
-    # or a distinct final state, nor up to what depth. Read as: every legal move sequence
-    # ending the round, at any depth, keyed `reason/` + the winning seats (round_winners)
-    # ascending joined by `+` (the vectors' counts agree).
-    counts[d] += 1
-    if pos.state.finished is not None:
-        if terminals is not None:
-            o = pos.rules.outcome(pos.state, pos.hands, [])
-            key = f"{o.reason}/{'+'.join(map(str, round_winners(o)))}"
-            terminals[key] = terminals.get(key, 0) + 1
-        return
-    if d == depth and terminals is None:
-        return
-    for m in pos.legal():
-        perft_walk(pos.play(m), depth, counts, terminals, d + 1)
-
-
-def check_perft(path: Path = PERFT, verbose: bool = True) -> tuple[int, int]:
-    """Every case of the perft file; returns (passed, failed) checks."""
-    data = json.loads(path.read_text())
-    passed = failed = 0
-
-    def check(label: str, ok: bool, why: str = "") -> None:
-        nonlocal passed, failed
-        passed, failed = passed + ok, failed + (not ok)
-        if verbose or not ok:
-            print(f"{'PASS' if ok else 'FAIL'} {label}" + ("" if ok else f": {why}"))
-
-    for case in data["cases"]:
-        name = case["name"]
-        try:
-            rules = Mineshaft(case["params"])
-            hands = [[parse_tile(t) for t in h] for h in case["hands"]]
-            pile = [parse_tile(t) for t in case["pile"]]
-            pos = Position(rules, rules.initial_state(case["first_player"]), hands, pile)
-            check(f"{name}: deal", sorted([*(t for h in hands for t in h), *pile,
-                                           *rules.on_table])
-                  == sorted(rules.tiles), "the deal is not the whole set")
-            for text in case["prefix"]:
-                m = rules.parse_move(text)
-                legal = pos.legal()
-                if m not in legal:
-                    raise AssertionError(f"prefix move {text} is not legal "
-                                         f"({[x.text() for x in legal]})")
-                pos = pos.play(m)
-        except (ic.SpecError, AssertionError) as e:
-            check(f"{name}: prefix", False, f"{type(e).__name__}: {getattr(e, 'detail', e)}")
-            continue
-        got_state = pos.state.to_json()
-        check(f"{name}: state after {len(case['prefix'])} moves", got_state == case["state"],
-              f"got {got_state}")
-        got_hands = [sorted(f"{a}-{b}" for a, b in sorted(h)) for h in pos.hands]
-        want_hands = [sorted(h) for h in case["hands_now"]]
-        check(f"{name}: hands", got_hands == want_hands, f"got {got_hands}")
-        legal_text = [m.text() for m in pos.legal()]
-        check(f"{name}: legal {legal_text}", legal_text == case["legal"],
-              f"want {case['legal']}")
-        for m in pos.legal():   # the move ids round-trip
-            if rules.move_from_id(rules.move_id(m)) != m:
-                check(f"{name}: id of {m.text()}", False, "does not round-trip")
-        want = case["perft"]
-        counts = [0] * len(want)
-        perft_walk(pos, len(want) - 1, counts, None)
-        check(f"{name}: perft {counts}", counts == want, f"want {want}")
-        if "terminals" in case:
-            terms: dict[str, int] = {}
-            perft_walk(pos, 10**6, [0] * 1000, terms)
-            check(f"{name}: terminals {dict(sorted(terms.items()))}",
-                  terms == case["terminals"], f"want {case['terminals']}")
-    return passed, failed
-
-
-def self_check() -> tuple[int, int]:
-    """The encoding table of section 4 and the texts it refuses."""
-    r = Mineshaft({"set": "double-six", "seats": 2, "round": 6, "long": False, "after": ""})
-    table = {"pass": 0, "draw": 1, "0-0>H": 2, "0-0>S0": 3, "0-0>S5": 8, "0-0>V0a": 9,
-             "0-1>H": 23, "2-6>H": 359, "3-4>V3a": 414, "3-5>S2": 425, "6-6>V6b": 589}
-    ok = bad = 0
-    for text, i in table.items():
-        m = r.parse_move(text)
-        good = r.move_id(m) == i and r.move_from_id(i) == m and m.text() == text
-        ok, bad = ok + good, bad + (not good)
-        if not good:
-            print(f"FAIL encoding {text} <-> {i}")
-    for text in ("5-3>H", "03-5>H", "3-5>h", "3-5>S6", "3-5>V3", "3-5>V03a", "DRAW",
-                 "3-5>V7a", "٣-5>H"):
-        try:
-            r.parse_move(text)
-            print(f"FAIL encoding {text!r} accepted")
-            bad += 1
-        except RuleError:
-            ok += 1
-    ends = {"double-six": 589, "double-nine": 1486, "double-twelve": 3004}
-    for name, last in ends.items():
-        rr = Mineshaft({"set": name, "seats": 2, "round": SETS[name], "long": False,
-                        "after": ""})
-        good = rr.move_from_id(last) is not None and rr.move_from_id(last + 1) is None
-        ok, bad = ok + good, bad + (not good)
-        if not good:
-            print(f"FAIL the last id of {name} is not {last}")
-    return ok, bad
-
-
-def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--perft", nargs="?", const=str(PERFT), metavar="FILE",
-                    help="check the perft vectors (default spec/vectors/rules/...)")
-    args = ap.parse_args(argv)
-    ok, bad = self_check()
-    print(f"encoding self-check: {ok} passed, {bad} failed")
-    p, f = check_perft(Path(args.perft or PERFT))
-    print(f"perft: {p} passed, {f} failed")
-    return 0 if bad == 0 and f == 0 else 1
-
-
-if __name__ == "__main__":
-    sys.exit(main())
+        return Outcome(winner, s.finished, pips, [2 * p for p in pips], margin, [])

@@ -1,10 +1,7 @@
-"""Independent implementation of the rule set `mexican-train` (spec/rules/mexican-train.md).
+"""The rule set `mexican-train` (spec/rules/mexican-train.md), one round.
 
-Written from the spec alone, for tools/independent_verify.py: no code of the project is read
-or imported except tools/independent_check.py (for its SpecError base class). Section numbers
-below are those of spec/rules/mexican-train.md unless another document is named.
-
-Decisions where the document is ambiguous or silent are marked `# SPEC GAP:`.
+Section numbers below are those of spec/rules/mexican-train.md unless another document is
+named. Decisions where the document is ambiguous or silent are marked `# SPEC GAP:`.
 """
 
 from __future__ import annotations
@@ -13,37 +10,17 @@ import re
 from dataclasses import dataclass, replace
 from typing import Any, NoReturn
 
-import independent_check as ic
+from independent.errors import fail_rule
+from independent.group.points import Tile
+from independent.rules.common import Outcome, norm, set_tiles
 
-Tile = tuple[int, int]
 MEXICAN = 8                        # 4: the train index of the Mexican train
 PASS, DRAW, NOT_HOLDING = 0, 1, 2  # 4: ids of the three non-play moves
 
 
-class RuleError(ic.SpecError):
-    """A failed check with its `rules/...` code and a free-text detail."""
-
-    def __init__(self, code: str, detail: str = "") -> None:
-        super().__init__(code)
-        self.detail = detail or code
-
-
-def fail(code: str, detail: str = "") -> NoReturn:
-    raise RuleError(code, detail)
-
-
-def halves_text(h: int) -> str:
-    sign, a = ("-" if h < 0 else ""), abs(h)
-    return f"{sign}{a // 2}" + (".5" if a % 2 else "")
-
-
 # --- 2 tile set ------------------------------------------------------------------------------
-TILES: tuple[Tile, ...] = tuple((a, b) for a in range(13) for b in range(a, 13))  # 5.1 order
+TILES: tuple[Tile, ...] = set_tiles(12)  # 5.1 order
 INDEX = {t: i for i, t in enumerate(TILES)}
-
-
-def norm(t: Tile) -> Tile:
-    return (min(t), max(t))
 
 
 def hand_size_for(seats: int) -> int:
@@ -124,27 +101,8 @@ def parse_move(s: str) -> MexMove:
         return MexMove(("pass", "draw", "not-holding").index(s))
     m = MOVE_TEXT.fullmatch(s)
     if not m or (int(m[1]), int(m[2])) not in INDEX:
-        fail("rules/move-text", f"{s!r}")
+        fail_rule("rules/move-text", f"{s!r}")
     return MexMove(3, (int(m[1]), int(m[2])), MEXICAN if m[3] == "M" else int(m[3]))
-
-
-@dataclass
-class MexOutcome:
-    """8.1; the same JSON as bram's (11.1 `outcome`)."""
-
-    winner: int | None
-    reason: str
-    hand_pips: list[int]
-    pips_halves: list[int]
-    margin_halves: int
-    hidden: list[Tile]
-
-    def to_json(self) -> dict[str, Any]:
-        return {"winner": self.winner, "draw": self.winner is None, "reason": self.reason,
-                "pips": [halves_text(x) for x in self.pips_halves],
-                "pips_halves": self.pips_halves, "hand_pips": self.hand_pips,
-                "margin": halves_text(self.margin_halves),
-                "margin_halves": self.margin_halves}
 
 
 class MexicanTrain:
@@ -157,10 +115,10 @@ class MexicanTrain:
     drawing_rules = True       # 10.4: a `DrawingRules` (boneyard draws and forced play)
 
     def __init__(self, params: dict[str, Any]) -> None:
-        # 2 / 8.2 row 9 ([D3] of independent_verify.py): a parameter the rule set refuses
+        # 2 / 8.2 row 9 ([D3]): a parameter the rule set refuses
         # is rules/params; a default left out is setup/params in decode_setup.
         def bad(why: str) -> NoReturn:
-            fail("rules/params", f"mexican-train: {why}, got {params}")
+            fail_rule("rules/params", f"mexican-train: {why}, got {params}")
 
         if not isinstance(params, dict):
             bad("params must be a map")
@@ -273,7 +231,7 @@ class MexicanTrain:
     # 6.2
     def apply(self, s: MexState, seat: int, m: MexMove) -> MexState:
         def violate(code: str, detail: str) -> NoReturn:
-            fail(code, f"{m.text()}: {detail}")
+            fail_rule(code, f"{m.text()}: {detail}")
 
         if s.finished is not None:                                                  # 1
             violate("rules/game-over", "the round is over")
@@ -383,7 +341,7 @@ class MexicanTrain:
                        finished="blocked" if stalled == self.seats else None)
 
     # 8.1
-    def outcome(self, s: MexState, hands: list[list[Tile]], hidden: list[Tile]) -> MexOutcome:
+    def outcome(self, s: MexState, hands: list[list[Tile]], hidden: list[Tile]) -> Outcome:
         if s.finished is None:
             raise RuntimeError("rules/not-over")
         on_table = s.table()
@@ -391,10 +349,10 @@ class MexicanTrain:
         for h, c in zip(hands, s.hand_counts, strict=True):
             if (len(h) != c or len(set(h)) != len(h) or any(
                     t not in INDEX or t in on_table or t in seen for t in h)):
-                fail("rules/reveal-mismatch", "the revealed hands disagree with the table")
+                fail_rule("rules/reveal-mismatch", "the revealed hands disagree with the table")
             seen |= set(h)
         if hidden:
-            fail("rules/reveal-mismatch", "mexican-train hides no tile")
+            fail_rule("rules/reveal-mismatch", "mexican-train hides no tile")
         pips = [sum(a + b for a, b in h) for h in hands]
         if s.finished == "out":
             winner: int | None = s.hand_counts.index(0)
@@ -403,4 +361,4 @@ class MexicanTrain:
             winner = pips.index(low) if pips.count(low) == 1 else None          # D14
         margin = 0 if winner is None else 2 * (
             min(p for i, p in enumerate(pips) if i != winner) - pips[winner])
-        return MexOutcome(winner, s.finished, pips, [2 * p for p in pips], margin, [])
+        return Outcome(winner, s.finished, pips, [2 * p for p in pips], margin, [])

@@ -1,0 +1,1 @@
+"""Layer checks: every vector file of spec/vectors/ through the implementation."""

@@ -1,0 +1,252 @@
+"""The vectors of the group, hashing, tiles, proofs and deck: group.json, tiles.json
+(spec 2, 3, 5.1, 7.2), schnorr.json (6.2), dleq.json (6.3), shuffle.json (7),
+deck.json (5) and cannot_play.json (6.5). Every proof is also reproduced from its `fresh`."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from independent.checks.tally import Tally, load, negatives
+from independent.errors import fail
+from independent.group.hashing import H2P, TAGS, H, H_scalar, T, from_uniform_spec, nonce
+from independent.group.ops import (
+    IDENT,
+    G,
+    add,
+    bmul,
+    ctx_bytes,
+    deck_bytes,
+    decode_deck,
+    decode_point,
+    decode_scalar,
+    hx,
+    sc,
+    smul,
+    sub,
+    total,
+    u64,
+)
+from independent.group.points import H_GEN, decode_tile, gens, tile_points
+from independent.proofs.cannot_play import cp_prove, cp_verify
+from independent.proofs.dleq import dleq_prove, dleq_verify
+from independent.proofs.schnorr import schnorr_prove, schnorr_verify
+from independent.proofs.shuffle import (
+    draw_shuffle,
+    reenc,
+    shuffle_hedge,
+    shuffle_prove,
+    shuffle_verify,
+)
+
+
+def check_group(t: Tally) -> None:
+    g = load(t, "group.json")
+    t.eq("version", g["version"], "dealerless/1")
+    t.eq("tag table", g["tags"], TAGS)
+    for i, v in enumerate(g["hash"]):
+        parts, tag = [hx(x) for x in v["parts"]], v["tag"].encode()
+        t.eq(f"hash[{i}] digest", H(tag, *parts).hex(), v["digest"])
+        if "scalar" in v:
+            t.eq(f"hash[{i}] H_scalar", H_scalar(tag, *parts), int(v["scalar"]))
+        if "point" in v:
+            t.eq(f"hash[{i}] H2P", H2P(tag, *parts).hex(), v["point"])
+    nv = g["nonce"]
+    for j, want in enumerate(nv["scalars"]):
+        got = nonce(hx(nv["label"]), hx(nv["secret_bytes"]), hx(nv["public"]), hx(nv["fresh"]), j)
+        t.eq(f"nonce k_{j}", got, int(want))
+    for v in g["points"]:
+        t.code(f"point {v['name']}", lambda v=v: decode_point(hx(v["hex"])), v["expected"])
+        if "scalar" in v:
+            t.eq(f"point {v['name']} = scalar*G", bmul(int(v["scalar"])).hex(), v["hex"])
+    for v in g["scalars"]:
+        got = t.code(f"scalar {v['name']}", lambda v=v: decode_scalar(hx(v["hex"])),
+                     v["expected"])
+        if "value" in v:
+            t.eq(f"scalar {v['name']} value", got, int(v["value"]))
+
+
+def check_tiles(t: Tally) -> None:
+    d = load(t, "tiles.json")
+    for name, entries in d["sets"].items():
+        table = tile_points(name)
+        t.eq(f"{name} canonical order", [x["tile"] for x in entries], list(table))
+        for x in entries:
+            t.eq(f"{name} {x['tile']}", table.get(x["tile"], b"").hex(), x["point"])
+    t.eq("generator h", H_GEN.hex(), d["generators"]["h"])
+    hs = gens(len(d["generators"]["h_i"]))
+    for i, want in enumerate(d["generators"]["h_i"]):
+        t.eq(f"generator h_{i}", hs[i].hex(), want)
+    # 3.3's pseudocode of from_uniform, without libsodium, gives every table entry too.
+    for name, entries in d["sets"].items():
+        for x in entries:
+            a, b = (int(v) for v in x["tile"].split("-"))
+            got = from_uniform_spec(H(T["TILE"], name.encode(), bytes([a, b]))[:32])
+            t.eq(f"{name} {x['tile']} by 3.3 pseudocode", got.hex(), x["point"])
+    t.eq("generator h by 3.3 pseudocode",
+         from_uniform_spec(H(T["GENERATOR"], b"h")[:32]).hex(), d["generators"]["h"])
+    for i, want in enumerate(d["generators"]["h_i"]):
+        got = from_uniform_spec(H(T["GENERATOR"], b"h_i", u64(i))[:32])
+        t.eq(f"generator h_{i} by 3.3 pseudocode", got.hex(), want)
+
+
+def check_prover(t: Tally, v: dict[str, Any], pr: dict[str, Any]) -> None:
+    """Reproduce key, hedged nonce (3.4), challenge, response and proof bytes (6.2/6.3)."""
+    t.eq(f"{v['name']} key", bmul(int(v["secret"])).hex(), v["key"])
+    for field, got in (("nonce", pr["nonce"]), ("challenge", pr["c"]), ("response", pr["s"])):
+        t.eq(f"{v['name']} {field}", got, int(v[field]))
+    t.eq(f"{v['name']} proof bytes", (sc(pr["c"]) + sc(pr["s"])).hex(), v["proof"])
+
+
+def check_schnorr(t: Tally) -> None:
+    d = load(t, "schnorr.json")
+    for v in d["positive"]:
+        ctx = ctx_bytes(v["context"])
+        pr = schnorr_prove(int(v["secret"]), ctx, hx(v["fresh"]))
+        check_prover(t, v, pr)
+        r = t.code(v["name"], lambda v=v, c=ctx: schnorr_verify(hx(v["key"]), hx(v["proof"]), c),
+                   v["expected"])
+        t.eq(f"{v['name']} commitment R'", r and r.hex(), v["commitment"])
+    for v in negatives(d):
+        t.code(v["name"], lambda v=v: schnorr_verify(hx(v["key"]), hx(v["proof"]),
+                                                     ctx_bytes(v["context"])), v["expected"])
+
+
+def check_dleq(t: Tally) -> None:
+    d = load(t, "dleq.json")
+    for v in d["positive"]:
+        ctx = ctx_bytes(v["context"])
+        pr = dleq_prove(int(v["secret"]), hx(v["c1"]), ctx, hx(v["fresh"]))
+        t.eq(f"{v['name']} share", pr["share"].hex(), v["share"])
+        check_prover(t, v, pr)
+        ab = t.code(v["name"], lambda v=v: run_dleq(v), v["expected"])
+        t.eq(f"{v['name']} commitments A', B'", ab and (ab[0].hex(), ab[1].hex()),
+             (v["commitment_a"], v["commitment_b"]))
+    for v in negatives(d):
+        t.code(v["name"], lambda v=v: run_dleq(v), v["expected"])
+
+
+def run_dleq(v: dict[str, Any]) -> tuple:
+    return dleq_verify(hx(v["key"]), hx(v["c1"]), hx(v["share"]), hx(v["proof"]),
+                       ctx_bytes(v["context"]))
+
+
+def run_shuffle(v: dict[str, Any]) -> dict:
+    return shuffle_verify(ctx_bytes(v["context"]), hx(v["joint_key"]), hx(v["deck_in"]),
+                          hx(v["deck_out"]), hx(v["proof"]))
+
+
+def check_shuffle(t: Tally) -> None:
+    d = load(t, "shuffle.json")
+    for v in d["positive"]:
+        nm, n, y = v["name"], v["n"], hx(v["joint_key"])
+        hedge = shuffle_hedge(sc(int(v["secret"])), ctx_bytes(v["context"]), hx(v["deck_in"]))
+        t.eq(f"{nm} hedge (7.3)", hedge.hex(), v["hedge"])
+        pi, rr = draw_shuffle(n, hx(v["fresh"]), hedge)
+        t.eq(f"{nm} permutation (7.3)", pi, v["permutation"])
+        t.eq(f"{nm} randomness (7.3)", rr, [int(x) for x in v["randomness"]])
+        e, e2 = decode_deck(hx(v["deck_in"])), decode_deck(hx(v["deck_out"]))
+        t.eq(f"{nm} deck_out = ReEnc(e_pi(i); r'_i)", [reenc(e[pi[i]], rr[i], y)
+                                                     for i in range(n)], e2)
+        proof = shuffle_prove(ctx_bytes(v["context"]), y, e, e2, pi, rr, hx(v["fresh"]))
+        t.eq(f"{nm} proof bytes (7.4)", proof.hex(), v["proof"])
+        out = t.code(nm, lambda v=v: run_shuffle(v), v["expected"]) or {}
+        t.eq(f"{nm} challenge", out.get("chal"), int(v["challenge"]))
+        if "u" in v:
+            t.eq(f"{nm} u_j", out.get("u"), [int(x) for x in v["u"]])
+        if "t" in v:
+            t.eq(f"{nm} t values", [x.hex() for x in out.get("t", [])], v["t"])
+    for v in negatives(d):
+        t.code(v["name"], lambda v=v: run_shuffle(v), v["expected"])
+
+
+def check_deck(t: Tally) -> None:
+    d = load(t, "deck.json")
+    xs = [int(x) for x in d["secrets"]]
+    k = len(xs)
+    t.ok("2 <= k <= 8 (5.3)", 2 <= k <= 8)
+    for i, x in enumerate(xs):
+        t.eq(f"key Y_{i}", bmul(x).hex(), d["keys"][i])
+        # 5.3: the context of each key proof is given in the vectors.
+        ctx = ctx_bytes(d["key_contexts"][i])
+        t.code(f"key proof {i}", lambda i=i, c=ctx: schnorr_verify(
+            hx(d["keys"][i]), hx(d["key_proofs"][i]), c), "ok")
+        pr = schnorr_prove(x, ctx, hx(d["key_fresh"][i]))
+        t.eq(f"key proof {i} reproduced", (sc(pr["c"]) + sc(pr["s"])).hex(), d["key_proofs"][i])
+    joint = total([decode_point(hx(y)) for y in d["keys"]])
+    t.ok("joint key not O", joint != IDENT)
+    t.eq("joint key (5.3)", joint.hex(), d["joint_key"])
+    table = tile_points(d["set"])
+    init = [(G, add(table[tl], joint)) for tl in d["tiles"]]
+    t.eq("initial deck (5.4)", deck_bytes(init).hex(), d["initial_deck"])
+    cur = d["initial_deck"]
+    for i, rnd in enumerate(d["rounds"]):
+        t.eq(f"round {i} seat order (5.5)", (rnd["seat"], rnd["context"]["seat"]), (i, i))
+        t.code(f"shuffle round {i}", lambda r=rnd, c=cur: shuffle_verify(
+            ctx_bytes(r["context"]), hx(d["joint_key"]), hx(c), hx(r["deck_out"]),
+            hx(r["proof"])), "ok")
+        pi, rr = draw_shuffle(len(d["tiles"]), hx(rnd["fresh"]), shuffle_hedge(
+            sc(int(rnd["secret"])), ctx_bytes(rnd["context"]), hx(cur)))
+        e_in = decode_deck(hx(cur))
+        e_out = [reenc(e_in[j], r, hx(d["joint_key"])) for j, r in zip(pi, rr, strict=True)]
+        t.eq(f"round {i} output reproduced (7.3)", deck_bytes(e_out).hex(), rnd["deck_out"])
+        t.eq(f"round {i} proof reproduced (7.4)", shuffle_prove(
+            ctx_bytes(rnd["context"]), hx(d["joint_key"]), e_in, e_out, pi, rr,
+            hx(rnd["fresh"])).hex(), rnd["proof"])
+        cur = rnd["deck_out"]
+    final = decode_deck(hx(cur))
+    for kind in ("private_opening", "public_opening"):
+        op = d[kind]
+        c1, c2 = final[op["position"]]
+        shares = {}
+        for sh in op["shares"]:
+            s = sh["seat"]
+            t.eq(f"{kind} share of seat {s} = x_s*c1", sh["share"], smul(xs[s], c1).hex())
+            t.code(f"{kind} DLEQ seat {s}", lambda sh=sh, s=s, c1=c1: dleq_verify(
+                hx(d["keys"][s]), c1, hx(sh["share"]), hx(sh["proof"]),
+                ctx_bytes(sh["context"])), "ok")
+            shares[s] = hx(sh["share"])
+        if kind == "private_opening":  # 5.6: seat s adds its own share privately
+            s = op["to_seat"]
+            t.ok("private opening: no share from the receiving seat", s not in shares)
+            t.eq("private opening own share", smul(xs[s], c1).hex(), op["own_share"])
+            shares[s] = hx(op["own_share"])
+        t.eq(f"{kind} share set", sorted(shares), list(range(k)))
+        m = sub(c2, total(list(shares.values())))
+        tile = t.code(f"{kind} decodes (5.1)", lambda m=m: decode_tile(m, table), "ok")
+        t.eq(f"{kind} tile", tile, op["tile"])
+    for neg in d["negative"]:
+        if neg["check"] == "joint_key":  # 5.3
+            def joint(neg: dict[str, Any] = neg) -> None:
+                if total([decode_point(hx(y)) for y in neg["keys"]]) == IDENT:
+                    fail("deck/joint-key-identity")
+            t.code(neg["name"], joint, neg["expected"])
+        else:  # 5.6: an opening missing a share decodes to no tile
+            c1, c2 = final[neg["position"]]
+            m = sub(c2, total([hx(s) for s in neg["shares"]]))
+            t.code(neg["name"], lambda m=m: decode_tile(m, table), neg["expected"])
+
+
+def check_cannot_play(t: Tally) -> None:
+    d = load(t, "cannot_play.json")
+    for v in d["positive"]:
+        nm = v["name"]
+        for e in v["positions"]:
+            r_j = sub(hx(e["c2"]), total([hx(s) for s in e["shares"]]))
+            t.eq(f"{nm} R_{e['position']} = c2 - other shares (6.5.1)", r_j.hex(), e["partial"])
+        pr = t.code(f"{nm} prover", lambda v=v: cp_prove(v), "ok") or {}
+        t.eq(f"{nm} nonces r, k_r, k_a (3.4)", pr.get("nonces"),
+             [int(v["nonces"][n]) for n in ("r", "k_r", "k_a")])
+        t.eq(f"{nm} K_j", [p.hex() for p in pr.get("K", [])], v["blinded_hand"])
+        t.eq(f"{nm} Q_t", [p.hex() for p in pr.get("Q", [])], v["blinded_forbidden"])
+        t.eq(f"{nm} c, z_r, z_a", (pr.get("c"), pr.get("z_r"), pr.get("z_a")),
+             (int(v["challenge"]), int(v["z_r"]), int(v["z_a"])))
+        t.eq(f"{nm} held tiles", pr.get("tiles"), v["tiles"])
+        t.eq(f"{nm} proof bytes (6.5.4)", pr.get("proof", b"").hex(), v["proof"])
+        com = t.code(nm, lambda v=v: cp_verify(v), v["expected"]) or []
+        t.eq(f"{nm} recomputed commitments", [p.hex() for p in com], v["commitments"])
+    for v in negatives(d):
+        t.code(v["name"], lambda v=v: cp_verify(v), v["expected"])
+    base = {p["name"]: p for p in d["positive"]}
+    for n in d["refuse"]:
+        v = {**base[n["case"]], **n}
+        t.code(n["name"], lambda v=v: cp_prove(v), n["expected"])

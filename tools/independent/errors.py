@@ -1,0 +1,48 @@
+"""Failures with a stable `area/rule` code (spec/01-notation.md 1.4).
+
+SpecError carries the code. The transcript verifier's failures (Err, spec 8, 10, 11) and
+the rule sets' (RuleError, spec/rules/*.md) add a free-text detail; they stay apart because
+the transcript parser (8.6) catches Err alone.
+"""
+
+from __future__ import annotations
+
+from typing import NoReturn
+
+
+class SpecError(Exception):
+    """A check failed with a stable `area/rule` code (1.4)."""
+
+    def __init__(self, code: str) -> None:
+        super().__init__(code)
+        self.code = code
+
+
+def fail(code: str) -> NoReturn:
+    raise SpecError(code)
+
+
+class _Detailed(SpecError):
+    def __init__(self, code: str, detail: str = "") -> None:
+        super().__init__(code)
+        self.detail = detail or code
+
+
+class Err(_Detailed):
+    """A failed check of the transcript verifier, with a free-text detail."""
+
+
+def fail_err(code: str, detail: str = "") -> NoReturn:
+    raise Err(code, detail)
+
+
+class RuleError(_Detailed):
+    """A failed check of a rule set with its `rules/...` code and a free-text detail."""
+
+
+def fail_rule(code: str, detail: str = "") -> NoReturn:
+    raise RuleError(code, detail)
+
+
+def detail_of(e: SpecError) -> str:
+    return getattr(e, "detail", e.code)

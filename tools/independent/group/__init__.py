@@ -1,0 +1,1 @@
+"""Layer group: edwards25519, the byte conventions, hashing and the fixed points."""

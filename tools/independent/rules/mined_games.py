@@ -1,0 +1,301 @@
+"""The rule set `mined-games` (spec/rules/mined-games.md) and its commit-reveal stages
+(spec/10-session.md 10.8): parameters (2), orders (4), stages (6, 10.8), the end and the
+verdict (7), absences (8).
+
+Section numbers are those of spec/rules/mined-games.md unless another document is named.
+Decisions where the document is ambiguous or silent are marked `# SPEC GAP:`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgpack
+
+from independent.errors import fail_rule
+from independent.group.hashing import H
+from independent.group.ops import u64
+from independent.rules.mined_map import KIND, RESOURCE, State, generate, parse_map
+from independent.rules.mined_round import ATTACK, MINE, STEP, play_round
+
+ACTION_WORDS = {0: "", 1: "mine here", 2: "mine U", 3: "mine D", 4: "mine L", 5: "mine R",
+                6: "mine above", 7: "mine above-U", 8: "mine above-D", 9: "mine above-L",
+                10: "mine above-R", 11: "attack U", 12: "attack D", 13: "attack L",
+                14: "attack R"}
+
+
+def msgpack_of(v: Any) -> bytes:
+    """8.1 for the values orders can be (nil, integers, text, arrays)."""
+    return msgpack.packb(v, use_bin_type=True)
+
+
+class MinedGames:
+    """The rule set's parameters (section 2) and the stages (10.8)."""
+
+    name = "mined-games"
+    simultaneous = True
+
+    def __init__(self, params: dict[str, Any]) -> None:
+        if set(params) - {"seats", "width", "height", "map", "rounds"}:
+            fail_rule("setup/params", "unknown parameter")
+        text = params.get("map", "")
+        if not isinstance(text, str):
+            fail_rule("setup/params", "map is text")
+        w, h = params.get("width"), params.get("height")
+        if text:
+            mw, mh, _ = parse_map(text)
+            if (w, h) not in ((None, None), (mw, mh)):
+                fail_rule("setup/params", "width and height of the map")
+            w, h = mw, mh
+        self.width = 7 if w is None else w
+        self.height = 7 if h is None else h
+        self.seats = params.get("seats", 5)
+        self.rounds = params.get("rounds", 10)
+        self.map = text
+        for v, lo, hi in ((self.seats, 2, 8), (self.width, 3, 12), (self.height, 3, 12),
+                          (self.rounds, 1, 10)):
+            if type(v) is not int or not lo <= v <= hi:
+                fail_rule("setup/params", "out of range")
+        self.params = {"seats": self.seats, "width": self.width, "height": self.height,
+                       "map": self.map, "rounds": self.rounds}
+
+    # -- 10.8 -----------------------------------------------------------------------------
+    def start(self) -> State:
+        st = State(self.seats)
+        st.w, st.h = self.width, self.height
+        if self.map:
+            _, _, st.floors = parse_map(self.map)
+            st.dur = [[KIND[k][0] for k in f] for f in st.floors]
+            st.stage = 1
+        return st
+
+    def due(self, st: State) -> tuple[str, int] | None:
+        if st.result is not None:
+            return None if st.result[1] is not None else ("choose", st.result[0])
+        if st.absent is not None:
+            rest = [s for s in st.living() if s != st.absent[0] and s not in st.absent[1]]
+            return "absent", rest[0]
+        for s in st.living():
+            if st.commits[s] is None:
+                return "commit", s
+        for s in st.living():
+            if st.nonces[s] is None:
+                return "open", s
+        raise AssertionError("nothing owed in an unresolved stage")
+
+    def on_commit(self, st: State, seat: int, body: Any) -> None:
+        if not isinstance(body, list) or len(body) != 1:
+            fail_rule("schema/array", "commit body")
+        c = body[0]
+        if not isinstance(c, bytes):
+            fail_rule("schema/bytes", "commitment")
+        if len(c) != 32:
+            fail_rule("schema/bytes", "commitment")
+        st.commits[seat] = c
+
+    def on_open(self, gid: bytes, st: State, seat: int, body: Any) -> None:
+        if not isinstance(body, list) or len(body) != 2:
+            fail_rule("schema/array", "open body")
+        orders, nonce = body
+        if len(msgpack_of(orders)) > 128:
+            fail_rule("body/orders-size")
+        if not isinstance(nonce, bytes):
+            fail_rule("schema/bytes", "nonce")
+        if len(nonce) != 32:
+            fail_rule("schema/bytes", "nonce")
+        c = H("MINED_COMMIT", gid, u64(st.stage), bytes([seat]), msgpack_of(orders),
+              nonce)[:32]
+        if c != st.commits[seat]:
+            fail_rule("open/commitment-mismatch")
+        self.check(st, seat, self.shape(st, orders))
+        st.opened[seat], st.nonces[seat] = orders, nonce
+        if all(st.nonces[s] is not None for s in st.living()):
+            self.resolve(gid, st)
+
+    def shape(self, st: State, o: Any) -> Any:
+        """4.1."""
+        if st.stage == 0:
+            if o is not None:
+                fail_rule("mined/orders-shape")
+            return o
+        if st.stage == 1:
+            if not (isinstance(o, list) and len(o) == 2 and all(type(x) is int for x in o)):
+                fail_rule("mined/orders-shape")
+            return o
+        if not (isinstance(o, list) and len(o) == 2 and type(o[0]) is str
+                and type(o[1]) is int and len(o[0]) <= 64 and set(o[0]) <= set("UDLR")
+                and 0 <= o[1] <= 14):
+            fail_rule("mined/orders-shape")
+        return o
+
+    def check(self, st: State, seat: int, o: Any) -> None:
+        """4.2."""
+        if st.stage == 0:
+            return
+        if st.stage == 1:
+            r, c = o
+            if not st.on_mine(r, c):
+                fail_rule("mined/start-tile")
+            if st.kind((0, r, c)) in "AL":
+                fail_rule("mined/start-tile")
+            return
+        m = st.miners[seat]
+        steps, act = o
+        if m.status != "alive" or m.at is None:
+            fail_rule("mined/not-playing")
+        if len(steps) - 5 > m.garnets:
+            fail_rule("mined/too-many-moves")
+        f, r, c = m.at
+        if act in ATTACK:
+            if f != 2:
+                fail_rule("mined/attack-off-b3")
+            dr, dc = STEP[ATTACK[act]]
+            if not st.on_mine(r + dr, c + dc):
+                fail_rule("mined/off-mine")
+        for letter in steps:
+            dr, dc = STEP[letter]
+            r, c = r + dr, c + dc
+            if not st.on_mine(r, c):
+                fail_rule("mined/off-mine")
+        if act in MINE:
+            df, d = MINE[act]
+            dr, dc = STEP[d] if d else (0, 0)
+            if f + df < 0 or not st.on_mine(r + dr, c + dc):
+                fail_rule("mined/off-mine")
+
+    def on_absent(self, gid: bytes, st: State, seat: int, body: Any) -> None:
+        if not isinstance(body, list) or len(body) != 2:
+            fail_rule("schema/array", "absent body")
+        who, stage = body
+        for x, hi in ((who, 255), (stage, 65536)):
+            if type(x) is not int:
+                fail_rule("schema/int")
+            if not 0 <= x <= hi:
+                fail_rule("schema/int")
+        owing = st.absent[0] if st.absent else self.due(st)[1]  # type: ignore[index]
+        if who != owing or stage != st.stage:
+            fail_rule("absent/wrong-seat")
+        if seat == who or st.miners[seat].status != "alive":
+            fail_rule("absent/declarer")
+        declared = (st.absent[1] if st.absent else []) + [seat]
+        if set(declared) != set(st.living()) - {who}:
+            st.absent = [who, declared]
+            return
+        st.absent = None
+        m = st.miners[who]
+        m.status, m.died = "forfeit", st.stage
+        st.commits[who] = st.opened[who] = st.nonces[who] = None
+        st.forfeits.append([who, st.stage, sorted(declared)])
+        if all(st.commits[s] is not None for s in st.living()) and all(
+                st.nonces[s] is not None for s in st.living()):
+            self.resolve(gid, st)
+
+    def on_choose(self, st: State, seat: int, body: Any) -> None:
+        if not isinstance(body, list) or len(body) != 1:
+            fail_rule("schema/array", "choose body")
+        chosen = body[0]
+        if type(chosen) is not int:
+            fail_rule("schema/int")
+        if not 0 <= chosen <= 255:
+            fail_rule("schema/int")
+        assert st.result is not None
+        if chosen not in st.result[3]:
+            fail_rule("mined/choice")
+        st.result[1] = chosen
+
+    # -- sections 5 and 6 -------------------------------------------------------------------
+    def resolve(self, gid: bytes, st: State) -> None:
+        living = st.living()
+        died = any(m.died == st.stage for m in st.miners)
+        if st.stage == 0:
+            seed = H("MINED_MAP_SEED", gid, *[n for n in st.nonces if n is not None])[:32]
+            st.floors = generate(seed, st.w, st.h)
+            st.dur = [[KIND[k][0] for k in f] for f in st.floors]
+        elif st.stage == 1:
+            for s in living:
+                st.miners[s].at = [0, *st.opened[s]]
+        else:
+            died = play_round(st, {s: st.opened[s] for s in living}) or died
+        if not st.living():
+            self.finish(gid, st, "every miner is dead")
+        elif died:
+            self.finish(gid, st, "a miner died")
+        elif st.stage - 1 >= self.rounds:
+            self.finish(gid, st, f"{self.rounds} rounds were played")
+        elif st.stage > 1 and not self.reachable(st):
+            self.finish(gid, st, "no resource is reachable")
+        else:
+            k = self.seats
+            st.stage += 1
+            st.commits, st.opened, st.nonces = [None] * k, [None] * k, [None] * k
+
+    def reachable(self, st: State) -> bool:
+        """D11."""
+        floors = [m.at[0] for m in st.miners if m.status == "alive" and m.at is not None]
+        if not floors:
+            return False
+        top = max(min(floors) - 1, 0)
+        assert st.floors is not None
+        return any(st.floors[f][i] in RESOURCE and st.dur[f][i] > 0
+                   for f in range(top, 4) for i in range(st.w * st.h))
+
+    # -- section 7 ------------------------------------------------------------------------
+    def finish(self, gid: bytes, st: State, end: str) -> None:
+        ms = st.miners
+        if st.stage > 1:   # 5.6
+            most = max(m.iron for m in ms)
+            if most > 0:
+                top = [m for m in ms if m.iron == most]
+                for m in top:
+                    m.money += (2 * 6000 + len(top)) // (2 * len(top))
+        nonces = [n for n in st.nonces if n is not None]
+
+        def draw(tied: list[int]) -> int:
+            if len(tied) == 1:
+                return tied[0]
+            u = int.from_bytes(H("MINED_TIE", gid, *nonces)[:8], "big")
+            return sorted(tied)[u % len(tied)]
+
+        living = st.living()
+        forfeited = [s for s, m in enumerate(ms) if m.status == "forfeit"]
+        dead = [s for s, m in enumerate(ms) if m.status != "alive"]
+        pool = living or [s for s in range(len(ms)) if s not in forfeited] or list(
+            range(len(ms)))
+        best = max(ms[s].money for s in pool)
+        winner = draw([s for s in pool if ms[s].money == best])
+        cands = forfeited or dead
+        if not cands:
+            least = min(ms[s].money for s in living)
+            result = [winner, draw([s for s in living if ms[s].money == least]),
+                      "least money", []]
+        elif len(cands) == 1:
+            result = [winner, cands[0], "forfeited" if forfeited else "died", []]
+        elif living:
+            result = [winner, None, "chosen by the winner", cands]
+        else:
+            least = min(ms[s].money for s in cands)
+            how = ("forfeited with the least money" if forfeited
+                   else "died with the least money")
+            result = [winner, draw([s for s in cands if ms[s].money == least]), how, []]
+        st.end, st.result = end, result
+
+    def outcome(self, st: State) -> dict[str, Any]:
+        """11.1's outcome object for mined-games."""
+        assert st.result is not None
+        return {"token_winner": st.result[0], "elimination_candidate": st.result[1],
+                "end": st.end, "how": st.result[2],
+                "money": [m.money for m in st.miners],
+                "status": [m.status for m in st.miners],
+                "forfeits": [{"seat": s, "stage": t, "declared_by": d, "proven": False}
+                             for s, t, d in st.forfeits],
+                "prize_pool_added": st.pool}
+
+
+def orders_text(o: Any) -> str:
+    """11.1 moves: the orders' text form (4.1)."""
+    if o is None:
+        return "opens its map-seed nonce"   # 11.1
+    if type(o[0]) is int:
+        return f"starts on B1 r{o[0]} c{o[1]}"
+    words = ([o[0]] if o[0] else []) + ([ACTION_WORDS[o[1]]] if o[1] else [])
+    return " ".join(words) or "stay"

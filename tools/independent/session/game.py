@@ -1,0 +1,85 @@
+"""The setup and the game it fixes: spec/08-wire.md 8.2 decoding, 10.1 and 10.3's
+positions and owners, with the rule sets of spec/rules/ ([D2], [D3])."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from independent.errors import SpecError, fail_err
+from independent.group.hashing import H
+from independent.group.ops import accept_point
+from independent.group.points import Tile, tile_points
+from independent.rules.bram import Bram
+from independent.rules.mexican_train import MexicanTrain
+from independent.rules.mined_games import MinedGames
+from independent.rules.mineshaft import Mineshaft
+from independent.wire.fields import f_array, f_bytes, f_int, f_list, f_text
+from independent.wire.msgpack_lib import unpack
+
+MAX_SETUP_BYTES = 4096      # 8.2
+
+
+RULESETS: dict[str, Any] = {"bram": Bram, "mexican-train": MexicanTrain,
+                            "mineshaft": Mineshaft, "mined-games": MinedGames}
+HIDDEN, BONEYARD = -1, -2
+
+
+@dataclass
+class Game:
+    """10.1: the fixed facts derived from the setup."""
+
+    setup: bytes
+    rules: Any               # Bram, MexicanTrain or Mineshaft
+    identities: list[bytes]
+    k: int
+    game_id: bytes
+    deck_tiles: list[Tile]
+    owners: list[int]
+    point_of: dict[Tile, bytes]
+    tile_of: dict[bytes, Tile]
+
+
+def decode_setup(data: bytes) -> Game:
+    """8.2: the checks in their order."""
+    v = f_array(unpack(data, MAX_SETUP_BYTES), 6, "setup")
+    magic, version, rules_name, params, ids, nonces = v
+    if magic != "dealerless/setup":                                             # [D2]
+        fail_err("setup/version", "magic is not dealerless/setup")
+    if f_int(version, "version") != 1:
+        fail_err("setup/version", f"version {version}")
+    f_text(rules_name, "rules")
+    if not isinstance(params, dict) or any(
+            not isinstance(x, int | str) for x in params.values()):  # bool is an int
+        fail_err("setup/params", "params must map names to integers, text or booleans")
+    for x in f_list(ids, "identities", 8):
+        f_bytes(x, "identity", 32)
+    for x in f_list(nonces, "nonces", 8):
+        f_bytes(x, "nonce", 32)
+    if not 2 <= len(ids) <= 8:
+        fail_err("schema/int", "2 to 8 identities")
+    if rules_name not in RULESETS:
+        fail_err("rules/unknown-ruleset", f"unknown rule set {rules_name!r}")   # 8.2 row 8
+    rules = RULESETS[rules_name](params)
+    if params != rules.params:
+        fail_err("setup/params")
+    k = rules.seats
+    if len(ids) != k or len(nonces) != k or len(set(ids)) != k:
+        fail_err("setup/seats", f"{k} distinct identities and {k} nonces")
+    for key in ids:                                                     # 8.2 row 11
+        try:
+            accept_point(key)
+        except SpecError as e:
+            fail_err("setup/identity", f"an identity key is no prime-order point ({e})")
+    game_id = H("GAME", data)[:32]
+    if getattr(rules, "simultaneous", False):  # 10.8: no deck
+        return Game(data, rules, list(ids), k, game_id, [], [], {}, {})
+    # 10.3 positions and owners; 5.1 the tile table of the whole set.
+    deck_tiles = [t for t in rules.tiles if t not in rules.on_table]
+    h = rules.hand_size
+    owners = [s for s in range(k) for _ in range(h)] + [HIDDEN] * rules.hidden
+    owners += [BONEYARD] * (len(deck_tiles) - len(owners))
+    table = tile_points(rules.set_name)
+    point_of = {rules.tiles[i]: pt for i, pt in enumerate(table.values())}  # canonical order
+    return Game(data, rules, list(ids), k, game_id, deck_tiles, owners, point_of,
+                {pt: t for t, pt in point_of.items()})

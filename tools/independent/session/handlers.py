@@ -1,0 +1,288 @@
+"""The phases step by step, spec/10-session.md 10.4 (KEY, NONCE, SHUFFLE, DEAL, MOVE with
+its claim, DRAW, REVEAL with the audit), the stages of 10.8 (COMMIT, OPEN, ABSENT,
+CHOOSE) and the outcome of 10.6. Each handler updates the state or fails with a code."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from independent.errors import Err, SpecError, fail_err
+from independent.group.hashing import H
+from independent.group.ops import IDENT, G, add, sub, total, u64
+from independent.group.points import Tile, tile_text
+from independent.proofs.cannot_play import verify_cannot_play
+from independent.proofs.dleq import check_dleq
+from independent.proofs.schnorr import check_schnorr
+from independent.proofs.shuffle import check_shuffle
+from independent.rules.common import Outcome
+from independent.session.bodies import Entry, read_entries, read_entry, read_point, read_proof64
+from independent.session.frames import Frame
+from independent.session.game import BONEYARD, HIDDEN, Game
+from independent.session.state import State, stage_due
+from independent.wire.fields import f_array, f_bytes, f_int
+
+
+def ctx_of(st: State, fr: Frame) -> bytes:
+    return st.game_id + u64(fr.seq) + u64(fr.seat)  # 10.4 / 6.1
+
+
+def open_position(g: Game, st: State, p: int) -> Tile:
+    """5.6: M = c2 - sum of the non-nil shares, decoded in the whole set's table (5.1)."""
+    m = sub(st.ct(p)[1], total([d for d in st.shares[p] if d is not None]))
+    if m not in g.tile_of:
+        fail_err("deck/not-a-tile", f"position {p} opens to no tile")
+    return g.tile_of[m]
+
+
+def on_key(g: Game, st: State, fr: Frame) -> None:
+    b = f_array(fr.body, 3, "KEY body")
+    y = read_point(b[0], "key_share")
+    proof = read_proof64(b[1], "key proof", "schnorr/length")
+    commitment = f_bytes(b[2], "commitment", 32)
+    check_schnorr(y, proof, ctx_of(st, fr))
+    st.key_shares.append(y)
+    st.commitments.append(commitment)
+    if fr.seat < g.k - 1:
+        st.turn = fr.seat + 1
+        return
+    if total(st.key_shares) == IDENT:
+        fail_err("deck/joint-key-identity", "the key shares cancel")
+    st.phase, st.turn = "nonces", 0
+
+
+def on_nonce(g: Game, st: State, fr: Frame) -> None:
+    n_i = f_bytes(f_array(fr.body, 1, "NONCE body")[0], "nonce", 32)
+    if H("COMMIT", st.game_id, bytes([fr.seat]), n_i)[:32] != st.commitments[fr.seat]:
+        fail_err("nonce/commitment-mismatch", "the nonce does not open the commitment")
+    st.nonces.append(n_i)
+    if fr.seat < g.k - 1:
+        st.turn = fr.seat + 1
+        return
+    digest = H("FIRST_PLAYER", st.game_id, *st.nonces)
+    st.first_player = int.from_bytes(digest, "big") % g.k
+    y = total(st.key_shares)
+    st.deck = b"".join(G + add(g.point_of[t], y) for t in g.deck_tiles)  # 5.4
+    st.phase, st.turn = "shuffle", 0
+
+
+def on_shuffle(g: Game, st: State, fr: Frame) -> None:
+    st.deck = check_shuffle(ctx_of(st, fr), total(st.key_shares), st.deck, fr.body)
+    if fr.seat < g.k - 1:
+        st.turn = fr.seat + 1
+    else:
+        st.phase, st.turn = "deal", 0
+
+
+def check_entries(st: State, fr: Frame, entries: list[Entry]) -> None:
+    """DEAL/REVEAL: DLEQ proofs in entry order against Y_i and c1 of deck[p]; store D_i."""
+    ctx, y = ctx_of(st, fr), st.key_shares[fr.seat]
+    for e in entries:
+        check_dleq(y, st.ct(e.position)[0], e.share, e.proof, ctx)
+    for e in entries:
+        st.shares[e.position][fr.seat] = e.share
+
+
+def on_deal(g: Game, st: State, fr: Frame) -> None:
+    entries = read_entries(fr.body)
+    want = [p for p, o in enumerate(st.owners) if o >= 0 and o != fr.seat]
+    got = [e.position for e in entries]
+    if got != want:
+        fail_err("deal/positions", f"expected shares for positions {want}, got {got}")
+    check_entries(st, fr, entries)
+    if fr.seat < g.k - 1:
+        st.turn = fr.seat + 1
+        return
+    st.rules = g.rules.initial_state(st.first_player)
+    st.phase, st.turn = "play", g.rules.to_move(st.rules)
+
+
+class ClaimError(Err):
+    """audit/false-claim: blamed on the claimant at the claim's frame (10.4 REVEAL)."""
+
+    # SPEC GAP: 10.4/10.5 do not say whether audit/false-claim is authenticated; it is
+    # (the claimant signed the claim frame). Nor what 11.3/11.4 report when the frame judged
+    # (the last REVEAL) is not the violation's frame (the claim's): here frame = the claim's.
+
+    def __init__(self, seat: int, frame: int, detail: str) -> None:
+        super().__init__("audit/false-claim", detail)
+        self.seat, self.frame = seat, frame
+
+
+# 8.5: the claim is bytes of at most 3008 (read as at most 3009).
+# SPEC GAP: 6.5.4 allows a proof of up to 32*(91 + 91 + 3) = 5920 bytes; 8.5 caps the claim
+# at 3008 = 32*(91 + 3), the bound of a *true* claim (h + f <= 91). A claim whose statement has
+# h + f > 91 thus fails schema/bytes at body decoding, before cannot-play/length; kept so.
+MAX_CLAIM_BYTES = 3008
+
+
+def on_move(g: Game, st: State, fr: Frame) -> None:
+    # 8.5 MOVE decoding order: array of 4 or 5; the claim; move_id; the entry.
+    b = fr.body
+    if not isinstance(b, list) or len(b) not in (4, 5):
+        fail_err("schema/array", "MOVE body: expected an array of 4 or 5")
+    claim = f_bytes(b[4], "claim", at_most=MAX_CLAIM_BYTES + 1) if len(b) == 5 else None
+    move_id = f_int(b[0], "move_id", 0, 2**20)
+    entry = None if all(x is None for x in b[1:4]) else read_entry(b[1:4])
+    move = g.rules.move_from_id(move_id)                                    # 1
+    if move is None:
+        fail_err("move/unknown-id", f"no move has id {move_id}")
+    t = g.rules.played_tile(move)
+    mover = fr.seat
+    # SPEC GAP: 1a comes before apply (4), so a move apply would reject anyway (a pass in
+    # mexican-train's `declare`, say) but that must_play_if_able calls a claim is reported as
+    # move/missing-claim, not as its rules/... code. The order of 10.4 is followed.
+    if g.rules.drawing_rules and g.rules.must_play_if_able(st.rules, mover, move):  # 1a
+        check_claim(g, st, fr, move, claim)
+    elif claim is not None:
+        fail_err("move/unexpected-claim", f"{move.text()} claims nothing")
+    if t is None:                                                            # 2
+        if entry is not None:
+            fail_err("move/unexpected-opening", f"{move.text()} opens no tile")
+    else:                                                                    # 3
+        if entry is None:
+            fail_err("move/missing-opening", f"{move.text()} needs an opening")
+        p = entry.position
+        if p >= len(st.owners) or st.owners[p] != mover:
+            fail_err("move/not-dealt-to-seat", f"position {p} was not dealt to seat {mover}")
+        if st.opened[p] is not None:
+            fail_err("move/already-played", f"position {p} was already played ({st.opened[p]})")
+        check_dleq(st.key_shares[mover], st.ct(p)[0], entry.share, entry.proof,
+                   ctx_of(st, fr))
+        st.shares[p][mover] = entry.share
+        tile = open_position(g, st, p)
+        if tile != t:
+            fail_err("move/tile-mismatch", f"position {p} holds {tile}, not the {t} claimed")
+        st.opened[p], st.played[p] = t, True
+    st.rules = g.rules.apply(st.rules, mover, move)                          # 4
+    if g.rules.drawing_rules and g.rules.draws(move):
+        pile = [p for p, o in enumerate(st.owners) if o == BONEYARD]
+        if not pile:
+            fail_err("session/boneyard", "the rules drew from a pile the session finds empty")
+        st.owners[pile[0]], st.drawing = mover, pile[0]
+        st.phase, st.turn = "draw", min(s for s in range(g.k) if s != mover)
+    elif g.rules.is_over(st.rules):
+        st.phase, st.turn = "reveal", 0
+    else:
+        st.turn = g.rules.to_move(st.rules)
+
+
+def check_claim(g: Game, st: State, fr: Frame, move: Any, claim: bytes | None) -> None:
+    """10.4 PLAY 1a: the statement of 6.5.1 from the state alone, then 6.5.5."""
+    mover = fr.seat
+    # SPEC GAP: 10.4 1a builds the hand (claim/unopened) before F, so claim/unopened can be
+    # raised even when F turns out empty (nothing to prove); the text's order is followed.
+    hand: list[tuple[int, bytes, bytes]] = []
+    for p, o in enumerate(st.owners):
+        if o != mover or st.opened[p] is not None:
+            continue
+        others = [st.shares[p][j] for j in range(g.k) if j != mover]
+        if any(d is None for d in others):
+            fail_err("claim/unopened", f"position {p} is not privately opened to seat {mover}")
+        hand.append((p, st.ct(p)[0], sub(st.ct(p)[1], total(others))))  # R_p
+    opened = {t for t in st.opened if t is not None}
+    forb = g.rules.forbidden_tiles(st.rules, [t for t in g.deck_tiles if t not in opened])
+    forb = sorted(forb, key=g.rules.tiles.index)       # canonical order (5.1)
+    if not forb or not hand:
+        if claim is not None:
+            fail_err("move/unexpected-claim", f"{move.text()}: nothing to prove")
+        # SPEC GAP: 10.4 PLAY 1a does not say whether a claim with nothing to prove (F or
+        # the hand empty) is appended to `claims`; it is not (the golden state hashes).
+        return
+    if claim is None:
+        fail_err("move/missing-claim", f"{move.text()} claims the seat cannot play: no proof")
+    verify_cannot_play(g.rules.tiles, g.point_of, g.rules.set_name, ctx_of(st, fr),
+                       st.key_shares[mover], hand, forb, claim)
+    st.claims.append([fr.seq, mover, [p for p, _, _ in hand], [tile_text(t) for t in forb]])
+
+
+def on_draw(g: Game, st: State, fr: Frame) -> None:
+    """10.4 DRAW: one entry for position `drawing`, from every seat but the drawer."""
+    # SPEC GAP: 8.5 gives the DRAW body as `[entry]` but decodes it as list(4096) of entries
+    # like DEAL; it is read as a list, and any list but one entry for `drawing` is
+    # draw/positions.
+    entries = read_entries(fr.body)
+    got = [e.position for e in entries]
+    if got != [st.drawing]:
+        fail_err("draw/positions", f"expected a share for position {st.drawing}, got {got}")
+    check_entries(st, fr, entries)
+    drawer = st.owners[st.drawing]
+    later = [s for s in range(fr.seat + 1, g.k) if s != drawer]
+    if later:
+        st.turn = later[0]
+        return
+    st.drawing, st.phase, st.turn = None, "play", g.rules.to_move(st.rules)
+
+
+def on_reveal(g: Game, st: State, fr: Frame) -> None:
+    entries = read_entries(fr.body)
+    want = [p for p, o in enumerate(st.owners)
+            if (o == fr.seat and st.opened[p] is None) or o == HIDDEN]
+    got = [e.position for e in entries]
+    if got != want:
+        fail_err("reveal/positions", f"expected shares for positions {want}, got {got}")
+    check_entries(st, fr, entries)
+    for p in want:
+        if all(d is not None for d in st.shares[p]):
+            st.opened[p] = open_position(g, st, p)
+    if fr.seat < g.k - 1:
+        st.turn = fr.seat + 1
+        return
+    # 10.4 REVEAL: the audit re-judges every claim in order (audit/false-claim).
+    # SPEC GAP: "a position of a claim now holds one of its forbidden tiles" is read as
+    # opened[p] (revealed, or played after the claim) being in the claim's F.
+    for seq, claimant, positions, forbidden in st.claims:
+        for p in positions:
+            if st.opened[p] is not None and tile_text(st.opened[p]) in forbidden:
+                raise ClaimError(claimant, seq, f"position {p} held {tile_text(st.opened[p])}"
+                                 f", forbidden when seat {claimant} claimed at frame {seq}")
+    st.phase, st.turn = "done", None
+    compute_outcome(g, st)  # 10.6: the last REVEAL is accepted only if this succeeds
+
+
+def answering(g: Game, st: State, fr: Frame, kind: str) -> None:
+    """10.8: a COMMIT or OPEN in phase absent lapses the declarations, if it is owed."""
+    if st.phase == "absent":
+        st.rules.absent = None
+        if g.rules.due(st.rules) != (kind, fr.seat):
+            raise SpecError("frame/unexpected-type")
+
+
+def on_commit(g: Game, st: State, fr: Frame) -> None:
+    answering(g, st, fr, "commit")
+    g.rules.on_commit(st.rules, fr.seat, fr.body)
+    stage_due(g, st)
+
+
+def on_open(g: Game, st: State, fr: Frame) -> None:
+    answering(g, st, fr, "open")
+    g.rules.on_open(g.game_id, st.rules, fr.seat, fr.body)
+    stage_due(g, st)
+
+
+def on_absent(g: Game, st: State, fr: Frame) -> None:
+    g.rules.on_absent(g.game_id, st.rules, fr.seat, fr.body)
+    stage_due(g, st)
+
+
+def on_choose(g: Game, st: State, fr: Frame) -> None:
+    g.rules.on_choose(st.rules, fr.seat, fr.body)
+    stage_due(g, st)
+
+
+HANDLERS = {1: on_key, 2: on_nonce, 3: on_shuffle, 4: on_deal, 5: on_move, 6: on_reveal,
+            7: on_draw, 8: on_commit, 9: on_open, 10: on_absent, 11: on_choose}
+FIRST_ABSENT = (10, ("commit", "open"))  # 10.5 check 8, 10.8: out of turn, once
+
+
+def compute_outcome(g: Game, st: State) -> Outcome:
+    """10.6: hands and hidden tiles from the opened, unplayed positions, ascending."""
+    hands: list[list[Tile]] = [[] for _ in range(g.k)]
+    hidden: list[Tile] = []
+    for p, t in enumerate(st.opened):
+        if t is None or st.played[p]:
+            continue
+        if st.owners[p] >= 0:
+            hands[st.owners[p]].append(t)
+        elif st.owners[p] == HIDDEN:
+            hidden.append(t)
+    return g.rules.outcome(st.rules, hands, hidden)

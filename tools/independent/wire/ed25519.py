@@ -1,0 +1,74 @@
+"""Ed25519 verification, spec/08-wire.md 8.3 "Verify" step by step, in pure Python.
+
+RFC 8032 5.1 arithmetic (group.curve) with hashlib's SHA-512; no library does the
+cryptography. Checks spec/vectors/ed25519.json (checks.wire); the transcript verifier
+uses libsodium instead (session.frames.signature_ok).
+"""
+
+from __future__ import annotations
+
+import hashlib
+
+from independent.errors import fail
+from independent.group.curve import (
+    MASK255,
+    B,
+    L,
+    P,
+    decode,
+    encode,
+    int_le,
+    pt_add,
+    pt_eq,
+    pt_mul,
+    pt_neg,
+)
+
+SIGN_PREFIX = b"dealerless/frame-signature/1\x00"
+SMALL_ORDER_Y = frozenset((
+    0, 1, P - 1, P, P + 1,
+    2707385501144840649318225287225658788936804267575313519463743609750303402022,
+    55188659117513257062467267217118295137698188065244968500265048394206261417927))
+
+
+def ed25519_verify(a_enc: bytes, m: bytes, sig: bytes, skip: frozenset[int] = frozenset(),
+                   cofactored: bool = False) -> str:
+    """8.3 Verify, step by step: "ok", or the number of the first step that fails.
+
+    `skip` and `cofactored` exist only to test the vectors' notes ("passes step 7 if
+    step n is skipped", "valid under the cofactored equation only"); 8.3 uses neither.
+    """
+    # 1. A_enc is 32 bytes and the signature 64 bytes
+    if len(a_enc) != 32 or len(sig) != 64:
+        return "1"
+    r_enc, s_enc = sig[:32], sig[32:]
+    # 2. S = int_le(S_enc) < L
+    s = int_le(s_enc)
+    if s >= L and 2 not in skip:
+        return "2"
+    # 3. neither R_enc nor A_enc, bit 255 cleared, is one of the seven small-order encodings
+    if 3 not in skip and any((int_le(e) & MASK255) in SMALL_ORDER_Y for e in (r_enc, a_enc)):
+        return "3"
+    # 4. A_enc is canonical
+    if int_le(a_enc) & MASK255 >= P:
+        return "4"
+    # 5. A_enc decodes to a point A by RFC 8032 5.1.3
+    a = decode(a_enc)
+    if a is None:
+        return "5"
+    # 6. k = int_le(SHA-512(R_enc || A_enc || m)) mod L
+    k = int_le(hashlib.sha512(r_enc + a_enc + m).digest()) % L
+    # 7. R' = [S]B - [k]A; valid exactly if encode(R') = R_enc
+    if cofactored:  # [8][S]B = [8]R + [8][k]A, for the notes only
+        r = decode(r_enc)
+        ok = r is not None and pt_eq(pt_mul(8, pt_mul(s, B)),
+                                     pt_mul(8, pt_add(r, pt_mul(k, a))))
+        return "ok" if ok else "7"
+    r_prime = pt_add(pt_mul(s, B), pt_neg(pt_mul(k, a)))
+    return "ok" if encode(r_prime) == r_enc else "7"
+
+
+def verify_signature(a_enc: bytes, m: bytes, sig: bytes) -> None:
+    """8.3: any failure is frame/bad-signature."""
+    if ed25519_verify(a_enc, m, sig) != "ok":
+        fail("frame/bad-signature")

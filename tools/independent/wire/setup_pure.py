@@ -1,0 +1,139 @@
+"""Decoding a received setup, spec/08-wire.md 8.2's eleven rules in order, in pure Python.
+
+With the parameters of spec/rules/*.md 2, wire.msgpack_pure for rule 1 and 2.3 point
+decoding (group.curve) for rule 11; checks spec/vectors/setup.json (checks.wire). The
+transcript verifier decodes setups with session.game.
+
+[W5] 8.2 rule 2: item 0 is checked first (setup/version), then item 1 with the int
+     accessor (schema/int: `true`, a negative or a non-integer), then its value (setup/version).
+[W6] 8.2 rule 9 with rules/*.md 2: unknown keys, ill-typed or out-of-range values and a
+     missing *required* parameter (`seats`) are rules/params; a parameter with a default
+     left out is setup/params. `after` must be "" or 64 lowercase hex digits (11.5);
+     Mineshaft refuses a `round` other than the highest double unless `long` (D13).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections.abc import Callable
+from typing import Any
+
+from independent.errors import fail
+from independent.group.curve import point_rule
+from independent.group.points import SETS
+from independent.wire.msgpack_pure import unpack
+
+MAX_SETUP_BYTES = 4096
+HEX64 = re.compile(r"[0-9a-f]{64}")
+
+
+def _param(params: dict[str, Any], name: str, kind: type, default: Any = None,
+           lo: int | None = None, hi: int | None = None) -> Any:
+    """One parameter of rules/*.md 2: present and well typed, or its default."""
+    if name not in params:
+        if default is None:
+            fail("rules/params")  # a required parameter [W6]
+        return default
+    v = params[name]
+    if kind is int and (not isinstance(v, int) or isinstance(v, bool)):
+        fail("rules/params")
+    if kind is not int and not isinstance(v, kind):
+        fail("rules/params")
+    if lo is not None and hi is not None and not lo <= v <= hi:
+        fail("rules/params")
+    return v
+
+
+def _after(params: dict[str, Any]) -> str:
+    after: str = _param(params, "after", str, "")
+    if after and not HEX64.fullmatch(after):  # 11.5: 64 lowercase hex digits [W6]
+        fail("rules/params")
+    return after
+
+
+def _known(params: dict[str, Any], names: set[str]) -> None:
+    if set(params) - names:
+        fail("rules/params")  # unknown keys (bram.md 1)
+
+
+def bram_params(params: dict[str, Any]) -> tuple[dict[str, Any], int]:
+    """rules/bram.md 2: komi_halves, integer -336..336, default 0; 2 seats."""
+    _known(params, {"komi_halves"})
+    return {"komi_halves": _param(params, "komi_halves", int, 0, -336, 336)}, 2
+
+
+def mexican_train_params(params: dict[str, Any]) -> tuple[dict[str, Any], int]:
+    """rules/mexican-train.md 2."""
+    _known(params, {"seats", "round", "mexican_train", "after"})
+    seats = _param(params, "seats", int, None, 2, 8)
+    full = {"seats": seats, "round": _param(params, "round", int, 12, 0, 12),
+            "mexican_train": _param(params, "mexican_train", bool, False),
+            "after": _after(params)}
+    return full, seats
+
+
+def mineshaft_params(params: dict[str, Any]) -> tuple[dict[str, Any], int]:
+    """rules/mineshaft.md 2 (max_seats: D3; short games on the highest double: D13)."""
+    _known(params, {"set", "seats", "round", "long", "after"})
+    tile_set = _param(params, "set", str, "double-six")
+    if tile_set not in SETS:
+        fail("rules/params")
+    top = SETS[tile_set]
+    seats = _param(params, "seats", int, None, 2, 4 if tile_set == "double-six" else 8)
+    rnd = _param(params, "round", int, top, 0, top)
+    long = _param(params, "long", bool, False)
+    if not long and rnd != top:
+        fail("rules/params")
+    full = {"set": tile_set, "seats": seats, "round": rnd, "long": long,
+            "after": _after(params)}
+    return full, seats
+
+
+RULESETS: dict[str, Callable[[dict[str, Any]], tuple[dict[str, Any], int]]] = {
+    "bram": bram_params, "mexican-train": mexican_train_params, "mineshaft": mineshaft_params}
+
+
+def H_game(setup: bytes) -> bytes:
+    """3.1 H(GAME, setup bytes), first 32 bytes (8.2)."""
+    def lp(x: bytes) -> bytes:
+        return len(x).to_bytes(4, "big") + x
+    parts = (b"dealerless/1", b"dealerless/game-id", setup)
+    return hashlib.sha512(b"".join(lp(x) for x in parts)).digest()[:32]
+
+
+def decode_setup(data: bytes) -> bytes:
+    """8.2 "Decoding a received setup", rules 1 to 11 in order; returns the game id."""
+    v = unpack(data, MAX_SETUP_BYTES)  # 1
+    if not isinstance(v, list) or len(v) != 6:
+        fail("schema/array")
+    magic, version, rules, params, ids, nonces = v
+    if magic != "dealerless/setup":  # 2 [W5]
+        fail("setup/version")
+    if not isinstance(version, int) or isinstance(version, bool) or not (
+            0 <= version <= 2**64 - 1):
+        fail("schema/int")
+    if version != 1:
+        fail("setup/version")
+    if not isinstance(rules, str) or len(rules) > 64:  # 3
+        fail("schema/str")
+    if not isinstance(params, dict) or any(  # 4 (bool is an int in Python)
+            not isinstance(x, int | str) for x in params.values()):
+        fail("setup/params")
+    for items in (ids, nonces):  # 5, 6
+        if not isinstance(items, list) or len(items) > 8:
+            fail("schema/array")
+        if any(not isinstance(x, bytes) or len(x) != 32 for x in items):
+            fail("schema/bytes")
+    if len(ids) < 2:  # 7
+        fail("schema/int")
+    if rules not in RULESETS:  # 8
+        fail("rules/unknown-ruleset")
+    full, k = RULESETS[rules](params)  # 9
+    if params != full:
+        fail("setup/params")
+    if len(ids) != k or len(nonces) != k or len(set(ids)) != k:  # 10
+        fail("setup/seats")
+    if any(point_rule(key) is not None for key in ids):  # 11
+        fail("setup/identity")
+    return H_game(data)
