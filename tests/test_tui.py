@@ -88,7 +88,7 @@ async def take_turn(app: PlayApp, pilot: Pilot[int], turn: int) -> str:
 @pytest.mark.parametrize(("seed", "seat", "size"), [(6, 0, SIZE), (9, 1, SMALL)])
 async def test_whole_game_against_greedy(seed: int, seat: int, size: tuple[int, int],
                                          tmp_path: Path) -> None:
-    driver = LocalDriver(bot="greedy", seat=seat, seed=seed)
+    driver = LocalDriver(["greedy"], seat=seat, seed=seed)
     app = PlayApp(driver, komi_halves=0)
     async with app.run_test(size=size) as pilot:
         chosen: list[str] = []
@@ -128,7 +128,7 @@ async def test_whole_game_against_greedy(seed: int, seat: int, size: tuple[int, 
 
 @pytest.mark.asyncio
 async def test_quit_early_leaves_a_valid_prefix(tmp_path: Path) -> None:
-    driver = LocalDriver(seed=7)
+    driver = LocalDriver(["greedy"], seed=7)
     app = PlayApp(driver)
     async with app.run_test(size=SIZE) as pilot:
         await wait_for_turn_or_end(app, pilot)
@@ -154,7 +154,7 @@ class NetworkLike:
     SetupEvent, then the game (a real one, against the greedy bot)."""
 
     def __init__(self, seed: int = 6) -> None:
-        self.local = LocalDriver(bot="greedy", seat=0, seed=seed)
+        self.local = LocalDriver(["greedy"], seat=0, seed=seed)
         self.seat = 0
         self.joined = asyncio.Event()
 

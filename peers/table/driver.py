@@ -9,17 +9,17 @@ protocol objects beyond the SeatView it is shown.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from functools import partial
 from typing import Any, Protocol
 
 from peers.entropy import Entropy
-from peers.table.selfplay import Table
+from peers.table.selfplay import Table, rule_params
+from protocol.errors import LocalError
 from protocol.frames import Frame, MessageType
 from protocol.messages import MoveBody
 from protocol.referee import Referee, stage_text
-from protocol.rules.bram import DEFAULT_KOMI_HALVES
 from protocol.seat import SeatView
 from protocol.verifier import Verdict, replay
 
@@ -131,17 +131,28 @@ class Driver(Protocol):
     async def run(self, choose: AsyncChooser, notify: Notify) -> Verdict: ...
 
 
-class LocalDriver:
-    """A person (seat `seat`) against local bots, all in this process (`dealerless play`)."""
+#: The frames a person chooses: a move, a stage's orders, the winner's choice.
+CHOSEN = (MessageType.MOVE, MessageType.COMMIT, MessageType.CHOOSE)
 
-    def __init__(self, bot: str = "greedy", seat: int = 0,
-                 komi_halves: int = DEFAULT_KOMI_HALVES,
-                 seed: int | None = None, think_ms: float | None = None) -> None:
-        bots = ["human", bot] if seat == 0 else [bot, "human"]
+
+class LocalDriver:
+    """A person (seat `seat`) against local bots, all in this process (`dealerless play`,
+    and a table against bots in `dealerless web`).
+
+    `bots` names the bots of the other seats, in seat order; `params` are the rules'
+    parameters (their defaults for `len(bots) + 1` seats if None)."""
+
+    def __init__(self, bots: Sequence[str], seat: int = 0, rules: str = "bram",
+                 params: dict[str, Any] | None = None, seed: int | None = None,
+                 think_ms: float | None = None) -> None:
+        seats = len(bots) + 1
+        if not 0 <= seat < seats:
+            raise LocalError("selfplay/seat", f"seat {seat} is not one of the {seats} seats")
+        names = list(bots)
+        names.insert(seat, bots[0])  # the person's seat: its bot is never asked
         self.seat = seat
-        self.table = Table.create("bram", {"komi_halves": komi_halves},
-                                  [b if b != "human" else "greedy" for b in bots],
-                                  Entropy(seed), think_ms=think_ms)
+        self.table = Table.create(rules, rule_params(rules, seats) if params is None
+                                  else params, names, Entropy(seed), think_ms=think_ms)
 
     async def run(self, choose: AsyncChooser, notify: Notify) -> Verdict:
         table, me = self.table, self.seat
@@ -151,7 +162,7 @@ class LocalDriver:
             seat = due[0]
             state = table.referees[seat].state
             fresh = table.entropy.bytes(f"fresh {seat}")
-            if seat == me and due[1] is MessageType.MOVE:
+            if seat == me and due[1] in CHOSEN:
                 notify(view_event(ref, agent.view(ref.state)))
                 move = await choose(agent.view(state))
                 wire = agent.next_frame(state, fresh, partial(_chosen, move))

@@ -322,8 +322,8 @@ def run_play(args: argparse.Namespace) -> int:
     """Play in the terminal, then save the transcript and print its verdict."""
     try:
         komi = DEFAULT_KOMI_HALVES if args.komi is None else args.komi
-        driver = LocalDriver(bot=args.vs, seat=args.seat, komi_halves=komi, seed=args.seed,
-                             think_ms=args.think_ms)
+        driver = LocalDriver([args.vs], seat=args.seat, params={"komi_halves": komi},
+                             seed=args.seed, think_ms=args.think_ms)
     except DealerlessError as exc:
         print(f"dealerless: play: {exc}", file=sys.stderr)
         return EXIT_USAGE
