@@ -298,17 +298,17 @@ def test_an_invitation_never_names_the_wildcard_address(tmp_path: Path) -> None:
 
 def test_reachable_hosts_lists_this_machines_own_addresses(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    from peers.cli import network as netcli
+    from peers.net import launch
 
     def fake(host: str, port: object, family: int, kind: int) -> list[tuple[object, ...]]:
         return [(family, kind, 6, "", (a, 0)) for a in
                 ("127.0.1.1", "192.0.2.7", "192.0.2.7", "fe80::1", "2001:db8::5", "::1")]
-    monkeypatch.setattr(netcli.socket, "getaddrinfo", fake)
-    assert netcli.reachable_hosts("0.0.0.0") == ["192.0.2.7", "2001:db8::5"]
-    url, note = netcli._invitation("0.0.0.0", 8765, "/dealerless/ab")
+    monkeypatch.setattr(launch.socket, "getaddrinfo", fake)
+    assert launch.reachable_hosts("0.0.0.0") == ["192.0.2.7", "2001:db8::5"]
+    url, note = launch.invitation("0.0.0.0", 8765, "/dealerless/ab")
     assert url == "ws://192.0.2.7:8765/dealerless/ab"
     assert note is not None and "2001:db8::5" in note and "replace" in note
-    assert netcli._invitation("127.0.0.1", 8765, "/x") == ("ws://127.0.0.1:8765/x", None)
+    assert launch.invitation("127.0.0.1", 8765, "/x") == ("ws://127.0.0.1:8765/x", None)
 
 
 def test_output_cut_off_by_the_reader_is_no_traceback() -> None:

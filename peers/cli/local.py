@@ -19,6 +19,7 @@ def _read(path: str) -> bytes | None:
         print(f"dealerless: cannot read {path}: {exc.strerror}", file=sys.stderr)
         return None
 
+
 def cmd_bench(args: argparse.Namespace) -> int:
     from peers.bench import measure as bench
 
@@ -32,6 +33,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
                        table_seats=args.seats)
     print(json.dumps(result, indent=2, sort_keys=True) if args.json else bench.render(result))
     return EXIT_OK
+
 
 def cmd_selfplay(args: argparse.Namespace) -> int:
     from peers.table.report import summary
@@ -72,6 +74,7 @@ def cmd_selfplay(args: argparse.Namespace) -> int:
     print(summary(replay(data), args.out, len(data)))
     return EXIT_OK
 
+
 def _selfplay_match(args: argparse.Namespace, params: dict[str, object],
                     bots: list[str]) -> int:
     from peers.table.report import match_account
@@ -95,6 +98,7 @@ def _selfplay_match(args: argparse.Namespace, params: dict[str, object],
     print(f"{len(rounds)} rounds, {len(data)} bytes; match written to {args.out}")
     return EXIT_OK
 
+
 def _bot_problem(bots: list[str], rules: str, think_ms: float | None) -> str | None:
     """Why these bots cannot play `rules` with this budget, or None."""
     from peers.bots.registry import THINKERS, check_bot
@@ -107,6 +111,7 @@ def _bot_problem(bots: list[str], rules: str, think_ms: float | None) -> str | N
     if think_ms is not None and not THINKERS & set(bots):
         return f"--think-ms is for the {', '.join(sorted(THINKERS))} bot, which is not playing"
     return None
+
 
 def cmd_tournament(args: argparse.Namespace) -> int:
     import protocol.rules as rules_pkg
@@ -149,6 +154,7 @@ def cmd_tournament(args: argparse.Namespace) -> int:
     print(json.dumps(result, indent=2) if args.json else tournament.render(result))
     return EXIT_OK
 
+
 def cmd_verify(args: argparse.Namespace) -> int:
     from peers.table.report import account
     from protocol.verifier import replay
@@ -168,6 +174,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
     print(json.dumps(verdict.to_json(), indent=2) if args.json else account(verdict))
     return verdict.exit_code
 
+
 def cmd_dispute(args: argparse.Namespace) -> int:
     from protocol.verifier import dispute_package
 
@@ -185,6 +192,7 @@ def cmd_dispute(args: argparse.Namespace) -> int:
     print(f"wrote the dispute package for frame {args.frame} to {args.out} "
           f"({len(package)} bytes)")
     return EXIT_OK
+
 
 def cmd_check_step(args: argparse.Namespace) -> int:
     from protocol.verifier import check_step
@@ -219,6 +227,7 @@ def cmd_check_step(args: argparse.Namespace) -> int:
         text = violation_text(v, "frame or package")
         print(text if v.frame is not None else f"frame {verdict.index}: {text}")
     return EXIT_OK if v is None else EXIT_INVALID
+
 
 def cmd_play(args: argparse.Namespace) -> int:
     problem = _bot_problem([args.vs], "bram", args.think_ms)

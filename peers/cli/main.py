@@ -29,6 +29,7 @@ def _home_problem(home: str | None) -> str | None:
         return f"{source} {path} is not a directory"
     return None
 
+
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     try:

@@ -15,7 +15,6 @@ import asyncio
 import logging
 import os
 import random
-import socket
 import sqlite3
 import sys
 from pathlib import Path
@@ -27,15 +26,14 @@ from peers.cli.options import (
     EXIT_INCOMPLETE,
     UsageError,
     fail,
-    parse_hostport,
-    url_host,
 )
 from peers.keys import KeyStoreError, PassphraseError
 from peers.net.config import HOST, JOIN, PeerConfig, PeerError, PeerResult
 from peers.net.driver import NetworkDriver
-from peers.net.link import ClientLink, HostLink, Link, LinkError
+from peers.net.launch import open_host, open_join, reopen, url_host
+from peers.net.link import Link, LinkError
 from peers.net.peer import Peer
-from peers.net.relay import OPEN_ROOM, Chaos, Limits, run_relay
+from peers.net.relay import Chaos, Limits, run_relay
 from peers.store.games import GameNotFound, GameStore, StoreError, find_game
 from peers.table.driver import AsyncChooser, Event, NoticeEvent, SetupEvent, StepEvent
 from peers.table.report import headline
@@ -55,9 +53,11 @@ NO_INTERFACE = frozenset({"mined-games"})
 class NotStarted(Exception):
     """The person left before a game was agreed: there is nothing to resume (exit 3)."""
 
+
 def home_dir(args: argparse.Namespace) -> Path:
     from peers import keys
     return keys.resolve_home(args.home)
+
 
 def _identity(args: argparse.Namespace) -> Any:
     """The user's identity key; made on first use, so that a first game just works."""
@@ -78,14 +78,17 @@ def _identity(args: argparse.Namespace) -> Any:
     except PassphraseError as exc:
         raise PassphraseError(f"{exc}: {PASSPHRASE_HINT}") from None
 
+
 def _has_terminal() -> bool:
     return sys.stdin.isatty() and sys.stdout.isatty()
+
 
 def _need_terminal(command: str, bot: str | None) -> None:
     """A person's seat draws the terminal UI: without a terminal it would wait forever."""
     if bot is None and not _has_terminal():
         raise UsageError(f"{command}: a person's seat needs a terminal; add --bot NAME "
                          f"(one of {', '.join(sorted(BOTS))}) to let a bot play it")
+
 
 def host_params(rules: str, seats: int, komi: int | None, tile_set: str | None = None,
                 map_file: str | None = None) -> dict[str, Any]:
@@ -98,28 +101,6 @@ def host_params(rules: str, seats: int, komi: int | None, tile_set: str | None =
     except (ValueError, UnicodeDecodeError) as exc:
         raise UsageError(f"host: {exc}") from None
 
-WILDCARDS = ("0.0.0.0", "::", "")
-
-def reachable_hosts(listen: str) -> list[str]:
-    """Addresses an opponent might use to reach a server listening on `listen`.
-
-    A wildcard address is no address to connect to: list this machine's own
-    addresses instead (non-loopback first). Behind NAT none of them may be what the
-    opponent sees; the invitation then says to replace the host (or use a relay).
-    """
-    if listen not in WILDCARDS:
-        return [listen]
-    family = socket.AF_INET6 if listen == "::" else socket.AF_INET
-    found: list[str] = []
-    try:
-        infos = socket.getaddrinfo(socket.gethostname(), None, family, socket.SOCK_STREAM)
-    except OSError:
-        infos = []
-    for info in infos:
-        address = str(info[4][0])
-        if address not in found and not address.startswith(("127.", "::1", "fe80")):
-            found.append(address)
-    return found
 
 def _setup_lines(event: SetupEvent) -> list[str]:
     if event.seats == 2:
@@ -133,6 +114,7 @@ def _setup_lines(event: SetupEvent) -> list[str]:
             f"short authentication string: {event.sas} (compare it with all {event.seats - 1} "
             "opponents out of band: every player must see the same)"]
 
+
 def _progress(event: Event) -> None:
     """Bot seats: notices on stdout, each verified step on stderr."""
     if isinstance(event, NoticeEvent):
@@ -143,12 +125,14 @@ def _progress(event: Event) -> None:
         print(f"  frame {event.seq:>3}  seat {event.seat}  {event.kind:<8} {event.note}",
               file=sys.stderr)
 
+
 def _bot_chooser(name: str, think_ms: float | None = None) -> AsyncChooser:
     bot = make_bot(name, random.Random(), think_ms=think_ms)
 
     async def choose(view: Any) -> Any:
         return bot(view)
     return choose
+
 
 def _announce(home: Path, config: PeerConfig) -> Any:
     """Once the setup is agreed: the game, the opponent's key, the SAS to compare."""
@@ -167,6 +151,7 @@ def _announce(home: Path, config: PeerConfig) -> Any:
                                  f"{setup.rules} {dict(setup.params)}", opponent,
                                  short_auth_string(setup.game_id), setup.seats))
     return on_setup
+
 
 async def _run(link: Link, config: PeerConfig, store: GameStore | None, bot: str | None,
                title: str, invitation: str | None = None,
@@ -201,6 +186,7 @@ async def _run(link: Link, config: PeerConfig, store: GameStore | None, bot: str
         raise NotStarted("quit before any game was agreed; nothing was saved")
     return driver.result
 
+
 def _report(result: PeerResult | None) -> int:
     if result is None:
         print("dealerless: stopped before the end; `dealerless resume` continues the game "
@@ -210,6 +196,7 @@ def _report(result: PeerResult | None) -> int:
     print(result.message)
     print(f"game database: {result.path}")
     return result.verdict.exit_code
+
 
 def _config(args: argparse.Namespace, role: str, meta: dict[str, str], identity: Any,
             params: dict[str, Any] | None = None) -> PeerConfig:
@@ -223,34 +210,12 @@ def _config(args: argparse.Namespace, role: str, meta: dict[str, str], identity:
     config.on_setup = _announce(home, config)
     return config
 
+
 def _retrying(url: str) -> Any:
     def say(text: str) -> None:
         print(f"dealerless: {url}: {text}", file=sys.stderr, flush=True)
     return say
 
-async def _listen(host: str, port: int, path: str) -> tuple[HostLink, int]:
-    server = HostLink(host, port, path)
-    try:
-        return server, await server.start()
-    except OSError as exc:
-        raise LinkError(f"cannot listen on {url_host(host)}:{port}: "
-                        f"{exc.strerror or exc}") from None
-
-def _invitation(listen: str, port: int, path: str) -> tuple[str, str | None]:
-    """The invitation URL, and a note when its host is a guess the person must check."""
-    hosts = reachable_hosts(listen)
-    shown = hosts[0] if hosts else "HOST"
-    url = f"ws://{url_host(shown)}:{port}{path}"
-    if listen not in WILDCARDS:
-        return url, None
-    if not hosts:
-        return url, ("listening on every address, but this machine's address is unknown: "
-                     "replace HOST in the invitation with an address your opponent can "
-                     "reach, or use a relay")
-    others = f" (this machine's addresses: {', '.join(hosts)})" if len(hosts) > 1 else ""
-    return url, (f"listening on every address; if your opponent cannot reach {shown}, "
-                 f"replace it in the invitation with an address they can reach{others}, "
-                 "or use a relay")
 
 def cmd_host(args: argparse.Namespace) -> int:
     try:
@@ -266,34 +231,22 @@ def cmd_host(args: argparse.Namespace) -> int:
     async def main() -> PeerResult | None:
         # In this order: what the network says (at once), then the seat and the key, and
         # only then the invitation, so that nobody is invited to a game that cannot start.
-        rid = os.urandom(16).hex()
-        link: Link
-        note = None
-        if args.relay:
-            url = f"{args.relay}/room/{rid}"
-            client = ClientLink(url + OPEN_ROOM, fail_fast=True,
-                                on_retry=_retrying(args.relay),
-                                label=f"the relay {args.relay}")
-            client.start()
-            await client.wait_connected()
-            link, meta = client, {"url": url, "relay": args.relay}
-        else:
-            host, port = args.listen
-            server, port = await _listen(host, port, f"/dealerless/{rid}")
-            url, note = _invitation(host, port, server.path)
-            link, meta = server, {"url": url, "listen": f"{url_host(host)}:{port}",
-                                  "path": server.path}
+        where = args.relay or "the network"
+        opened = await open_host(args.relay, args.listen, _retrying(where))
+        url = opened.url
         _need_terminal("host", args.bot)
         identity = _identity(args)
         print(f"invitation: dealerless join {url}", flush=True)
         if args.seats > 2:
             print(f"dealerless: a table of {args.seats}: waiting for {args.seats - 1} "
                   "players to join with this invitation", file=sys.stderr, flush=True)
-        if note:
-            print(f"dealerless: {note}", file=sys.stderr, flush=True)
-        return await _run(link, _config(args, HOST, meta, identity, params), None, args.bot,
+        if opened.note:
+            print(f"dealerless: {opened.note}", file=sys.stderr, flush=True)
+        return await _run(opened.link, _config(args, HOST, opened.meta, identity, params), None,
+                          args.bot,
                           "dealerless host", f"dealerless join {url}", args.think_ms)
     return _guard(main)
+
 
 def cmd_join(args: argparse.Namespace) -> int:
     try:
@@ -302,14 +255,13 @@ def cmd_join(args: argparse.Namespace) -> int:
         return fail(str(exc))
 
     async def main() -> PeerResult | None:
-        link = ClientLink(args.url, fail_fast=True, on_retry=_retrying(args.url))
-        link.start()
-        await link.wait_connected()  # a wrong or dead invitation is reported before any UI
+        link = await open_join(args.url, _retrying(args.url))  # fails before any UI
         _need_terminal("join", args.bot)
         identity = _identity(args)
         return await _run(link, _config(args, JOIN, {"url": args.url}, identity), None,
                           args.bot, "dealerless join", None, args.think_ms)
     return _guard(main)
+
 
 def cmd_resume(args: argparse.Namespace) -> int:
     try:
@@ -327,22 +279,14 @@ def cmd_resume(args: argparse.Namespace) -> int:
         bot = args.bot or store.meta("bot") or None
         _need_terminal("resume", bot)
         identity = _identity(args)
-        link: Link
-        if role == HOST and store.meta("listen"):
-            host, port = parse_hostport(store.meta("listen"))
-            link, _ = await _listen(host, port, store.meta("path"))
-        else:
-            # The other side may still be on its way back: keep trying (no fail_fast).
-            url = store.meta("url") + (OPEN_ROOM if role == HOST else "")
-            client = ClientLink(url, on_retry=_retrying(store.meta("url")))
-            client.start()
-            link = client
+        link = await reopen(store, _retrying(store.meta("url")))
         config = _config(args, role, {}, identity)
         config.on_setup = None
         print(f"resuming game {store.setup.game_id.hex()[:16]} as seat {store.seat} "
               f"({store.frame_count()} frames stored)", file=sys.stderr)
         return await _run(link, config, store, bot, "dealerless resume", None, args.think_ms)
     return _guard(main)
+
 
 def _check_bot_options(args: argparse.Namespace, rules: str | None) -> None:
     """UsageError for a bot that cannot play `rules` (when known) or a budget it cannot use."""
@@ -355,6 +299,7 @@ def _check_bot_options(args: argparse.Namespace, rules: str | None) -> None:
             check_bot(bot, rules)
         except LocalError as exc:
             raise UsageError(exc.detail or exc.code) from None
+
 
 def _guard(main: Any) -> int:
     """Run a network command; every failure is one line on stderr and an exit code (12.7)."""
@@ -376,6 +321,7 @@ def _guard(main: Any) -> int:
         print("dealerless: interrupted; `dealerless resume` continues the game",
               file=sys.stderr)
         return EXIT_INCOMPLETE
+
 
 def cmd_relay(args: argparse.Namespace) -> int:
     host, port = args.listen

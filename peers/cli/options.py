@@ -12,6 +12,7 @@ import sys
 from fractions import Fraction
 from typing import Any
 
+from peers.net import launch
 from peers.net.config import MAX_SEATS, MIN_SEATS
 from peers.net.link import check_url
 from protocol.rules.bram import KOMI_LIMIT_HALVES
@@ -40,6 +41,7 @@ def number(text: str, convert: Any, noun: str, ok: Any, want: str) -> Any:
         raise argparse.ArgumentTypeError(f"{text!r}: {want}")
     return value
 
+
 def positive_seconds(text: str) -> float:
     """An argparse type: a finite number of seconds greater than zero."""
     return float(number(text, float, "a number of seconds",
@@ -64,14 +66,17 @@ def think_ms(text: str) -> float:
                          lambda v: math.isfinite(v) and 0 < v <= 60_000,
                          "milliseconds must be above 0 and at most 60000"))
 
+
 def count(text: str) -> int:
     return int(number(text, int, "a whole number", lambda v: 1 <= v <= 10**9,
                        "want a whole number from 1 to 10^9"))
+
 
 def seat_count(text: str) -> int:
     return int(number(text, int, "a whole number of seats",
                        lambda v: MIN_SEATS <= v <= MAX_SEATS,
                        f"a game has {MIN_SEATS} to {MAX_SEATS} seats"))
+
 
 def probability(text: str) -> float:
     return float(number(text, float, "a probability", lambda v: 0.0 <= v <= 1.0,
@@ -99,6 +104,7 @@ def ws_url(text: str) -> str:
     except ValueError as exc:
         raise argparse.ArgumentTypeError(str(exc)) from None
 
+
 def relay_base(text: str) -> str:
     """`--relay`: the relay's own address; the room path is added by `host`."""
     url = ws_url(text).rstrip("/")
@@ -107,14 +113,13 @@ def relay_base(text: str) -> str:
                                          f"ws://RELAY:8765, not a room URL ({text!r})")
     return url
 
-def parse_hostport(text: str) -> tuple[str, int]:
-    host, sep, port = text.rpartition(":")
-    if not sep or not port.isdigit() or not host or int(port) > 65535:
-        raise argparse.ArgumentTypeError(f"{text!r} is not HOST:PORT (port 0-65535)")
-    return host.strip("[]"), int(port)
 
-def url_host(host: str) -> str:
-    return f"[{host}]" if ":" in host else host
+def parse_hostport(text: str) -> tuple[str, int]:
+    try:
+        return launch.parse_hostport(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
 
 HOME_HELP = "data directory (default: $DEALERLESS_HOME, else the user data directory)"
 
@@ -122,6 +127,7 @@ ENVIRONMENT = """environment:
   DEALERLESS_HOME        the data directory, unless --home is given
   DEALERLESS_PASSPHRASE  the passphrase of an encrypted identity key; without it
                          you are asked on the terminal"""
+
 
 def home_option(p: argparse.ArgumentParser) -> None:
     """`--home`, also accepted before the subcommand: a subcommand's copy only overrides

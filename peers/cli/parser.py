@@ -36,10 +36,12 @@ def _game_options(p: argparse.ArgumentParser) -> None:
                    help="pips (whole or half) added to the first player's total (default: "
                         "the rules' own, spec/rules/bram.md section 11)")
 
+
 def _think_option(p: argparse.ArgumentParser, note: str = "") -> None:
     p.add_argument("--think-ms", type=think_ms, default=None, metavar="MS",
                    help="the strong bot's thinking time a move, in milliseconds, instead of "
                         f"its fixed node budget{note}")
+
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
@@ -146,6 +148,7 @@ def _seat_options(p: argparse.ArgumentParser) -> None:
                         "its fixed node budget)")
     p.add_argument("--timeout", type=positive_seconds, default=300.0,
                    help="seconds to wait for the opponent's next frame (default 300)")
+
 
 def add_network_commands(sub: Any) -> None:
     seat = {"epilog": ENVIRONMENT, "formatter_class": argparse.RawDescriptionHelpFormatter}

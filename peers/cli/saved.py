@@ -30,6 +30,7 @@ def cmd_games(args: argparse.Namespace) -> int:
             print("no local games", file=sys.stderr)
     return 0
 
+
 def cmd_export(args: argparse.Namespace) -> int:
     try:
         store = GameStore.open(find_game(home_dir(args) / "games", args.game))

@@ -1,0 +1,132 @@
+"""Opening a seat's link (spec/12-peers.md 12.4, 12.5): a host listens or opens a room on
+a relay, a joiner dials the invitation, a resumed seat reopens what its game stored.
+
+Shared by the command line and the web page, so both invite and reconnect alike.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from peers.net.config import HOST
+from peers.net.link import ClientLink, HostLink, Link, LinkError
+from peers.net.relay import OPEN_ROOM
+from peers.store.games import GameStore
+
+WILDCARDS = ("0.0.0.0", "::", "")
+Say = Callable[[str], None]
+
+
+def url_host(host: str) -> str:
+    return f"[{host}]" if ":" in host else host
+
+
+def parse_hostport(text: str) -> tuple[str, int]:
+    """HOST:PORT as (host, port); ValueError if it is not that."""
+    host, sep, port = text.rpartition(":")
+    if not sep or not port.isdigit() or not host or int(port) > 65535:
+        raise ValueError(f"{text!r} is not HOST:PORT (port 0-65535)")
+    return host.strip("[]"), int(port)
+
+
+def reachable_hosts(listen: str) -> list[str]:
+    """Addresses an opponent might use to reach a server listening on `listen`.
+
+    A wildcard address is no address to connect to: list this machine's own
+    addresses instead (non-loopback first). Behind NAT none of them may be what the
+    opponent sees; the invitation then says to replace the host (or use a relay).
+    """
+    if listen not in WILDCARDS:
+        return [listen]
+    family = socket.AF_INET6 if listen == "::" else socket.AF_INET
+    found: list[str] = []
+    try:
+        infos = socket.getaddrinfo(socket.gethostname(), None, family, socket.SOCK_STREAM)
+    except OSError:
+        infos = []
+    for info in infos:
+        address = str(info[4][0])
+        if address not in found and not address.startswith(("127.", "::1", "fe80")):
+            found.append(address)
+    return found
+
+
+async def listen(host: str, port: int, path: str) -> tuple[HostLink, int]:
+    server = HostLink(host, port, path)
+    try:
+        return server, await server.start()
+    except OSError as exc:
+        raise LinkError(f"cannot listen on {url_host(host)}:{port}: "
+                        f"{exc.strerror or exc}") from None
+
+
+def invitation(listen: str, port: int, path: str) -> tuple[str, str | None]:
+    """The invitation URL, and a note when its host is a guess the person must check."""
+    hosts = reachable_hosts(listen)
+    shown = hosts[0] if hosts else "HOST"
+    url = f"ws://{url_host(shown)}:{port}{path}"
+    if listen not in WILDCARDS:
+        return url, None
+    if not hosts:
+        return url, ("listening on every address, but this machine's address is unknown: "
+                     "replace HOST in the invitation with an address your opponent can "
+                     "reach, or use a relay")
+    others = f" (this machine's addresses: {', '.join(hosts)})" if len(hosts) > 1 else ""
+    return url, (f"listening on every address; if your opponent cannot reach {shown}, "
+                 f"replace it in the invitation with an address they can reach{others}, "
+                 "or use a relay")
+
+
+@dataclass(frozen=True)
+class Opened:
+    """A host's open link, the invitation URL, what to store to reopen it, and a note
+    when the URL's host is a guess the person must check."""
+
+    link: Link
+    url: str
+    meta: dict[str, str]
+    note: str | None
+
+
+async def open_host(relay: str | None, where: tuple[str, int] | None,
+                    on_retry: Say) -> Opened:
+    """A new game's link: a room on `relay`, or a server listening at `where`."""
+    rid = os.urandom(16).hex()
+    if relay:
+        url = f"{relay}/room/{rid}"
+        client = ClientLink(url + OPEN_ROOM, fail_fast=True, on_retry=on_retry,
+                            label=f"the relay {relay}")
+        client.start()
+        await client.wait_connected()
+        return Opened(client, url, {"url": url, "relay": relay}, None)
+    assert where is not None
+    host, port = where
+    server, port = await listen(host, port, f"/dealerless/{rid}")
+    url, note = invitation(host, port, server.path)
+    return Opened(server, url, {"url": url, "listen": f"{url_host(host)}:{port}",
+                                "path": server.path}, note)
+
+
+async def open_join(url: str, on_retry: Say) -> ClientLink:
+    """A joiner's link; a wrong or dead invitation fails here, before anything waits."""
+    link = ClientLink(url, fail_fast=True, on_retry=on_retry)
+    link.start()
+    await link.wait_connected()
+    return link
+
+
+async def reopen(store: GameStore, on_retry: Say) -> Link:
+    """A stored game's link again: the host listens where it did, anyone else redials
+    (without giving up: the other side may still be on its way back)."""
+    role = store.meta("role")
+    if role == HOST and store.meta("listen"):
+        host, port = parse_hostport(store.meta("listen"))
+        server, _ = await listen(host, port, store.meta("path"))
+        return server
+    url = store.meta("url") + (OPEN_ROOM if role == HOST else "")
+    client = ClientLink(url, on_retry=on_retry)
+    client.start()
+    return client
