@@ -265,7 +265,7 @@ def test_the_full_game_id_from_games_json_works_with_export_and_resume(tmp_path:
 def test_a_trusted_opponent_is_shown_with_its_fingerprint(tmp_path: Path) -> None:
     """A name alone cannot be read out of band: the fingerprint always comes with it."""
     from peers import keys
-    from peers.cli.network import _announce
+    from peers.net.announce import announcer
     from peers.table.driver import SetupEvent
     from protocol.identity import fingerprint
     from protocol.setup import GameSetup
@@ -280,7 +280,7 @@ def test_a_trusted_opponent_is_shown_with_its_fingerprint(tmp_path: Path) -> Non
     seen: list[object] = []
     config = type("Config", (), {"notify": staticmethod(seen.append)})()
     store = type("Store", (), {"seat": 0})()
-    _announce(tmp_path / "home", config)(setup, store)  # type: ignore[arg-type]
+    announcer(tmp_path / "home", config)(setup, store)  # type: ignore[arg-type]
     [event] = seen
     assert isinstance(event, SetupEvent)
     assert event.opponent == f"known as alice ({fingerprint(friend.public_key)})"

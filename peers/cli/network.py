@@ -28,6 +28,7 @@ from peers.cli.options import (
     fail,
 )
 from peers.keys import KeyStoreError, PassphraseError
+from peers.net.announce import announcer
 from peers.net.config import HOST, JOIN, PeerConfig, PeerError, PeerResult
 from peers.net.driver import NetworkDriver
 from peers.net.launch import open_host, open_join, reopen, url_host
@@ -39,7 +40,6 @@ from peers.table.driver import AsyncChooser, Event, NoticeEvent, SetupEvent, Ste
 from peers.table.report import headline
 from peers.table.selfplay import rule_params
 from protocol.errors import DealerlessError, LocalError
-from protocol.identity import fingerprint, short_auth_string
 from protocol.setup import GameSetup
 from protocol.verifier import replay
 
@@ -134,25 +134,6 @@ def _bot_chooser(name: str, think_ms: float | None = None) -> AsyncChooser:
     return choose
 
 
-def _announce(home: Path, config: PeerConfig) -> Any:
-    """Once the setup is agreed: the game, the opponent's key, the SAS to compare."""
-    from peers import keys
-
-    def described(key: bytes) -> str:
-        known = keys.check_opponent(home, key)
-        # Always the fingerprint too: a name alone cannot be compared out of band.
-        return known if "SHA256:" in known else f"{known} ({fingerprint(key)})"
-
-    def on_setup(setup: GameSetup, store: GameStore) -> None:
-        others = [s for s in range(setup.seats) if s != store.seat]
-        opponent = (described(setup.identities[others[0]]) if setup.seats == 2 else
-                    "; ".join(f"seat {s}: {described(setup.identities[s])}" for s in others))
-        config.notify(SetupEvent(setup.game_id.hex(), store.seat,
-                                 f"{setup.rules} {dict(setup.params)}", opponent,
-                                 short_auth_string(setup.game_id), setup.seats))
-    return on_setup
-
-
 async def _run(link: Link, config: PeerConfig, store: GameStore | None, bot: str | None,
                title: str, invitation: str | None = None,
                think_ms: float | None = None) -> PeerResult | None:
@@ -207,7 +188,7 @@ def _config(args: argparse.Namespace, role: str, meta: dict[str, str], identity:
                         choose=unset, notify=_progress, rules=getattr(args, "rules", "bram"),
                         params=params or {}, move_timeout=args.timeout,
                         meta={**meta, "bot": args.bot or ""})
-    config.on_setup = _announce(home, config)
+    config.on_setup = announcer(home, config)
     return config
 
 
