@@ -59,7 +59,7 @@ def home_dir(args: argparse.Namespace) -> Path:
     return keys.resolve_home(args.home)
 
 
-def _identity(args: argparse.Namespace) -> Any:
+def identity_of(args: argparse.Namespace) -> Any:
     """The user's identity key; made on first use, so that a first game just works."""
     from peers import keys
     if not keys.key_path(args.home).exists():
@@ -216,7 +216,7 @@ def cmd_host(args: argparse.Namespace) -> int:
         opened = await open_host(args.relay, args.listen, _retrying(where))
         url = opened.url
         _need_terminal("host", args.bot)
-        identity = _identity(args)
+        identity = identity_of(args)
         print(f"invitation: dealerless join {url}", flush=True)
         if args.seats > 2:
             print(f"dealerless: a table of {args.seats}: waiting for {args.seats - 1} "
@@ -238,7 +238,7 @@ def cmd_join(args: argparse.Namespace) -> int:
     async def main() -> PeerResult | None:
         link = await open_join(args.url, _retrying(args.url))  # fails before any UI
         _need_terminal("join", args.bot)
-        identity = _identity(args)
+        identity = identity_of(args)
         return await _run(link, _config(args, JOIN, {"url": args.url}, identity), None,
                           args.bot, "dealerless join", None, args.think_ms)
     return _guard(main)
@@ -259,7 +259,7 @@ def cmd_resume(args: argparse.Namespace) -> int:
         role = store.meta("role")
         bot = args.bot or store.meta("bot") or None
         _need_terminal("resume", bot)
-        identity = _identity(args)
+        identity = identity_of(args)
         link = await reopen(store, _retrying(store.meta("url")))
         config = _config(args, role, {}, identity)
         config.on_setup = None

@@ -114,6 +114,11 @@ def relay_base(text: str) -> str:
     return url
 
 
+def port_number(text: str) -> int:
+    return int(number(text, int, "a port number", lambda v: 0 <= v <= 65535,
+                      "a port is 0 to 65535"))
+
+
 def parse_hostport(text: str) -> tuple[str, int]:
     try:
         return launch.parse_hostport(text)

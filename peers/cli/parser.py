@@ -7,7 +7,7 @@ from typing import Any
 
 import protocol.rules as rules_pkg
 from peers.bots.registry import BOTS
-from peers.cli import local, network, saved
+from peers.cli import local, network, saved, web
 from peers.cli.keys import add_key_commands
 from peers.cli.options import (
     ENVIRONMENT,
@@ -16,6 +16,7 @@ from peers.cli.options import (
     home_option,
     parse_hostport,
     parse_komi,
+    port_number,
     positive_int,
     positive_seconds,
     probability,
@@ -197,6 +198,16 @@ def add_network_commands(sub: Any) -> None:
     p.add_argument("file")
     home_option(p)
     p.set_defaults(func=saved.cmd_export)
+
+    p = sub.add_parser("web", help="play in the browser: start this machine's own peer and "
+                                   "open its page")
+    p.add_argument("--port", type=port_number, default=0,
+                   help="the port on 127.0.0.1 to serve the page on (default 0: any free "
+                        "port)")
+    p.add_argument("--no-open", action="store_true",
+                   help="print the page's address instead of opening a browser")
+    home_option(p)
+    p.set_defaults(func=web.cmd_web)
 
     p = sub.add_parser("relay", help="run an untrusted store-and-forward relay")
     p.add_argument("--listen", type=parse_hostport, required=True, help="HOST:PORT")

@@ -40,6 +40,7 @@ class GameInfo:
     seat: int
     status: str
     frames: int
+    rules: str = ""
 
 
 class GameStore:
@@ -238,8 +239,10 @@ def list_games(games_dir: Path) -> list[GameInfo]:
         except (StoreError, sqlite3.Error):
             continue
         try:
-            out.append(GameInfo(path, store.setup.game_id.hex(), store.seat,
-                                store.meta("status", "in progress"), store.frame_count()))
+            setup = store.setup
+            out.append(GameInfo(path, setup.game_id.hex(), store.seat,
+                                store.meta("status", "in progress"), store.frame_count(),
+                                setup.rules))
         except (DealerlessError, sqlite3.Error, ValueError):
             continue  # not a readable game: skipped, as is any other stray file
         finally:

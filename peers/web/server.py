@@ -1,0 +1,75 @@
+"""`dealerless web`: the person's own peer, serving its table to a browser on loopback
+(spec/12-peers.md 12.8). The page is a view; keys, proofs and games stay in here."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import socket
+import webbrowser
+from importlib import resources
+from pathlib import Path
+
+from aiohttp import web
+
+from peers.web.api import Api
+from peers.web.security import MAX_UPLOAD, Guard, new_token
+from peers.web.tables import Tables
+from protocol.identity import Identity
+
+log = logging.getLogger("dealerless.web")
+STATIC = Path(str(resources.files("peers.web") / "static"))
+
+
+def make_app(home: Path, identity: Identity, token: str, port: int) -> web.Application:
+    """The application for a server listening on 127.0.0.1:`port` (known before the
+    routes run: a port of 0 is resolved by `serve` first)."""
+    guard = Guard(token, port)
+    app = web.Application(middlewares=[guard.middleware], client_max_size=MAX_UPLOAD)
+    tables = Tables(home, identity)
+    api = Api(tables)
+    app["tables"] = tables
+
+    async def index(_request: web.Request) -> web.FileResponse:
+        return web.FileResponse(STATIC / "index.html")
+
+    app.add_routes([web.get("/", index), *api.routes()])
+    app.router.add_static("/static/", STATIC, show_index=False, follow_symlinks=False)
+
+    async def closing(app: web.Application) -> None:
+        await tables.close()
+    app.on_shutdown.append(closing)
+    return app
+
+
+async def serve(home: Path, identity: Identity, port: int, open_browser: bool,
+                ready: asyncio.Future[str] | None = None) -> None:
+    """Listen on 127.0.0.1:`port` (0: any free port), print the address with its token,
+    and serve until cancelled."""
+    token = new_token()
+    # Bind first: the Host and Origin checks and the CSP need the real port.
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    try:
+        sock.bind(("127.0.0.1", port))
+    except OSError:
+        sock.close()
+        raise
+    sock.listen(64)
+    sock.setblocking(False)
+    port = sock.getsockname()[1]
+    runner = web.AppRunner(make_app(home, identity, token, port), access_log=None)
+    await runner.setup()
+    site = web.SockSite(runner, sock)
+    await site.start()
+    url = f"http://127.0.0.1:{port}/#token={token}"
+    print(f"dealerless web: your table is at {url}", flush=True)
+    print("dealerless web: keep this window open while you play; Ctrl-C stops the server "
+          "(networked games are saved and can be resumed)", flush=True)
+    if ready is not None:
+        ready.set_result(url)
+    if open_browser:
+        webbrowser.open(url)
+    try:
+        await asyncio.Event().wait()
+    finally:
+        await runner.cleanup()

@@ -1,0 +1,165 @@
+// One table: the session strip, the board of its rules, the hand and the legal moves,
+// the log of what was checked, and the verdict. Redrawn from the table's snapshot on
+// every change; the page offers only the moves in `view.legal` (spec/12-peers.md 12.8).
+
+import { el, plural, seatName } from "./dominoes.js";
+import { BOARDS, dominoMoves } from "./boards.js";
+import { minedMoves } from "./mined.js";
+
+const $ = (id) => document.getElementById(id);
+let ticking = null;
+
+export function drawTable(t, actions) {
+  $("table-title").textContent = title(t);
+  drawSession(t, actions);
+  const board = $("board");
+  const rules = t.rules || t.setup?.rules?.split(" ")[0];
+  const draw = BOARDS[rules];
+  board.replaceChildren();
+  if (t.view && t.view.state && draw) draw(board, t.view, t);
+  else board.append(el("p", { class: "dim" }, t.error ? "" : "Setting up the table..."));
+  drawMoves(t, rules, actions);
+  drawLog(t);
+  drawResult(t, actions);
+  status(t);
+  clearInterval(ticking);
+  ticking = setInterval(() => status(t), 1000);
+}
+
+function title(t) {
+  const rules = t.rules || "a table";
+  const seats = t.seats ? ` · ${t.seats} seats` : "";
+  return `${rules}${seats} · you are seat ${t.seat}`;
+}
+
+function drawSession(t, actions) {
+  const box = $("session");
+  box.replaceChildren();
+  if (!t.setup && t.invitation && !t.error) {
+    const text = el("code", { id: "invitation", class: "invitation" }, t.invitation);
+    const copy = el("button", { type: "button", id: "copy-invitation", onclick: async () => {
+      try {
+        await navigator.clipboard.writeText(t.invitation);
+        actions.toast("invitation copied");
+      } catch {
+        const range = document.createRange();
+        range.selectNodeContents(text);
+        getSelection().removeAllRanges();
+        getSelection().addRange(range);
+        actions.toast("select and copy the invitation (the clipboard is not available)");
+      }
+    } }, "Copy");
+    box.append(el("p", {}, "Give the other players this invitation:"),
+               el("div", { class: "copyline" }, text, copy),
+               el("p", { class: "dim" }, "Waiting for the table to fill..."));
+    return;
+  }
+  if (t.setup) {
+    const s = t.setup;
+    box.append(el("p", {}, el("span", { class: "mono" }, `game ${s.game_id.slice(0, 16)}`),
+                  " · ", s.opponents));
+    if (s.sas) {
+      box.append(el("p", { class: "sas" }, "Short authentication string ",
+                    el("strong", { id: "sas" }, s.sas),
+                    s.seats > 2 ? ": every player must see the same"
+                                : ": compare it with your opponent by voice"));
+    }
+  }
+}
+
+// Whose turn it is, who is being waited on, and how long until their timeout.
+function status(t) {
+  const line = $("table-status");
+  const turn = $("turn");
+  if (t.error) {
+    line.textContent = "stopped";
+    turn.textContent = "";
+    return;
+  }
+  if (t.end) {
+    line.textContent = "game over";
+    turn.textContent = "";
+    return;
+  }
+  if (!t.awaiting) {
+    line.textContent = t.setup ? "" : "setting up";
+    turn.textContent = t.view ? "" : "Waiting for the players and the deal...";
+    return;
+  }
+  const who = seatName(t.awaiting.seat, t.seat);
+  let left = "";
+  if (t.timeout) {
+    const now = Date.now() / 1000 - (t.clockOffset || 0);
+    const secs = Math.max(0, Math.round(t.awaiting.since + t.timeout - now));
+    left = ` · ${Math.floor(secs / 60)}:${String(secs % 60).padStart(2, "0")} left`;
+  }
+  line.textContent = `waiting for ${who} (${t.awaiting.message})${left}`;
+  if (t.asked) {
+    turn.textContent = "Your turn.";
+  } else if (t.awaiting.seat === t.seat) {
+    turn.textContent = `Your peer is sending your ${t.awaiting.message} frame...`;
+  } else {
+    turn.textContent = t.awaiting.message === "move"
+      ? `Seat ${t.awaiting.seat} is choosing a move...`
+      : `Seat ${t.awaiting.seat} owes its ${t.awaiting.message} frame...`;
+  }
+}
+
+function drawMoves(t, rules, actions) {
+  const hand = $("hand");
+  const moves = $("moves");
+  hand.replaceChildren();
+  moves.replaceChildren();
+  if (!t.view || t.end || t.error) return;
+  if (rules === "mined-games") minedMoves(hand, moves, t, actions.pick);
+  else dominoMoves(hand, moves, t, actions.pick);
+}
+
+function drawLog(t) {
+  const list = $("log");
+  const items = t.log.slice(-300).map((entry) => el("li", {
+    class: entry.kind === "step" ? "step" : "notice",
+  }, entry.kind === "step" ? `✓ ${entry.seq} ${entry.text}` : entry.text));
+  list.replaceChildren(...items);
+  list.scrollTop = list.scrollHeight;
+}
+
+function drawResult(t, actions) {
+  const box = $("result");
+  box.replaceChildren();
+  box.hidden = !t.end && !t.error;
+  if (t.error) {
+    box.append(el("p", { class: "bad" }, `The game stopped: ${t.error}`));
+    return;
+  }
+  if (!t.end) return;
+  const v = t.end.verdict;
+  const ok = v.exit_code === 0;
+  box.append(...[
+    el("h3", {}, ok ? "Game over: verified" : "Game over"),
+    el("p", { id: "headline", class: ok ? "headline" : "bad" }, v.headline),
+    outcome(v.json, t.seat),
+    el("p", { class: "dim" }, t.end.message),
+    el("pre", { id: "verdict", class: `verdict ${ok ? "ok" : "bad"}` }, v.text),
+    hidden(v.json),
+    el("button", { type: "button", id: "download", onclick: () => actions.download(
+      `/api/tables/${t.id}/transcript`, `${(t.setup?.game_id || t.id).slice(0, 16)}.transcript`) },
+       `Download the transcript (${plural(t.end.bytes, "byte")})`)].filter(Boolean));
+}
+
+// Who won, by how much, and every seat's pips with komi: the account at a glance.
+function outcome(json, me) {
+  const out = json.outcome;
+  if (!out || !out.pips) return null;
+  const who = out.draw ? "A draw" : out.winner === null ? "No single winner"
+    : out.winner === me ? "You win" : `Seat ${out.winner} wins`;
+  const margin = out.margin !== undefined && out.winner !== null ? ` by ${out.margin}` : "";
+  const pips = out.pips.map((p, s) => `${s === me ? "you" : `seat ${s}`} ${p}`).join(", ");
+  return el("p", { id: "outcome" }, `${who}${margin}. Pips left (komi included): ${pips}.`);
+}
+
+function hidden(json) {
+  const tiles = json.hidden_tile || [];
+  if (!tiles.length) return null;
+  return el("p", {}, `Hidden tile opened at the end: ${tiles.join(", ")}`);
+}

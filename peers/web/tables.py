@@ -1,0 +1,162 @@
+"""The games `dealerless web` runs for its person, each a `WebSeat` (spec/12-peers.md 12.8).
+
+Every game is played by the same code as on the command line: a table against local
+bots is a `LocalDriver`, a networked seat a `Peer` over a link opened by
+peers/net/launch.py, with its game database in the data directory, so `dealerless
+resume` (or the page's Resume) continues it after any crash.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+from pathlib import Path
+from typing import Any
+
+from peers.net.announce import announcer
+from peers.net.config import HOST, JOIN, PeerConfig, PeerError
+from peers.net.launch import open_host, open_join, reopen
+from peers.net.link import Link, LinkError
+from peers.net.peer import Peer
+from peers.store.games import GameStore, find_game
+from peers.table.driver import LocalDriver, NoticeEvent
+from peers.web.seat import WebSeat
+from protocol.errors import DealerlessError
+from protocol.identity import Identity
+from protocol.verifier import replay
+
+log = logging.getLogger("dealerless.web")
+
+
+class TableError(Exception):
+    """A table that cannot be started as asked; str() says why (shown in the page)."""
+
+
+class Tables:
+    """The seats this server plays for its person, by table id."""
+
+    def __init__(self, home: Path, identity: Identity) -> None:
+        self.home, self.identity = home, identity
+        self.seats: dict[str, WebSeat] = {}
+
+    def get(self, table_id: str) -> WebSeat | None:
+        return self.seats.get(table_id)
+
+    def summary(self) -> list[dict[str, Any]]:
+        return [{"id": s.id, "kind": s.kind, "seat": s.seat,
+                 "rules": s.game.setup.rules if s.game is not None else None,
+                 "over": s.end is not None or s.error is not None,
+                 "asked": s.snapshot()["asked"]} for s in self.seats.values()]
+
+    def playing(self, path: Path) -> bool:
+        """Whether a live seat of this server holds the game database at `path`."""
+        return any(s.path == str(path) and s.end is None and s.error is None
+                   for s in self.seats.values())
+
+    # -- a table against local bots ----------------------------------------------------
+
+    def play_bots(self, rules: str, params: dict[str, Any], seat: int, bots: list[str],
+                  think_ms: float | None) -> WebSeat:
+        try:
+            driver = LocalDriver(bots, seat, rules, params, think_ms=think_ms)
+        except (DealerlessError, ValueError) as exc:
+            raise TableError(str(exc)) from None
+        ws = self._new("bots", seat, None)
+        ws.game = driver.table.referees[seat].game
+        ws.setup = {"game_id": driver.table.setup.game_id.hex(), "seat": seat,
+                    "rules": rules, "seats": len(bots) + 1, "sas": None,
+                    "opponents": "; ".join(f"seat {s}: the {b} bot" for s, b in
+                                           enumerate([*bots[:seat], "", *bots[seat:]])
+                                           if s != seat)}
+        self._start(ws, driver.run(ws.choose, ws.notify))
+        return ws
+
+    # -- networked seats -----------------------------------------------------------------
+
+    async def host(self, rules: str, params: dict[str, Any], relay: str | None,
+                   listen: tuple[str, int] | None, timeout: float) -> WebSeat:
+        opened = await self._opening(open_host(relay, listen, self._say("the relay")))
+        ws = self._new(HOST, 0, timeout, f"dealerless join {opened.url}")
+        if opened.note:
+            ws.notify(NoticeEvent(opened.note))
+        self._start_peer(ws, opened.link, HOST, rules, params, timeout, opened.meta, None)
+        return ws
+
+    async def join(self, url: str, timeout: float) -> WebSeat:
+        link = await self._opening(open_join(url, self._say(url)))
+        ws = self._new(JOIN, 1, timeout)
+        self._start_peer(ws, link, JOIN, "bram", {}, timeout, {"url": url}, None)
+        return ws
+
+    async def resume(self, name: str, timeout: float) -> WebSeat:
+        try:
+            store = GameStore.open(find_game(self.home / "games", name))
+        except (DealerlessError, OSError, ValueError) as exc:
+            raise TableError(str(exc)) from None
+        if self.playing(store.path):
+            raise TableError("this game is already being played here")
+        done = replay(store.transcript().encode())
+        if done.complete or not done.valid:
+            raise TableError("the game is already over; nothing to resume (export it to "
+                             "keep its transcript)")
+        link = await self._opening(reopen(store, self._say(store.meta("url"))))
+        ws = self._new(f"resume {store.meta('role')}", store.seat, timeout)
+        ws.game, ws.path = store.referee().game, str(store.path)
+        setup = store.setup
+        ws.setup = {"game_id": setup.game_id.hex(), "seat": store.seat, "rules": setup.rules,
+                    "seats": setup.seats, "sas": None, "opponents": "(resumed)"}
+        self._start_peer(ws, link, store.meta("role"), setup.rules, dict(setup.params),
+                         timeout, {}, store)
+        return ws
+
+    def _start_peer(self, ws: WebSeat, link: Link, role: str, rules: str,
+                    params: dict[str, Any], timeout: float, meta: dict[str, str],
+                    store: GameStore | None) -> None:
+        config = PeerConfig(games_dir=self.home / "games", role=role, identity=self.identity,
+                            choose=ws.choose, notify=ws.notify, rules=rules, params=params,
+                            move_timeout=timeout, meta={**meta, "bot": "", "web": "1"})
+        announce = announcer(self.home, config)
+
+        def on_setup(setup: Any, game: GameStore) -> None:
+            ws.game, ws.path = game.referee().game, str(game.path)
+            announce(setup, game)
+        if store is None:
+            config.on_setup = on_setup
+        self._start(ws, Peer(link, config, store).run())
+
+    # -- common ----------------------------------------------------------------------------
+
+    def _new(self, kind: str, seat: int, timeout: float | None,
+             invitation: str | None = None) -> WebSeat:
+        ws = WebSeat(os.urandom(8).hex(), kind, seat, timeout, invitation)
+        self.seats[ws.id] = ws
+        return ws
+
+    def _start(self, ws: WebSeat, run: Any) -> None:
+        async def guarded() -> None:
+            try:
+                await run
+            except asyncio.CancelledError:
+                raise
+            except (PeerError, LinkError, DealerlessError, OSError, ValueError) as exc:
+                ws.failed(str(exc))
+            except Exception as exc:  # shown in the page; the server goes on
+                log.exception("a table failed")
+                ws.failed(f"unexpected {type(exc).__name__}: {exc}")
+        ws.task = asyncio.ensure_future(guarded())
+
+    async def _opening(self, opening: Any) -> Any:
+        try:
+            return await opening
+        except (LinkError, OSError, ValueError) as exc:
+            raise TableError(str(exc)) from None
+
+    def _say(self, where: str) -> Any:
+        def say(text: str) -> None:
+            log.info("%s: %s", where, text)
+        return say
+
+    async def close(self) -> None:
+        for ws in self.seats.values():
+            await ws.stop()
