@@ -141,11 +141,3 @@ def test_five_processes_play_mined_games_through_a_relay(tmp_path: Path) -> None
     assert proc.returncode == 0 and verdict["valid"] and verdict["complete"]
     assert verdict["rules"]["name"] == "mined-games" and len(verdict["seats"]) == 5
     assert verdict["outcome"]["token_winner"] is not None
-
-
-def test_hosting_mined_games_without_a_bot_is_a_usage_error(tmp_path: Path) -> None:
-    proc = subprocess.run([*CLI, "host", "--relay", "ws://127.0.0.1:9", "--rules",
-                           "mined-games", "--seats", "5", "--home", str(tmp_path)],
-                          capture_output=True, text=True, timeout=60)
-    assert proc.returncode == 2
-    assert "mined-games has no terminal interface yet; add --bot NAME" in proc.stderr

@@ -40,14 +40,19 @@ from peers.table.driver import AsyncChooser, Event, NoticeEvent, SetupEvent, Ste
 from peers.table.report import headline
 from peers.table.selfplay import rule_params
 from protocol.errors import DealerlessError, LocalError
-from protocol.setup import GameSetup
 from protocol.verifier import replay
 
 PASSPHRASE_HINT = ("set DEALERLESS_PASSPHRASE in the environment, or run from a terminal "
                    "to be asked")
 
 #: Rule sets the terminal interface cannot show (it draws dominoes): bots only.
-NO_INTERFACE = frozenset({"mined-games"})
+TERMINAL_RULES = frozenset({"bram"})
+
+
+def no_terminal_table(command: str, rules: str) -> str:
+    return (f"{command}: the terminal table draws Bram's game only; play {rules} in the "
+            "browser with `dealerless web`, or add --bot NAME (one of "
+            f"{', '.join(sorted(BOTS))}) to let a bot play this seat")
 
 
 class NotStarted(Exception):
@@ -140,21 +145,15 @@ async def _run(link: Link, config: PeerConfig, store: GameStore | None, bot: str
     if bot is not None:
         config.choose, config.notify = _bot_chooser(bot, think_ms), _progress
         return await Peer(link, config, store).run()
-    if store is not None and store.setup.rules in NO_INTERFACE:
-        raise UsageError(f"{title}: {store.setup.rules} has no terminal interface yet; add "
-                         f"--bot NAME (one of {', '.join(sorted(BOTS))})")
-    announce = config.on_setup
+    if store is not None and store.setup.rules not in TERMINAL_RULES:
+        raise UsageError(no_terminal_table(title, store.setup.rules))
 
-    def refuse_without_interface(setup: GameSetup, game: GameStore) -> None:
-        # A joiner learns the rules only here: the game is stored, and `dealerless resume
-        # GAME --bot NAME` can still play it before the others declare this seat absent.
-        if setup.rules in NO_INTERFACE:
-            raise PeerError(f"this table plays {setup.rules}, which has no terminal "
-                            "interface yet; `dealerless resume` the game with --bot NAME")
-        if announce is not None:
-            announce(setup, game)
+    def refuse_without_interface(rules: str) -> None:
+        # A joiner learns the rules from the host's offer: it leaves before taking a seat.
+        if rules not in TERMINAL_RULES:
+            raise PeerError(no_terminal_table(title, rules))
 
-    config.on_setup = refuse_without_interface
+    config.offer_check = refuse_without_interface
     from peers.ui.terminal import PlayApp
     driver = NetworkDriver(link, config, store)
     app = PlayApp(driver, title=title, invitation=invitation,
@@ -204,10 +203,8 @@ def cmd_host(args: argparse.Namespace) -> int:
         _check_bot_options(args, args.rules)
     except UsageError as exc:
         return fail(str(exc))
-    if args.rules in NO_INTERFACE and args.bot is None:
-        # The terminal interface shows dominoes; Mined Games' orders have none yet.
-        return fail("host: mined-games has no terminal interface yet; add --bot NAME "
-                      f"(one of {', '.join(sorted(BOTS))})")
+    if args.rules not in TERMINAL_RULES and args.bot is None:
+        return fail(no_terminal_table("host", args.rules))
 
     async def main() -> PeerResult | None:
         # In this order: what the network says (at once), then the seat and the key, and
@@ -258,6 +255,8 @@ def cmd_resume(args: argparse.Namespace) -> int:
                               "resume (`dealerless export` writes its transcript)")
         role = store.meta("role")
         bot = args.bot or store.meta("bot") or None
+        if bot is None and store.setup.rules not in TERMINAL_RULES:
+            raise UsageError(no_terminal_table("resume", store.setup.rules))
         _need_terminal("resume", bot)
         identity = identity_of(args)
         link = await reopen(store, _retrying(store.meta("url")))

@@ -35,6 +35,9 @@ class PeerConfig:
     linger: float = 3.0
     meta: dict[str, str] = field(default_factory=dict)
     on_setup: Callable[[GameSetup, GameStore], None] | None = None
+    #: A joiner's check of the rules a host offers, before it asks for a seat: it raises
+    #: PeerError to leave (say, rules its interface cannot show).
+    offer_check: Callable[[str], None] | None = None
 
 
 @dataclass(frozen=True)

@@ -204,6 +204,8 @@ class Handshake:
                     if seen.key == me:
                         raise PeerError("this game's host uses your identity key: join with "
                                         "another one (another --home)")
+                    if cfg.offer_check is not None:
+                        cfg.offer_check(seen.rules)
                     if offer is None or (seen.key == offer.key and seen.round > offer.round):
                         if roster is not None:   # a new round: our opened nonce is spent
                             nonce, roster = os.urandom(NONCE_BYTES), None
