@@ -1,0 +1,155 @@
+"""`dealerless web` in a real browser (spec/12-peers.md 12.8): whole games played by
+clicking, at a laptop's and a phone's size, through a relay and against bots, with the
+exported transcripts checked by `dealerless verify`."""
+
+from __future__ import annotations
+
+import subprocess
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from webpage import (
+    CLI,
+    LAPTOP,
+    PHONE,
+    Seat,
+    WebPeer,
+    browser,
+    free_port,
+    play_together,
+    start,
+    wait_for,
+)
+
+__all__ = ["browser"]  # the fixture, imported for the tests below
+
+
+@pytest.fixture
+def peers(tmp_path: Path) -> Iterator[Any]:
+    running: list[WebPeer] = []
+
+    def make(name: str) -> WebPeer:
+        peer = WebPeer(tmp_path / name)
+        running.append(peer)
+        return peer
+    yield make
+    for peer in running:
+        peer.stop()
+
+
+def verify(data: bytes, tmp: Path) -> subprocess.CompletedProcess[str]:
+    path = tmp / "checked.transcript"
+    path.write_bytes(data)
+    return subprocess.run([*CLI, "verify", str(path)], capture_output=True, text=True,
+                          timeout=120)
+
+
+def test_three_pages_play_a_mexican_train_round_through_the_relay(
+        browser: Any, peers: Any, tmp_path: Path) -> None:
+    port = free_port()
+    relay = start(["relay", "--listen", f"127.0.0.1:{port}"], tmp_path / "relay.log")
+    try:
+        wait_for(r"(relay listening)", tmp_path / "relay.log")
+        seats = [Seat(browser, peers(f"p{i}")) for i in range(3)]
+        invitation = seats[0].host("mexican-train", 3, relay=f"ws://127.0.0.1:{port}")
+        assert invitation.startswith("dealerless join ws://127.0.0.1:")
+        for seat in seats[1:]:
+            seat.join(invitation)
+        sas = [s.page.wait_for_selector("#sas", timeout=30_000) for s in seats]
+        assert len({box.inner_text() for box in sas if box}) == 1  # one SAS for all
+        play_together(seats, timeout=300)
+        copies = [s.transcript() for s in seats]
+    finally:
+        relay.kill()
+        relay.wait(10)
+    assert len(set(copies)) == 1
+    proc = verify(copies[0], tmp_path)
+    assert proc.returncode == 0 and "VALID and complete" in proc.stdout, proc.stdout
+    assert all("VALID and complete" in s.verdict() for s in seats)
+    assert not any(s.errors for s in seats), [s.errors for s in seats]
+
+
+def test_a_bram_game_against_the_strong_bot(browser: Any, peers: Any,
+                                            tmp_path: Path) -> None:
+    seat = Seat(browser, peers("me"))
+    invitation = seat.host("bram", 2)
+    bot = start(["join", invitation.split()[-1], "--bot", "strong", "--home",
+                 str(tmp_path / "bot")], tmp_path / "bot.log")
+    try:
+        seat.page.wait_for_selector("#sas", timeout=30_000)
+        play_together([seat], timeout=180)
+        assert bot.wait(60) == 0
+    finally:
+        if bot.poll() is None:
+            bot.kill()
+    text = seat.page.locator("#result").inner_text()
+    assert "VALID and complete" in text and "Hidden tile opened at the end:" in text
+    assert "Pips left (komi included)" in text
+    assert verify(seat.transcript(), tmp_path).returncode == 0
+
+
+def test_a_mineshaft_round_with_two_people_and_two_bots(browser: Any, peers: Any,
+                                                        tmp_path: Path) -> None:
+    people = [Seat(browser, peers("a")), Seat(browser, peers("b"), PHONE)]
+    invitation = people[0].host("mineshaft", 4)
+    people[1].join(invitation)
+    bots = [start(["join", invitation.split()[-1], "--bot", "greedy", "--home",
+                   str(tmp_path / f"bot{i}")], tmp_path / f"bot{i}.log") for i in range(2)]
+    try:
+        play_together(people, timeout=300)
+        assert [b.wait(60) for b in bots] == [0, 0]
+    finally:
+        for b in bots:
+            if b.poll() is None:
+                b.kill()
+    copies = {s.transcript() for s in people}
+    assert len(copies) == 1 and verify(copies.pop(), tmp_path).returncode == 0
+
+
+def test_a_mined_games_round_with_one_person_and_four_bots(browser: Any, peers: Any,
+                                                           tmp_path: Path) -> None:
+    seat = Seat(browser, peers("me"), PHONE)
+    seat.play_bots("mined-games", 5)
+    seat.page.wait_for_selector("#mine .cell", timeout=30_000)
+    play_together([seat], timeout=180)
+    text = seat.page.locator("#result").inner_text()
+    assert "wins two tokens of life" in text
+    assert verify(seat.transcript(), tmp_path).returncode == 0
+
+
+@pytest.mark.parametrize(("rules", "seats"), [("bram", 2), ("mexican-train", 4),
+                                              ("mineshaft", 3), ("mined-games", 5)])
+def test_no_table_overflows_at_a_laptops_or_a_phones_size(browser: Any, peers: Any,
+                                                          rules: str, seats: int) -> None:
+    seat = Seat(browser, peers("me"))
+    seat.play_bots(rules, seats)
+    asked = "#send-orders" if rules == "mined-games" else "#hand-tiles .tile-button"
+    seat.page.wait_for_selector(asked, timeout=30_000)
+    for size in (LAPTOP, PHONE):
+        seat.page.set_viewport_size(size)
+        seat.fits("#board", "#hand", "#moves", ".tile-button.legal, #send-orders, .move")
+    play_together([seat], timeout=180)
+    for size in (LAPTOP, PHONE):
+        seat.page.set_viewport_size(size)
+        seat.fits("#verdict", "#download")
+    assert not seat.errors, seat.errors
+
+
+def test_closing_the_page_mid_game_and_reopening_it_finishes_the_game(
+        browser: Any, peers: Any) -> None:
+    peer = peers("me")
+    seat = Seat(browser, peer)
+    seat.play_bots("bram", 2)
+    for _ in range(3):   # a few moves in, then the tab is closed
+        seat.page.wait_for_selector("#hand-tiles .tile-button.legal, .moves .move")
+        seat.act()
+    table_url = seat.page.url
+    assert "table=" in table_url
+    seat.close()
+    again = Seat(browser, peer, url=table_url)
+    again.page.wait_for_selector("#hand-tiles")      # the table, where it was
+    assert again.page.locator("#log li").count() >= 8
+    play_together([again], timeout=120)
+    assert "VALID and complete" in again.verdict()
