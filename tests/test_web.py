@@ -5,6 +5,7 @@ exported transcripts checked by `dealerless verify`."""
 from __future__ import annotations
 
 import subprocess
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -153,3 +154,25 @@ def test_closing_the_page_mid_game_and_reopening_it_finishes_the_game(
     assert again.page.locator("#log li").count() >= 8
     play_together([again], timeout=120)
     assert "VALID and complete" in again.verdict()
+
+
+@pytest.mark.slow
+def test_a_whole_mineshaft_match_against_a_bot_shows_the_standings(browser: Any, peers: Any,
+                                                                   tmp_path: Path) -> None:
+    seat = Seat(browser, peers("me"))
+    seat.form("play-form", "mineshaft", 2)
+    seat.page.check("#play-form input[name=match]")
+    seat.page.click("#play-form button[type=submit]")
+    seat.page.wait_for_selector("#table:not([hidden])")
+    deadline = time.monotonic() + 600
+    while "match over" not in seat.page.locator("#result").inner_text():
+        assert time.monotonic() < deadline, "the match did not end in time"
+        if not seat.act():
+            seat.page.wait_for_timeout(50)
+    standings = seat.page.locator("#standings-table").inner_text()
+    assert "Total" in standings
+    path = tmp_path / "m.match"
+    path.write_bytes(seat.transcript())
+    proc = subprocess.run([*CLI, "verify", str(path)], capture_output=True, text=True,
+                          timeout=300)
+    assert proc.returncode == 0 and "VALID and complete match" in proc.stdout

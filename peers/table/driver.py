@@ -18,6 +18,7 @@ from peers.entropy import Entropy
 from peers.table.selfplay import Table, rule_params
 from protocol.errors import LocalError
 from protocol.frames import Frame, MessageType
+from protocol.identity import Identity
 from protocol.messages import MoveBody
 from protocol.referee import Referee, stage_text
 from protocol.seat import SeatView
@@ -153,7 +154,8 @@ class LocalDriver:
 
     def __init__(self, bots: Sequence[str], seat: int = 0, rules: str = "bram",
                  params: dict[str, Any] | None = None, seed: int | None = None,
-                 think_ms: float | None = None) -> None:
+                 think_ms: float | None = None,
+                 identities: Sequence[Identity] | None = None) -> None:
         seats = len(bots) + 1
         if not 0 <= seat < seats:
             raise LocalError("selfplay/seat", f"seat {seat} is not one of the {seats} seats")
@@ -161,7 +163,7 @@ class LocalDriver:
         names.insert(seat, bots[0])  # the person's seat: its bot is never asked
         self.seat = seat
         self.table = Table.create(rules, rule_params(rules, seats) if params is None
-                                  else params, names, Entropy(seed), think_ms=think_ms)
+                                  else params, names, Entropy(seed), identities, think_ms)
 
     async def run(self, choose: AsyncChooser, notify: Notify) -> Verdict:
         table, me = self.table, self.seat

@@ -71,6 +71,7 @@ def rules_catalogue() -> list[dict[str, Any]]:
                     "komi": "komi_halves" in params,
                     "sets": SET_NAMES if "set" in params else [],
                     "map": "map" in params,
+                    "match": name in ("mexican-train", "mineshaft"),
                     "bots": sorted(b for b in BOTS if RULES_OF.get(b, name) == name)})
     return out
 
@@ -162,7 +163,12 @@ class Api:
         think = _field(data, "think_ms", float)
         if think is not None and not (math.isfinite(think) and 0 < think <= 60_000):
             raise BadRequest("think_ms is above 0 and at most 60000")
-        return self._started(self.tables.play_bots(rules, params, seat, bots, think))
+        match = _field(data, "match", bool, False)
+        try:
+            return self._started(self.tables.play_bots(rules, params, seat, bots, think,
+                                                       match))
+        except TableError as exc:
+            raise BadRequest(str(exc)) from None
 
     async def host(self, request: web.Request) -> web.Response:
         data = await _body(request)
@@ -237,7 +243,8 @@ class Api:
             raise web.HTTPNotFound(text=json.dumps({"error": "no transcript yet"}),
                                    content_type="application/json")
         game_id = (ws.setup or {}).get("game_id", ws.id)
-        return _download(ws.transcript, f"{str(game_id)[:16]}.transcript")
+        kind = "match" if ws.end is not None and ws.end.get("match") else "transcript"
+        return _download(ws.transcript, f"{str(game_id)[:16]}.{kind}")
 
     async def verify(self, request: web.Request) -> web.Response:
         if request.content_length is not None and request.content_length > MAX_UPLOAD:

@@ -19,8 +19,10 @@ from collections.abc import Callable
 from typing import Any
 
 from peers.table.driver import EndEvent, Event, NoticeEvent, SetupEvent, StepEvent, ViewEvent
+from peers.table.report import match_account
 from peers.web.views import end_json, notice_json, setup_json, step_json, view_json
 from protocol.errors import DealerlessError
+from protocol.match import MatchVerdict
 from protocol.seat import SeatView
 
 log = logging.getLogger("dealerless.web")
@@ -72,6 +74,9 @@ class WebSeat:
         self.error: str | None = None
         # Mined Games: every miner's money after each round, as the rounds resolve.
         self.history: list[dict[str, Any]] = []
+        # A match: this round's double, and the standings after each round played.
+        self.round: int | None = None
+        self.match: dict[str, Any] | None = None
         self.pages: set[Page] = set()
         self._pick: asyncio.Future[Any] | None = None
         self._asked: SeatView | None = None
@@ -111,6 +116,27 @@ class WebSeat:
             self.end, self.transcript = end_json(event), event.transcript
             self.awaiting = None
             self.publish({"type": "end", "end": self.end, "awaiting": None})
+
+    def begin_round(self, game: Any, number: int | None) -> None:
+        """A new game at this seat: the first, or the next round of a match."""
+        self.game, self.round = game, number
+        self.view = self.awaiting = self.end = self.transcript = None
+        if number is not None:
+            self._append({"kind": "notice", "text": f"Round of the {number}s begins"})
+        self.publish(self.snapshot())
+
+    def standings(self, result: MatchVerdict) -> None:
+        self.match = {"json": result.to_json(), "text": match_account(result)}
+        self.publish({"type": "standings", "match": self.match})
+
+    def match_over(self, data: bytes, result: MatchVerdict) -> None:
+        self.standings(result)
+        self.transcript = data
+        self.end = {"message": "match over", "bytes": len(data), "match": True,
+                    "verdict": {"json": result.to_json(), "text": match_account(result),
+                                "headline": match_account(result).splitlines()[-1],
+                                "exit_code": result.exit_code}}
+        self.publish({"type": "end", "end": self.end, "awaiting": None})
 
     def failed(self, text: str) -> None:
         self.error = text
@@ -153,7 +179,7 @@ class WebSeat:
                 "setup": self.setup, "view": self.view, "awaiting": self.awaiting,
                 "asked": self._pick is not None and not self._pick.done(),
                 "log": self.log[-MAX_LOG:], "end": self.end, "error": self.error,
-                "history": self.history,
+                "history": self.history, "round": self.round, "match": self.match,
                 "path": self.path, "now": time.time()}
 
     def watch(self, page: Page) -> None:
@@ -185,7 +211,7 @@ class WebSeat:
         if self.game.simultaneous:
             self._note_round(self.view["state"])
         self.publish({"type": "view", "view": self.view, "awaiting": self.awaiting,
-                      "history": self.history,
+                      "history": self.history, "round": self.round, "match": self.match,
                       "asked": self._pick is not None and not self._pick.done(),
                       "now": time.time()})
 

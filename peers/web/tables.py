@@ -24,9 +24,20 @@ from peers.table.driver import LocalDriver, NoticeEvent
 from peers.web.seat import WebSeat
 from protocol.errors import DealerlessError
 from protocol.identity import Identity
+from protocol.match import encode_match, link_of, verify_match
 from protocol.verifier import replay
 
 log = logging.getLogger("dealerless.web")
+
+
+def match_params(rules: str, params: dict[str, Any]) -> dict[str, Any]:
+    """The first round's parameters of a match: from the set's highest double down (the
+    long variant, for Mineshaft); TableError for rules played one round at a time."""
+    if rules == "mineshaft":
+        params = {**params, "long": True}
+    elif rules != "mexican-train":
+        raise TableError(f"{rules} is played one round at a time (no match)")
+    return params
 
 
 class TableError(Exception):
@@ -57,20 +68,50 @@ class Tables:
     # -- a table against local bots ----------------------------------------------------
 
     def play_bots(self, rules: str, params: dict[str, Any], seat: int, bots: list[str],
-                  think_ms: float | None) -> WebSeat:
+                  think_ms: float | None, match: bool = False) -> WebSeat:
+        """A game, or with `match` every round of a match (spec/11-verify.md 11.5), of the
+        person at `seat` against `bots` in the other seats."""
+        if match:
+            params = match_params(rules, params)
         try:
             driver = LocalDriver(bots, seat, rules, params, think_ms=think_ms)
         except (DealerlessError, ValueError) as exc:
             raise TableError(str(exc)) from None
-        ws = self._new("bots", seat, None)
-        ws.game = driver.table.referees[seat].game
+        ws = self._new("match" if match else "bots", seat, None)
+        game = driver.table.referees[seat].game
+        ws.begin_round(game, int(game.rules.params["round"]) if match else None)
         ws.setup = {"game_id": driver.table.setup.game_id.hex(), "seat": seat,
                     "rules": rules, "seats": len(bots) + 1, "sas": None,
                     "opponents": "; ".join(f"seat {s}: the {b} bot" for s, b in
                                            enumerate([*bots[:seat], "", *bots[seat:]])
                                            if s != seat)}
-        self._start(ws, driver.run(ws.choose, ws.notify))
+        run = self._match(ws, driver, bots, think_ms) if match else driver.run(ws.choose,
+                                                                                 ws.notify)
+        self._start(ws, run)
         return ws
+
+    async def _match(self, ws: WebSeat, first: LocalDriver, bots: list[str],
+                     think_ms: float | None) -> None:
+        """Round after round, each chained to the last, the standings after each."""
+        setup = first.table.setup
+        identities = [agent.identity for agent in first.table.agents]
+        files: list[bytes] = []
+        driver = first
+        while True:
+            verdict = await driver.run(ws.choose, ws.notify)
+            assert ws.transcript is not None
+            files.append(ws.transcript)
+            result = verify_match(encode_match(files))
+            number = int(ws.game.rules.params["round"])
+            if number == 0 or not verdict.valid:
+                ws.match_over(encode_match(files), result)
+                return
+            ws.standings(result)
+            params = {**dict(setup.params), "round": number - 1, "after": link_of(files[-1])}
+            driver = LocalDriver(bots, ws.seat, setup.rules, params, think_ms=think_ms,
+                                 identities=identities)
+            setup = driver.table.setup
+            ws.begin_round(driver.table.referees[ws.seat].game, number - 1)
 
     # -- networked seats -----------------------------------------------------------------
 

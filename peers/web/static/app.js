@@ -98,6 +98,7 @@ function receive(message) {
     case "end": Object.assign(current, { end: message.end, awaiting: null, asked: false });
       break;
     case "error": current.error = message.error; current.asked = false; break;
+    case "standings": current.match = message.match; break;
     default: return;
   }
   redraw();
@@ -164,6 +165,8 @@ function fitForm(form, rulesChanged) {
   options(seats, r.seats, r.seats.includes(seatsNow) ? seatsNow : r.default_seats);
   form.querySelector(".komi").hidden = !r.komi;
   form.querySelector(".set").hidden = !r.sets.length;
+  const match = form.querySelector(".match");
+  if (match) match.hidden = !r.match;
   if (r.sets.length) options(form.elements.set, r.sets, form.elements.set.value || r.sets[0]);
   if (form.elements.seat) {
     const n = Number(seats.value);
@@ -254,8 +257,9 @@ function wireForms() {
   $("play-form").addEventListener("submit", (event) => {
     event.preventDefault();
     const f = event.target.elements;
+    const match = rulesOf(f.rules.value).match && f.match.checked;
     start("/api/play", { ...formRules(event.target), seat: Number(f.seat.value),
-                         bots: [f.bot.value] });
+                         bots: [f.bot.value], match });
   });
   $("host-form").addEventListener("submit", (event) => {
     event.preventDefault();

@@ -19,6 +19,7 @@ export function drawTable(t, actions) {
   if (t.view && t.view.state && draw) draw(board, t.view, t);
   else board.append(el("p", { class: "dim" }, t.error ? "" : "Setting up the table..."));
   drawMoves(t, rules, actions);
+  drawStandings(t);
   drawLog(t);
   drawResult(t, actions);
   status(t);
@@ -27,7 +28,8 @@ export function drawTable(t, actions) {
 }
 
 function title(t) {
-  const rules = t.rules || "a table";
+  const rules = (t.rules || "a table") + (t.round !== null && t.round !== undefined
+    ? ` · round of the ${t.round}s` : "");
   const seats = t.seats ? ` · ${t.seats} seats` : "";
   return `${rules}${seats} · you are seat ${t.seat}`;
 }
@@ -115,6 +117,25 @@ function drawMoves(t, rules, actions) {
   else dominoMoves(hand, moves, t, actions.pick);
 }
 
+// A match: every round's pips left per seat (the round's penalty) and the totals.
+function drawStandings(t) {
+  const box = $("standings");
+  box.replaceChildren();
+  box.hidden = !t.match;
+  if (!t.match) return;
+  const m = t.match.json;
+  const seats = m.totals ? m.totals.length : 0;
+  const head = el("tr", {}, el("th", {}, "Round"), ...[...Array(seats).keys()].map((s) =>
+    el("th", {}, s === t.seat ? "You" : `Seat ${s}`)));
+  const rows = m.rounds.map((r, i) => el("tr", {}, el("td", {}, String(i + 1)),
+    ...(r.outcome ? r.outcome.hand_pips : []).map((p) => el("td", {}, String(p)))));
+  const total = el("tr", { class: "total" }, el("td", {}, "Total"),
+    ...(m.totals || []).map((p) => el("td", {}, String(p))));
+  box.append(el("h3", {}, `Standings after ${m.rounds_played} of ${m.rounds_due} rounds`),
+             el("table", { class: "standings", id: "standings-table" },
+                el("thead", {}, head), el("tbody", {}, rows, total)));
+}
+
 function drawLog(t) {
   const list = $("log");
   const items = t.log.slice(-300).map((entry) => el("li", {
@@ -143,8 +164,10 @@ function drawResult(t, actions) {
     el("pre", { id: "verdict", class: `verdict ${ok ? "ok" : "bad"}` }, v.text),
     hidden(v.json),
     el("button", { type: "button", id: "download", onclick: () => actions.download(
-      `/api/tables/${t.id}/transcript`, `${(t.setup?.game_id || t.id).slice(0, 16)}.transcript`) },
-       `Download the transcript (${plural(t.end.bytes, "byte")})`)].filter(Boolean));
+      `/api/tables/${t.id}/transcript`,
+      `${(t.setup?.game_id || t.id).slice(0, 16)}.${t.end.match ? "match" : "transcript"}`) },
+       `Download the ${t.end.match ? "match file" : "transcript"} (${plural(t.end.bytes, "byte")})`)]
+    .filter(Boolean));
 }
 
 // Who won, by how much, and every seat's pips with komi: the account at a glance.
