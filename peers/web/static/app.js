@@ -134,6 +134,7 @@ async function showLobby() {
   fillRules();
   listTables();
   listGames(lobby.games);
+  performance.mark("dealerless-ready");   // the lobby is usable (tools/bench_web.py)
 }
 
 function rulesOf(name) {

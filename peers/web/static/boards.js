@@ -75,10 +75,11 @@ function mineshaft(board, view, t) {
     s.passes ? ` ${plural(s.passes, "pass")} in a row.` : ""));
   board.append(counts(s, t.seat));
   board.append(section("Hub", el("div", { class: "hub" }, tile(s.hub, s.hub, { vertical: true }))));
-  s.shafts.forEach((shaft, i) => {
-    board.append(section(`Shaft ${i}`, shaft.length ? line(shaft)
-                         : el("span", { class: "dim" }, "empty")));
-  });
+  for (let i = 0; i < 6; i += 1) {     // six shafts at most, in the order dug
+    const shaft = s.shafts[i];
+    board.append(section(`Shaft ${i}`, shaft === undefined
+      ? el("span", { class: "dim" }, "not dug yet") : line(shaft)));
+  }
   for (const vein of s.veins) {
     board.append(section(`Vein of ${vein.double}-${vein.double}`,
       el("div", { class: "vein" },
@@ -119,7 +120,7 @@ function why(rules, view) {
   if (!plays.length && others.includes("pass")) {
     if (rules === "bram") return "No tile in your hand fits either end: you pass.";
     const proof = "your peer proves in zero knowledge that no tile in your hand fits";
-    if (view.state.boneyard > 0) {
+    if (view.state.drawn === true || view.state.phase === "drawn") {
       const marker = rules === "mexican-train" ? " (your train's marker goes up)" : "";
       return `You have drawn this turn and nothing fits: you pass${marker}, and ${proof}.`;
     }
