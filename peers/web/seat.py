@@ -170,6 +170,11 @@ class WebSeat:
             raise ValueError(f"{choice!r} is none of the {len(legal)} legal choices")
         return legal[choice]
 
+    @property
+    def asked(self) -> bool:
+        """Whether the driver waits for this seat's person to pick."""
+        return self._pick is not None and not self._pick.done()
+
     def snapshot(self) -> dict[str, Any]:
         """Everything a page needs to draw this table from nothing."""
         return {"type": "table", "id": self.id, "kind": self.kind, "seat": self.seat,
@@ -177,8 +182,8 @@ class WebSeat:
                 "seats": self.game.seats if self.game is not None else None,
                 "timeout": self.timeout, "invitation": self.invitation,
                 "setup": self.setup, "view": self.view, "awaiting": self.awaiting,
-                "asked": self._pick is not None and not self._pick.done(),
-                "log": self.log[-MAX_LOG:], "end": self.end, "error": self.error,
+                "asked": self.asked, "log": self.log[-MAX_LOG:], "end": self.end,
+                "error": self.error,
                 "history": self.history, "round": self.round, "match": self.match,
                 "path": self.path, "now": time.time()}
 
@@ -212,8 +217,7 @@ class WebSeat:
             self._note_round(self.view["state"])
         self.publish({"type": "view", "view": self.view, "awaiting": self.awaiting,
                       "history": self.history, "round": self.round, "match": self.match,
-                      "asked": self._pick is not None and not self._pick.done(),
-                      "now": time.time()})
+                      "asked": self.asked, "now": time.time()})
 
     def _note_round(self, state: dict[str, Any]) -> None:
         # Stage r + 1 plays round r (spec/rules/mined-games.md 6): once stage s is under

@@ -58,7 +58,7 @@ class Tables:
         return [{"id": s.id, "kind": s.kind, "seat": s.seat,
                  "rules": s.game.setup.rules if s.game is not None else None,
                  "over": s.end is not None or s.error is not None,
-                 "asked": s.snapshot()["asked"]} for s in self.seats.values()]
+                 "asked": s.asked} for s in self.seats.values()]
 
     def playing(self, path: Path) -> bool:
         """Whether a live seat of this server holds the game database at `path`."""
