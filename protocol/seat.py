@@ -21,8 +21,10 @@ from .cannot_play import prove_cannot_play
 from .claims import claim_statement
 from .context import Context
 from .deck import DecryptionShare, joint_key, make_share, open_tile, own_share, shuffle_round
+from .deck_phases import commitment
 from .errors import DealerlessError, LocalError
 from .frames import MessageType, build_frame
+from .game import Game
 from .group import base_mul, scalar_bytes
 from .hashing import H, Tag, hash_to_scalar, require_fresh, u64
 from .identity import Identity
@@ -41,7 +43,7 @@ from .messages import (
 from .rules.base import DrawingRules
 from .rules.mined_games import commitment as orders_commitment
 from .schnorr import prove_key
-from .session import Game, awaiting, commitment
+from .session import awaiting
 from .state import HIDDEN, Phase, PublicState
 from .tiles import Tile
 

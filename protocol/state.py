@@ -52,6 +52,11 @@ STAGE_PHASES = {"commit": Phase.COMMIT, "open": Phase.OPEN, "absent": Phase.ABSE
                 "choose": Phase.CHOOSE}
 
 
+def stage_position(due: tuple[str, int] | None) -> tuple[Phase, int | None]:
+    """The phase and turn of a simultaneous game whose rules say `due` is owed (10.8)."""
+    return (Phase.DONE, None) if due is None else (STAGE_PHASES[due[0]], due[1])
+
+
 @dataclass(frozen=True)
 class Claim:
     """A proven "cannot play" claim, kept for the end-of-game audit (spec/10-session.md 10.4).
@@ -254,8 +259,7 @@ def _stage_inconsistency(s: PublicState, rules: MinedGamesRules) -> str | None:
         due = rules.due(s.rules_state)
     except (LocalError, IndexError, AssertionError):
         return "the rules' state owes nothing and is not over"
-    if (s.phase, s.turn) != ((Phase.DONE, None) if due is None
-                             else (STAGE_PHASES[due[0]], due[1])):
+    if (s.phase, s.turn) != stage_position(due):
         return "the phase and turn are what the rules' state says is owed"
     return None
 

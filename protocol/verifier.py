@@ -24,11 +24,12 @@ from typing import Any
 from .canonical import as_array, as_bytes, as_int, as_list, pack, unpack
 from .errors import EncodingError, LocalError, Violation
 from .frames import MAX_FRAME_BYTES, Frame
+from .game import Game
 from .identity import fingerprint
 from .referee import Referee, earlier_step_violation
 from .rules.base import Outcome, halves_text
 from .rules.mined_games import MinedOutcome
-from .session import Game, authenticate, awaiting, step
+from .session import authenticate, awaiting, step
 from .setup import MAX_SETUP_BYTES, GameSetup
 from .state import BONEYARD, MAX_STATE_BYTES, Phase, PublicState
 from .tiles import tile_text
