@@ -1,35 +1,44 @@
 """Simultaneous rule sets: stages of commit-reveal (spec/10-session.md 10.8).
 
-A simultaneous rule set has no deck. In every stage each living seat commits to
-its orders (COMMIT), then opens them (OPEN); the session checks that each opening
-opens the seat's commitment and leaves the rest to the rules. A seat that stays
-silent can be declared absent by every other living seat (ABSENT), and the winner
-may owe a choice (CHOOSE). The session's phase and turn always follow what the
-rules' state says is owed.
+A simultaneous rule set (`rules.base.SimultaneousRules`) has no deck. In every
+stage each living seat commits to its orders (COMMIT), then opens them (OPEN); the
+session checks that each opening opens the seat's commitment and leaves the rest
+to the rules. A seat that stays silent can be declared absent by every other
+living seat (ABSENT), and the winner may owe a choice (CHOOSE). The session's
+phase and turn always follow what the rules' `due` says is owed.
 """
 
 from __future__ import annotations
 
+from typing import Any
+
+from .canonical import pack
 from .errors import DealerlessError
 from .frames import Frame, MessageType
 from .game import Game
+from .hashing import H, Tag, u64
 from .messages import AbsentBody, ChooseBody, CommitBody, OpenBody
-from .rules.mined_games import MinedState
-from .rules.mined_games import commitment as orders_commitment
+from .rules.base import StageState
 from .state import Phase, PublicState, stage_position
 
 
-def with_stage(game: Game, state: PublicState, rs: MinedState) -> PublicState:
+def orders_commitment(game_id: bytes, stage: int, seat: int, orders: Any,
+                      nonce: bytes) -> bytes:
+    """H(MINED_COMMIT, game_id, u64 stage, u8 seat, pack(orders), nonce), 32 bytes (10.8)."""
+    return H(Tag.MINED_COMMIT, game_id, u64(stage), bytes([seat]), pack(orders), nonce)[:32]
+
+
+def with_stage(game: Game, state: PublicState, rs: StageState) -> PublicState:
     """The session state around the rules' state: phase and turn follow what is owed."""
     phase, turn = stage_position(game.stages.due(rs))
     return state.with_(rules_state=rs, phase=phase, turn=turn)
 
 
-def _answering(game: Game, state: PublicState, frame: Frame, kind: str) -> MinedState:
+def _answering(game: Game, state: PublicState, frame: Frame, kind: str) -> StageState:
     """The rules' state a COMMIT or OPEN applies to. In phase `absent` it comes from the
     seat being declared absent, which answers after all: the declarations lapse, and the
     frame must be the one that seat owed (10.8)."""
-    rs: MinedState = state.rules_state
+    rs: StageState = state.rules_state
     if state.phase is Phase.ABSENT:
         rs = game.stages.answered(rs)
         if game.stages.due(rs) != (kind, frame.seat):
@@ -75,14 +84,14 @@ def on_choose(game: Game, state: PublicState, frame: Frame) -> PublicState:
                                                      body.seat))
 
 
-
 def out_of_turn_allowed(state: PublicState, frame: Frame) -> bool:
     """The exceptions to 10.5 check 8 (10.8): while a seat owes a COMMIT or OPEN, another
     seat may declare it absent; while it is being declared absent, it may still answer."""
     if state.phase in (Phase.COMMIT, Phase.OPEN):
         return frame.type is MessageType.ABSENT
     if state.phase is Phase.ABSENT:
-        absent = state.rules_state.absent
+        rs: StageState = state.rules_state
+        absent = rs.absent
         return (frame.type in (MessageType.COMMIT, MessageType.OPEN)
                 and absent is not None and frame.seat == absent[0])
     return False

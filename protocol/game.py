@@ -14,8 +14,7 @@ from typing import Any
 from .context import Context
 from .errors import LocalError
 from .frames import Frame
-from .rules.base import RuleSet
-from .rules.mined_games import MinedGamesRules
+from .rules.base import RuleSet, SimultaneousRules
 from .setup import GameSetup
 from .state import BONEYARD, HIDDEN, Phase, PublicState, stage_position
 from .tiles import Tile
@@ -40,15 +39,15 @@ class Game:
     def game_id(self) -> bytes:
         return self.setup.game_id
 
-    @property
+    @cached_property
     def simultaneous(self) -> bool:
         """A rule set of simultaneous orders by commit-reveal, with no deck (10.8)."""
-        return isinstance(self.rules, MinedGamesRules)
+        return isinstance(self.rules, SimultaneousRules)
 
     @property
-    def stages(self) -> MinedGamesRules:
+    def stages(self) -> SimultaneousRules[Any]:
         """The rules of a simultaneous game (10.8)."""
-        if not isinstance(self.rules, MinedGamesRules):
+        if not isinstance(self.rules, SimultaneousRules):
             raise LocalError("session/not-simultaneous", "a deck game has no stages")
         return self.rules
 

@@ -23,6 +23,7 @@ the comments below quote those numbers.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from .commit_reveal import on_absent, on_choose, on_commit, on_open, out_of_turn_allowed
 from .deck_phases import (
@@ -40,7 +41,6 @@ from .frames import Frame, MessageType, parse_frame, signed_message
 from .game import Game
 from .identity import SignatureError, verify_signature
 from .rules.base import Outcome
-from .rules.mined_games import MinedOutcome
 from .state import Phase, PublicState
 
 Handler = Callable[[Game, PublicState, Frame], PublicState]
@@ -148,9 +148,10 @@ def apply_frame(game: Game, state: PublicState, frame: Frame) -> PublicState:
     return new.with_(seq=state.seq + 1, prev=frame.hash)
 
 
-def final_outcome(game: Game, state: PublicState) -> Outcome | MinedOutcome:
+def final_outcome(game: Game, state: PublicState) -> Outcome | Any:
     """The result once every seat has revealed (spec/10-session.md 10.6), or for a
-    simultaneous rule set the verdict of its last stage (10.8).
+    simultaneous rule set the verdict of its last stage (10.8): a SimultaneousOutcome of
+    the rule set's own type, which a caller that knows the rule set narrows by isinstance.
 
     Raises RuleViolation (rules/reveal-mismatch) if the opened tiles do not fit
     the public state, which the proofs make impossible for a game that got here.
@@ -158,5 +159,5 @@ def final_outcome(game: Game, state: PublicState) -> Outcome | MinedOutcome:
     if state.phase is not Phase.DONE:
         raise LocalError("session/not-done", "the game is not over")
     if game.simultaneous:
-        return game.stages.mined_outcome(state.rules_state)
+        return game.stages.verdict(state.rules_state)
     return deck_outcome(game, state)

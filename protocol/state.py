@@ -20,8 +20,7 @@ from .elgamal import CIPHERTEXT_BYTES, Ciphertext, decode_deck, encode_deck
 from .errors import EncodingError, LocalError
 from .group import POINT_BYTES, Point, decode_point
 from .hashing import H, Tag
-from .rules.base import RuleSet
-from .rules.mined_games import MinedGamesRules
+from .rules.base import RuleSet, SimultaneousRules
 from .tiles import Tile, parse_tile, tile_text
 
 STATE_MAGIC = "dealerless/state"
@@ -152,7 +151,7 @@ class PublicState:
         except (LocalError, EncodingError, ValueError) as exc:
             detail = exc.detail if isinstance(exc, LocalError | EncodingError) else str(exc)
             raise EncodingError("state/schema", detail) from None
-        problem = (_stage_inconsistency(state, rules) if isinstance(rules, MinedGamesRules)
+        problem = (_stage_inconsistency(state, rules) if isinstance(rules, SimultaneousRules)
                    else _inconsistency(state, seats) or rules_inconsistency(state, rules))
         if problem:
             raise EncodingError("state/inconsistent", problem)
@@ -248,7 +247,7 @@ def _inconsistency(s: PublicState, seats: int) -> str | None:
     return None
 
 
-def _stage_inconsistency(s: PublicState, rules: MinedGamesRules) -> str | None:
+def _stage_inconsistency(s: PublicState, rules: SimultaneousRules[Any]) -> str | None:
     """A simultaneous rule set's state (10.8): no deck, and the phase and turn are what the
     rules' state says is owed."""
     if (s.key_shares or s.commitments or s.nonces or s.first_player is not None or s.deck

@@ -28,7 +28,6 @@ from .game import Game
 from .identity import fingerprint
 from .referee import Referee, earlier_step_violation
 from .rules.base import Outcome, halves_text
-from .rules.mined_games import MinedOutcome
 from .session import authenticate, awaiting, step
 from .setup import MAX_SETUP_BYTES, GameSetup
 from .state import BONEYARD, MAX_STATE_BYTES, Phase, PublicState
@@ -96,7 +95,7 @@ class Verdict:
     setup: GameSetup | None = None
     violation: Violation | None = None
     awaiting: tuple[int, str] | None = None
-    outcome: Outcome | MinedOutcome | None = None
+    outcome: Outcome | Any | None = None  # Any: a simultaneous rule set's own verdict
     first_player: int | None = None
     moves: list[dict[str, Any]] = field(default_factory=list)
     decided: Decided | None = None
@@ -111,7 +110,7 @@ class Verdict:
 
     def to_json(self) -> dict[str, Any]:
         out = self.outcome
-        if isinstance(out, MinedOutcome):
+        if out is not None and not isinstance(out, Outcome):
             return {**self._common(), "outcome": out.to_json(), "hidden_tile": None,
                     "decided": None}
         return {

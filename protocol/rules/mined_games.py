@@ -12,13 +12,12 @@ from __future__ import annotations
 
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ..canonical import pack
 from ..errors import DealerlessError, EncodingError, LocalError
-from ..hashing import H, Tag, u64
+from ..hashing import H, Tag
 from ..tiles import DOUBLE_SIX, Tile, TileSet
-from .base import DealPlan, Outcome, ParamValue, RuleViolation
+from .base import DealPlan, Outcome, ParamValue, RuleViolation, SimultaneousRules
 from .mined_map import (
     KINDS,
     MAX_SIDE,
@@ -49,11 +48,6 @@ SEED_STAGE, START_STAGE = 0, 1
 DEFAULT_SIDE = 7
 MAX_ROUNDS = 10
 COMMITMENT_BYTES = NONCE_BYTES = 32
-
-
-def commitment(game_id: bytes, stage: int, seat: int, orders: Any, nonce: bytes) -> bytes:
-    """H(MINED_COMMIT, game_id, u64 stage, u8 seat, pack(orders), nonce), 32 bytes (10.8)."""
-    return H(Tag.MINED_COMMIT, game_id, u64(stage), bytes([seat]), pack(orders), nonce)[:32]
 
 
 @dataclass(frozen=True)
@@ -241,7 +235,7 @@ class MinedGamesRules:
 
     def outcome(self, state: MinedState, hands: Sequence[Collection[Tile]],
                 hidden: Collection[Tile]) -> Outcome:
-        raise LocalError("rules/not-a-deck-game", "use mined_outcome")
+        raise LocalError("rules/not-a-deck-game", "use verdict")
 
     def played_tile(self, move: Any) -> Tile | None:
         return None
@@ -407,6 +401,10 @@ class MinedGamesRules:
                                 f"miners {list(result.choose_from)}")
         return replace(state, result=replace(result, ec=chosen))
 
+    def choices(self, state: MinedState) -> tuple[int, ...]:
+        """The dead miners the winner chooses among (D13), once the verdict is reached."""
+        return state.result.choose_from if state.result is not None else ()
+
     def resolve(self, game_id: bytes, state: MinedState) -> tuple[MinedState,
                                                                   RoundReport | None]:
         """Resolve the stage from its openings and start the next (or end the game)."""
@@ -449,7 +447,7 @@ class MinedGamesRules:
             state = replace(state, miners=_iron_bonus(state.miners))
         return replace(state, end=end, result=final_result(game_id, state))
 
-    def mined_outcome(self, state: MinedState) -> MinedOutcome:
+    def verdict(self, state: MinedState) -> MinedOutcome:
         result = state.result
         if result is None or result.ec is None or state.end is None:
             raise LocalError("rules/not-over", "the game is not over")
@@ -599,3 +597,7 @@ def _hex(x: object, n: int) -> bytes:
     if not isinstance(x, str) or len(x) != 2 * n or x != x.lower():
         raise ValueError(f"{x!r} is not {n} bytes of lowercase hex")
     return bytes.fromhex(x)
+
+
+if TYPE_CHECKING:  # mypy proves that Mined Games is of the simultaneous family
+    _FAMILY: type[SimultaneousRules[MinedState]] = MinedGamesRules
