@@ -45,7 +45,7 @@ from protocol.messages import (
     SharesBody,
 )
 from protocol.rules.base import RuleViolation
-from protocol.rules.bram import PASS
+from protocol.rules.bram_state import PASS
 from protocol.session import step
 from protocol.state import Claim, Phase, PublicState
 from protocol.verifier import check_step, committed_state_hashes, dispute_packages, make_package

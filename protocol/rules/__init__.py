@@ -12,7 +12,8 @@ from typing import Any
 
 from ..errors import EncodingError
 from .base import DealPlan, Outcome, Params, ParamValue, RuleSet, RuleViolation, halves_text
-from .bram import BramRules, BramState, End, Move, Pass, Play
+from .bram import BramRules
+from .bram_state import BramState, End, Move, Pass, Play
 from .mexican_train import MexicanTrainRules
 from .mexican_train_state import MexicanState
 from .mexican_train_state import Move as MexicanMove
