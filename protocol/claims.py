@@ -11,8 +11,6 @@ re-judges every claim from the opened tiles.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from .cannot_play import (
     CannotPlayProof,
     CannotPlayStatement,
@@ -22,12 +20,10 @@ from .cannot_play import (
 )
 from .context import Context
 from .errors import DealerlessError, Violation
+from .game import Game
 from .rules.base import playable_tiles
 from .state import Claim, PublicState
 from .tiles import Tile
-
-if TYPE_CHECKING:
-    from .session import Game
 
 
 def forbidden_tiles(game: Game, state: PublicState) -> tuple[Tile, ...]:

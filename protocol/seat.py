@@ -19,10 +19,13 @@ from typing import Any
 
 from .cannot_play import prove_cannot_play
 from .claims import claim_statement
+from .commit_reveal import orders_commitment
 from .context import Context
 from .deck import DecryptionShare, joint_key, make_share, open_tile, own_share, shuffle_round
+from .deck_phases import commitment
 from .errors import DealerlessError, LocalError
 from .frames import MessageType, build_frame
+from .game import Game
 from .group import base_mul, scalar_bytes
 from .hashing import H, Tag, hash_to_scalar, require_fresh, u64
 from .identity import Identity
@@ -39,9 +42,8 @@ from .messages import (
     ShuffleBody,
 )
 from .rules.base import DrawingRules
-from .rules.mined_games import commitment as orders_commitment
 from .schnorr import prove_key
-from .session import Game, awaiting, commitment
+from .session import awaiting
 from .state import HIDDEN, Phase, PublicState
 from .tiles import Tile
 
@@ -119,8 +121,8 @@ class SeatAgent:
     def view(self, state: PublicState) -> SeatView:
         if self.game.simultaneous:
             rs = state.rules_state
-            among = rs.result.choose_from if rs.result is not None else ()
-            return SeatView(self.seat, rs, (), among if state.phase is Phase.CHOOSE else ())
+            among = self.game.stages.choices(rs) if state.phase is Phase.CHOOSE else ()
+            return SeatView(self.seat, rs, (), among)
         hand = tuple(sorted(self.hand_positions(state).values()))
         legal = (self.game.rules.legal_moves(state.rules_state, hand)
                  if state.phase is Phase.PLAY and self.owes(state) else ())

@@ -20,8 +20,7 @@ from .elgamal import CIPHERTEXT_BYTES, Ciphertext, decode_deck, encode_deck
 from .errors import EncodingError, LocalError
 from .group import POINT_BYTES, Point, decode_point
 from .hashing import H, Tag
-from .rules.base import RuleSet
-from .rules.mined_games import MinedGamesRules
+from .rules.base import RuleSet, SimultaneousRules
 from .tiles import Tile, parse_tile, tile_text
 
 STATE_MAGIC = "dealerless/state"
@@ -50,6 +49,11 @@ class Phase(StrEnum):
 #: The phases of a simultaneous rule set by what its rules say is owed (10.8).
 STAGE_PHASES = {"commit": Phase.COMMIT, "open": Phase.OPEN, "absent": Phase.ABSENT,
                 "choose": Phase.CHOOSE}
+
+
+def stage_position(due: tuple[str, int] | None) -> tuple[Phase, int | None]:
+    """The phase and turn of a simultaneous game whose rules say `due` is owed (10.8)."""
+    return (Phase.DONE, None) if due is None else (STAGE_PHASES[due[0]], due[1])
 
 
 @dataclass(frozen=True)
@@ -147,7 +151,7 @@ class PublicState:
         except (LocalError, EncodingError, ValueError) as exc:
             detail = exc.detail if isinstance(exc, LocalError | EncodingError) else str(exc)
             raise EncodingError("state/schema", detail) from None
-        problem = (_stage_inconsistency(state, rules) if isinstance(rules, MinedGamesRules)
+        problem = (_stage_inconsistency(state, rules) if isinstance(rules, SimultaneousRules)
                    else _inconsistency(state, seats) or rules_inconsistency(state, rules))
         if problem:
             raise EncodingError("state/inconsistent", problem)
@@ -243,7 +247,7 @@ def _inconsistency(s: PublicState, seats: int) -> str | None:
     return None
 
 
-def _stage_inconsistency(s: PublicState, rules: MinedGamesRules) -> str | None:
+def _stage_inconsistency(s: PublicState, rules: SimultaneousRules[Any]) -> str | None:
     """A simultaneous rule set's state (10.8): no deck, and the phase and turn are what the
     rules' state says is owed."""
     if (s.key_shares or s.commitments or s.nonces or s.first_player is not None or s.deck
@@ -254,8 +258,7 @@ def _stage_inconsistency(s: PublicState, rules: MinedGamesRules) -> str | None:
         due = rules.due(s.rules_state)
     except (LocalError, IndexError, AssertionError):
         return "the rules' state owes nothing and is not over"
-    if (s.phase, s.turn) != ((Phase.DONE, None) if due is None
-                             else (STAGE_PHASES[due[0]], due[1])):
+    if (s.phase, s.turn) != stage_position(due):
         return "the phase and turn are what the rules' state says is owed"
     return None
 

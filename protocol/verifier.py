@@ -24,11 +24,11 @@ from typing import Any
 from .canonical import as_array, as_bytes, as_int, as_list, pack, unpack
 from .errors import EncodingError, LocalError, Violation
 from .frames import MAX_FRAME_BYTES, Frame
+from .game import Game
 from .identity import fingerprint
 from .referee import Referee, earlier_step_violation
 from .rules.base import Outcome, halves_text
-from .rules.mined_games import MinedOutcome
-from .session import Game, authenticate, awaiting, step
+from .session import authenticate, awaiting, step
 from .setup import MAX_SETUP_BYTES, GameSetup
 from .state import BONEYARD, MAX_STATE_BYTES, Phase, PublicState
 from .tiles import tile_text
@@ -95,7 +95,7 @@ class Verdict:
     setup: GameSetup | None = None
     violation: Violation | None = None
     awaiting: tuple[int, str] | None = None
-    outcome: Outcome | MinedOutcome | None = None
+    outcome: Outcome | Any | None = None  # Any: a simultaneous rule set's own verdict
     first_player: int | None = None
     moves: list[dict[str, Any]] = field(default_factory=list)
     decided: Decided | None = None
@@ -110,7 +110,7 @@ class Verdict:
 
     def to_json(self) -> dict[str, Any]:
         out = self.outcome
-        if isinstance(out, MinedOutcome):
+        if out is not None and not isinstance(out, Outcome):
             return {**self._common(), "outcome": out.to_json(), "hidden_tile": None,
                     "decided": None}
         return {

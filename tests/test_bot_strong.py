@@ -23,16 +23,8 @@ from peers.bots.tournament import Deal, deal, play
 from peers.entropy import Entropy
 from peers.table.selfplay import Table
 from protocol.errors import LocalError
-from protocol.rules.bram import (
-    START_TILE,
-    TILE_SET,
-    BramState,
-    Play,
-    apply,
-    initial_state,
-    legal_moves,
-    outcome,
-)
+from protocol.rules.bram import apply, initial_state, legal_moves, outcome
+from protocol.rules.bram_state import START_TILE, TILE_SET, BramState, Play
 from protocol.seat import SeatView
 from protocol.tiles import Tile
 from protocol.verifier import replay

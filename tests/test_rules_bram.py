@@ -27,18 +27,20 @@ from protocol.rules.base import DealPlan, Outcome, halves_text
 from protocol.rules.bram import (
     DEAL,
     DEFAULT_KOMI_HALVES,
-    MAX_MOVE_ID,
     MAX_MOVES,
-    PASS,
-    TILE_SET,
-    Move,
     apply,
     initial_state,
     legal_moves,
+    outcome,
+)
+from protocol.rules.bram_state import (
+    MAX_MOVE_ID,
+    PASS,
+    TILE_SET,
+    Move,
     move_from_id,
     move_id,
     move_text,
-    outcome,
     parse_move,
 )
 from protocol.tiles import Tile, parse_tile

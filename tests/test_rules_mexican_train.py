@@ -14,14 +14,7 @@ from hypothesis import strategies as st
 from protocol.errors import EncodingError, LocalError
 from protocol.rules import RULESETS, MexicanTrainRules, RuleViolation, make_rules
 from protocol.rules.base import DealPlan
-from protocol.rules.mexican_train import (
-    MATCH_ROUNDS,
-    apply,
-    legal_moves,
-    must_play_if_able,
-    open_trains,
-    outcome,
-)
+from protocol.rules.mexican_train import MATCH_ROUNDS, legal_moves, must_play_if_able, outcome
 from protocol.rules.mexican_train_match import (
     ClaimPoint,
     audit_claims,
@@ -44,6 +37,7 @@ from protocol.rules.mexican_train_state import (
     move_text,
     parse_move,
 )
+from protocol.rules.mexican_train_turns import apply, open_trains
 from protocol.tiles import Tile, parse_tile, tile
 
 VECTORS = (Path(__file__).resolve().parent.parent / "spec" / "vectors" / "rules"

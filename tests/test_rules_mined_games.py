@@ -19,9 +19,10 @@ from hypothesis import strategies as st
 from peers.bots.mined import mined_orders
 from protocol.errors import EncodingError
 from protocol.rules import RuleViolation, make_rules
-from protocol.rules.mined_games import MinedGamesRules, MinedState
+from protocol.rules.mined_games import MinedGamesRules
 from protocol.rules.mined_map import generate_map, map_seed, parse_map
 from protocol.rules.mined_round import Orders, parse_orders
+from protocol.rules.mined_state import MinedState
 from protocol.seat import SeatView
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -18,7 +18,7 @@ import pytest
 from peers.bots.registry import make_bot
 from peers.bots.tournament import Spec, deal, first_player_result, play, run_pairs, summarize
 from peers.cli.main import main
-from protocol.rules.bram import START_TILE, TILE_SET
+from protocol.rules.bram_state import START_TILE, TILE_SET
 
 CLI = [sys.executable, "-m", "peers.cli"]
 

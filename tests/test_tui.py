@@ -21,7 +21,7 @@ from peers.net.config import PeerError
 from peers.table.driver import AsyncChooser, LocalDriver, Notify, SetupEvent
 from peers.ui.terminal import PlayApp, save_game
 from peers.ui.terminal_text import move_label, result_lines
-from protocol.rules.bram import PASS, End, Play
+from protocol.rules.bram_state import PASS, End, Play
 from protocol.verifier import Verdict, replay
 
 SIZE = (140, 45)

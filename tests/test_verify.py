@@ -15,8 +15,9 @@ from peers.table.selfplay import selfplay
 from protocol.canonical import pack, unpack
 from protocol.errors import EncodingError, Violation
 from protocol.frames import parse_frame
+from protocol.game import Game
 from protocol.referee import Referee
-from protocol.session import Game, step
+from protocol.session import step
 from protocol.transcript import MAGIC, Transcript
 from protocol.verifier import check_step, dispute_package, replay
 

@@ -25,19 +25,8 @@ import sys
 from collections import Counter
 from pathlib import Path
 
-from protocol.rules.bram import (
-    DEAL,
-    PASS,
-    TILE_SET,
-    BramState,
-    Move,
-    Play,
-    apply,
-    initial_state,
-    legal_moves,
-    move_text,
-    outcome,
-)
+from protocol.rules.bram import DEAL, apply, initial_state, legal_moves, outcome
+from protocol.rules.bram_state import PASS, TILE_SET, BramState, Move, Play, move_text
 from protocol.tiles import Tile, tile_text
 
 OUT = Path(__file__).resolve().parent.parent / "spec" / "vectors" / "rules" / "bram_perft.json"

@@ -33,6 +33,7 @@ from typing import Any
 from peers.entropy import Entropy
 from peers.table.selfplay import Table
 from protocol.canonical import pack, unpack
+from protocol.commit_reveal import orders_commitment as mined_commitment
 from protocol.errors import DealerlessError, LocalError, Violation
 from protocol.frames import FRAME_VERSION, MessageType, signed_message
 from protocol.messages import (
@@ -44,8 +45,7 @@ from protocol.messages import (
     SharesBody,
 )
 from protocol.rules.base import RuleViolation
-from protocol.rules.bram import PASS
-from protocol.rules.mined_games import commitment as mined_commitment
+from protocol.rules.bram_state import PASS
 from protocol.session import step
 from protocol.state import Claim, Phase, PublicState
 from protocol.verifier import check_step, committed_state_hashes, dispute_packages, make_package

@@ -29,7 +29,7 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
-from protocol.rules.mexican_train import MexicanTrainRules, apply, legal_moves
+from protocol.rules.mexican_train import MexicanTrainRules, legal_moves
 from protocol.rules.mexican_train_state import (
     TILE_SET,
     Draw,
@@ -38,6 +38,7 @@ from protocol.rules.mexican_train_state import (
     Play,
     move_text,
 )
+from protocol.rules.mexican_train_turns import apply
 from protocol.tiles import Tile, tile_text
 
 OUT = (Path(__file__).resolve().parent.parent / "spec" / "vectors" / "rules"

@@ -23,9 +23,10 @@ from pathlib import Path
 from typing import Any
 
 from protocol.errors import DealerlessError
-from protocol.rules.mined_games import MinedGamesRules, MinedState
+from protocol.rules.mined_games import MinedGamesRules
 from protocol.rules.mined_map import generate_map, map_seed, parse_map
 from protocol.rules.mined_round import Miner, Pos
+from protocol.rules.mined_state import MinedState
 
 OUT = Path(__file__).resolve().parent.parent / "spec" / "vectors" / "rules" / "mined_games.json"
 GAME_ID = hashlib.sha256(b"mined-games vectors").digest()

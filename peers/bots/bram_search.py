@@ -20,7 +20,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
-from protocol.rules.bram import TILE_SET
+from protocol.rules.bram_state import TILE_SET
 
 TILES = TILE_SET.tiles
 PIPS = tuple(a + b for a, b in TILES)

@@ -12,7 +12,6 @@ import random
 from collections import deque
 from typing import Any
 
-from protocol.rules.mined_games import START_STAGE, MinedState
 from protocol.rules.mined_map import B3, BOTTOM, KINDS, SELF_BONUS, SELF_BONUS_MONEY
 from protocol.rules.mined_round import (
     ATTACKS,
@@ -23,6 +22,7 @@ from protocol.rules.mined_round import (
     mine_target,
     neighbour,
 )
+from protocol.rules.mined_state import START_STAGE, MinedState
 from protocol.seat import SeatView
 
 

@@ -12,7 +12,7 @@ from typing import Any
 
 from peers.bots.mined import mined_orders
 from protocol.errors import LocalError
-from protocol.rules.mined_games import MinedState
+from protocol.rules.mined_state import MinedState
 from protocol.seat import SeatView
 
 

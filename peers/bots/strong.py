@@ -24,7 +24,8 @@ from typing import Any
 
 from peers.bots.bram_search import BIT, FIT_MASK, PIPS, Searcher, Stop, world_values
 from protocol.errors import LocalError
-from protocol.rules.bram import DEFAULT_KOMI_HALVES, BramState, End, Pass
+from protocol.rules.bram import DEFAULT_KOMI_HALVES
+from protocol.rules.bram_state import BramState, End, Pass
 from protocol.seat import SeatView
 
 ALL_TILES = (1 << len(BIT)) - 1

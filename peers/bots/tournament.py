@@ -26,17 +26,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from protocol.rules.base import halves_text
-from protocol.rules.bram import (
-    HAND_SIZE,
-    KOMI_LIMIT_HALVES,
-    START_TILE,
-    TILE_SET,
-    Play,
-    apply,
-    initial_state,
-    legal_moves,
-    outcome,
-)
+from protocol.rules.bram import KOMI_LIMIT_HALVES, apply, initial_state, legal_moves, outcome
+from protocol.rules.bram_state import HAND_SIZE, START_TILE, TILE_SET, Play
 from protocol.seat import SeatView
 from protocol.tiles import Tile
 

@@ -23,7 +23,7 @@ from protocol.group import G
 from protocol.messages import MoveBody, ShareEntry, SharesBody, ShuffleBody
 from protocol.referee import Referee
 from protocol.rules.base import DrawingRules
-from protocol.rules.bram import End, Play
+from protocol.rules.bram_state import End, Play
 from protocol.seat import SeatAgent
 from protocol.setup import GameSetup
 from protocol.state import Phase

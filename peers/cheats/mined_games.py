@@ -14,9 +14,9 @@ from typing import Any
 from peers.cheats.deck_games import Cheat
 from peers.entropy import Entropy
 from peers.table.selfplay import Table
+from protocol.commit_reveal import orders_commitment as commitment
 from protocol.frames import MessageType
 from protocol.messages import ChooseBody, CommitBody, OpenBody
-from protocol.rules.mined_games import commitment
 from protocol.seat import SeatView
 from protocol.state import Phase, PublicState
 

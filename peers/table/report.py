@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from protocol.errors import Violation
 from protocol.match import MatchVerdict
-from protocol.rules.mined_games import MinedOutcome
+from protocol.rules.mined_stage import MinedOutcome
 from protocol.verifier import Decided, Verdict
 
 NOT_PROVEN_SILENCE = ("Not proven: that seat {seat} abandoned the game; a cut file or a lost "

@@ -11,7 +11,7 @@ from peers.net.config import PeerError
 from peers.table.driver import SetupEvent
 from protocol.errors import DealerlessError
 from protocol.rules.base import halves_text
-from protocol.rules.bram import End
+from protocol.rules.bram_state import End
 from protocol.seat import SeatView
 from protocol.tiles import Tile
 from protocol.verifier import Verdict

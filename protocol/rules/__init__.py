@@ -12,11 +12,13 @@ from typing import Any
 
 from ..errors import EncodingError
 from .base import DealPlan, Outcome, Params, ParamValue, RuleSet, RuleViolation, halves_text
-from .bram import BramRules, BramState, End, Move, Pass, Play
+from .bram import BramRules
+from .bram_state import BramState, End, Move, Pass, Play
 from .mexican_train import MexicanTrainRules
 from .mexican_train_state import MexicanState
 from .mexican_train_state import Move as MexicanMove
-from .mined_games import MinedGamesRules, MinedState
+from .mined_games import MinedGamesRules
+from .mined_state import MinedState
 from .mineshaft import MineshaftRules
 from .mineshaft_state import MineshaftState
 from .mineshaft_state import Move as MineshaftMove

@@ -1,4 +1,5 @@
-"""The interface every rule set implements (spec/rules/bram.md sections 1, 2 and 8).
+"""The interface every rule set implements (spec/rules/bram.md sections 1, 2 and 8), and
+the two families a session tells apart (spec/10-session.md 10.4 and 10.8).
 
 A rule set is pure game logic: given the public state and, where needed, a
 hand passed in by the caller, it lists legal moves, applies a move or raises,
@@ -10,6 +11,13 @@ The session only needs what `RuleSet` declares: the tile set and `DealPlan`
 tell it what to shuffle and deal; `played_tile` tells it which tile a move
 reveals (and so which deck opening the mover must prove); moves travel as
 their integer id.
+
+Two families add to it. `DrawingRules`: a deck game with a boneyard and forced
+play (10.4). `SimultaneousRules`: a game of simultaneous secret orders with no
+deck, run by the session as stages of commit-reveal (10.8); the session only
+ever asks the rules what is owed (`due`) and hands them each commitment,
+opening, declaration of absence and choice. A new rule set of either family
+needs no session code.
 """
 
 from __future__ import annotations
@@ -261,3 +269,85 @@ class DrawingRules(Protocol):
     def draws(self, move: Any) -> bool: ...
 
     def must_play_if_able(self, state: Any, seat: int, move: Any) -> bool: ...
+
+
+class StageState(Protocol):
+    """What the session reads of a simultaneous rule set's state (spec/10-session.md 10.8)."""
+
+    @property
+    def stage(self) -> int: ...
+
+    @property
+    def commits(self) -> Sequence[bytes | None]:
+        """Per seat, its commitment of this stage, or None."""
+        ...
+
+    @property
+    def absent(self) -> tuple[int, tuple[int, ...]] | None:
+        """(the seat being declared absent, the seats that declared it so far), or None."""
+        ...
+
+
+class SimultaneousOutcome(Protocol):
+    """The verdict of a simultaneous game, as the verifier reports it (spec/11-verify.md 11.1)."""
+
+    def to_json(self) -> dict[str, Any]: ...
+
+
+StageStateT = TypeVar("StageStateT", bound=StageState)
+
+
+@runtime_checkable
+class SimultaneousRules(RuleSet[StageStateT, Any], Protocol[StageStateT]):
+    """What a rule set of simultaneous orders by commit-reveal adds (spec/10-session.md 10.8).
+
+    It is a RuleSet with no deck: the session never shuffles or deals for it, and uses
+    these members instead of the deck game's. `due(state)` says what is owed next and by
+    whom: ("commit" | "open" | "absent" | "choose", seat), or None once the game is over;
+    the session's phase and turn always follow it. The session checks that an opening opens
+    the seat's commitment; everything else is the rules' to judge, raising RuleViolation.
+    """
+
+    def start_state(self) -> StageStateT:
+        """The state before the first frame."""
+        ...
+
+    def due(self, state: StageStateT) -> tuple[str, int] | None: ...
+
+    def commit(self, state: StageStateT, seat: int, value: bytes) -> StageStateT:
+        """Record the seat's commitment for the stage."""
+        ...
+
+    def decode_orders(self, state: StageStateT, obj: Any) -> Any:
+        """The stage's orders from their wire value, strictly."""
+        ...
+
+    def check(self, state: StageStateT, seat: int, orders: Any) -> None:
+        """Nothing if decoded `orders` obey the rules for `seat`, else RuleViolation."""
+        ...
+
+    def open(self, game_id: bytes, state: StageStateT, seat: int, orders: Any,
+             nonce: bytes) -> StageStateT:
+        """Record an opening the session has checked; resolve the stage once all are in."""
+        ...
+
+    def declare_absent(self, game_id: bytes, state: StageStateT, declarer: int, seat: int,
+                       stage: int) -> StageStateT:
+        """`declarer` says that `seat`, which owes a COMMIT or OPEN of `stage`, is absent."""
+        ...
+
+    def answered(self, state: StageStateT) -> StageStateT:
+        """The seat being declared absent sent what it owed: the declarations lapse."""
+        ...
+
+    def choose(self, state: StageStateT, seat: int, chosen: int) -> StageStateT:
+        """The seat that owes a choice names `chosen`."""
+        ...
+
+    def choices(self, state: StageStateT) -> tuple[int, ...]:
+        """The seats a CHOOSE may name, while one is owed."""
+        ...
+
+    def verdict(self, state: StageStateT) -> SimultaneousOutcome:
+        """The result once nothing is owed."""
+        ...
