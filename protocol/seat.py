@@ -102,6 +102,13 @@ class SeatAgent:
     def owes(self, state: PublicState) -> bool:
         return self.owed(state) is not None
 
+    def asks(self, state: PublicState, mtype: MessageType) -> bool:
+        """Whether the `mtype` frame this seat owes carries its player's choice: a move,
+        the winner's pick, or a stage's orders when the rules take any (10.8)."""
+        if mtype is MessageType.COMMIT:
+            return self.game.stages.takes_orders(state.rules_state)
+        return mtype in (MessageType.MOVE, MessageType.CHOOSE)
+
     def hand_positions(self, state: PublicState) -> dict[int, Tile]:
         """Position -> tile of this seat's unplayed tiles (known once the deal is done;
         a drawn tile once every other seat's share of it is in)."""
@@ -175,7 +182,7 @@ class SeatAgent:
             phase = Phase.COMMIT if rules.due(rs) == ("commit", self.seat) else Phase.OPEN
         if phase is Phase.COMMIT:
             orders = None
-            if rs.stage > 0:
+            if rules.takes_orders(rs):
                 if choose is None:
                     raise LocalError("seat/no-chooser", "orders need a chooser")
                 orders = choose(self.view(state))

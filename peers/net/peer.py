@@ -30,7 +30,7 @@ from peers.net.link import Link
 from peers.net.messages import pack_message, parse_message
 from peers.net.pacing import MAX_SYNC_INTERVAL, AnswerLimit
 from peers.store.games import GameStore
-from peers.table.driver import EndEvent, asks_player, describe, view_event
+from peers.table.driver import EndEvent, describe, view_event
 from protocol.errors import Violation
 from protocol.frames import Frame, MessageType, parse_frame
 from protocol.referee import Referee
@@ -116,7 +116,7 @@ class Peer:
     async def _send_own(self, store: GameStore, ref: Referee, agent: SeatAgent,
                         mtype: MessageType) -> None:
         state = ref.state
-        if asks_player(state, mtype):
+        if agent.asks(state, mtype):
             view = agent.view(state)
             self.cfg.notify(view_event(ref, view))
             move = await self.cfg.choose(view)

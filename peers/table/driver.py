@@ -22,7 +22,6 @@ from protocol.identity import Identity
 from protocol.messages import MoveBody
 from protocol.referee import Referee, stage_text
 from protocol.seat import SeatView
-from protocol.state import PublicState
 from protocol.verifier import Verdict, replay
 
 
@@ -133,18 +132,6 @@ class Driver(Protocol):
     async def run(self, choose: AsyncChooser, notify: Notify) -> Verdict: ...
 
 
-#: The frames a person chooses: a move, a stage's orders, the winner's choice.
-CHOSEN = (MessageType.MOVE, MessageType.COMMIT, MessageType.CHOOSE)
-
-
-def asks_player(state: PublicState, mtype: MessageType) -> bool:
-    """Whether the frame owed carries the player's choice; the map seed's COMMIT (stage 0
-    of a simultaneous game, spec/10-session.md 10.8) commits to a nonce alone."""
-    if mtype is MessageType.COMMIT:
-        return bool(state.rules_state.stage > 0)
-    return mtype in CHOSEN
-
-
 class LocalDriver:
     """A person (seat `seat`) against local bots, all in this process (`dealerless play`,
     and a table against bots in `dealerless web`).
@@ -173,7 +160,7 @@ class LocalDriver:
             seat = due[0]
             state = table.referees[seat].state
             fresh = table.entropy.bytes(f"fresh {seat}")
-            if seat == me and asks_player(state, due[1]):
+            if seat == me and agent.asks(state, due[1]):
                 notify(view_event(ref, agent.view(ref.state)))
                 move = await choose(agent.view(state))
                 wire = agent.next_frame(state, fresh, partial(_chosen, move))

@@ -322,6 +322,11 @@ class SimultaneousRules(RuleSet[StageStateT, Any], Protocol[StageStateT]):
         """The stage's orders from their wire value, strictly."""
         ...
 
+    def takes_orders(self, state: StageStateT) -> bool:
+        """Whether this stage's orders are the players' choice; a stage whose commitment
+        binds a nonce alone (nil orders) asks no player anything."""
+        ...
+
     def check(self, state: StageStateT, seat: int, orders: Any) -> None:
         """Nothing if decoded `orders` obey the rules for `seat`, else RuleViolation."""
         ...

@@ -163,6 +163,10 @@ class MinedGamesRules:
                 return "open", s
         raise LocalError("mined/state", "every seat has opened but the stage is unresolved")
 
+    def takes_orders(self, state: MinedState) -> bool:
+        """Every stage but the map seed's (section 4.1: its orders are nil)."""
+        return state.stage > 0
+
     def decode_orders(self, state: MinedState, obj: Any) -> Any:
         """The wire orders of this stage, strictly (section 4.1); RuleViolation if malformed."""
         return decode_stage_orders(state, obj)
