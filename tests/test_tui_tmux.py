@@ -223,38 +223,3 @@ def test_quitting_before_anyone_joins_says_nothing_was_saved(term: Terminal,
     done = term.wait(lambda s: "EXIT=" in s)
     assert "EXIT=3" in done and "nothing was saved" in done, done
     assert "resume" not in done and not list((home / "games").glob("*.sqlite"))
-
-
-def test_joining_mined_games_in_the_terminal_is_refused_with_the_remedy(
-        term: Terminal, tmp_path: Path) -> None:
-    """The terminal table draws dominoes: a person joining a Mined Games table is told to
-    resume with a bot; the host declares the silent seat absent and the game still ends."""
-    port = free_port()
-    log = tmp_path / "host.log"
-    with log.open("w") as out:
-        host = subprocess.Popen([*CLI, "host", "--listen", f"127.0.0.1:{port}", "--rules",
-                                 "mined-games", "--seats", "2", "--bot", "greedy", "--home",
-                                 str(tmp_path / "h1"), "--timeout", "2"], stdout=out,
-                                stderr=subprocess.STDOUT, cwd=ROOT)
-    try:
-        deadline = time.monotonic() + 20
-        while not (m := re.search(r"dealerless join (ws://\S+)", log.read_text())):
-            assert time.monotonic() < deadline and host.poll() is None, log.read_text()
-            time.sleep(0.05)
-        term.start([*CLI, "join", m.group(1), "--home", str(tmp_path / "h2"), "--timeout",
-                    "30"])
-        stopped = term.wait(lambda s: "Press q to leave." in s, 30)
-        box = " ".join(stopped[stopped.index("═Stopped"):].split())
-        assert ("The game stopped: this table plays mined-games, which has no terminal "
-                "interface yet; `dealerless resume` the game with --bot NAME") in box
-        term.keys("q")
-        after = term.wait(lambda s: "EXIT=" in s, 30)
-        assert "Traceback" not in after and "EXIT=0" not in after
-        assert host.wait(60) == 0, log.read_text()
-    finally:
-        if host.poll() is None:
-            host.kill()
-            host.wait(10)
-    text = log.read_text()
-    assert "is the elimination candidate (forfeited)" in text
-    assert "rests on their declarations, not on proof" in text
