@@ -4,22 +4,22 @@ from __future__ import annotations
 
 import argparse
 import json
-import sqlite3
 import sys
 from pathlib import Path
 
 from peers.cli.network import home_dir
 from peers.cli.options import EXIT_FAILED, fail
 from peers.store.games import GameNotFound, GameStore, StoreError, find_game, list_games
-from protocol.errors import DealerlessError
 
 
 def cmd_games(args: argparse.Namespace) -> int:
     try:
-        games = list_games(home_dir(args) / "games")
-    except (DealerlessError, sqlite3.Error, OSError) as exc:
+        games, refused = list_games(home_dir(args) / "games")
+    except OSError as exc:
         print(f"dealerless: {exc}", file=sys.stderr)
         return EXIT_FAILED
+    for refusal in refused:  # a stray or damaged file is named, and the others listed
+        print(f"dealerless: games: {refusal}", file=sys.stderr)
     if args.json:
         print(json.dumps([{"game_id": g.game_id, "seat": g.seat, "status": g.status,
                            "frames": g.frames, "path": str(g.path)} for g in games], indent=2))
@@ -37,7 +37,7 @@ def cmd_export(args: argparse.Namespace) -> int:
         data = store.transcript().encode()
     except GameNotFound as exc:
         return fail(f"export: {exc}")
-    except (StoreError, DealerlessError, sqlite3.Error) as exc:
+    except StoreError as exc:  # a file that is no usable game: invalid input, exit 1
         print(f"dealerless: export: {exc}", file=sys.stderr)
         return EXIT_FAILED
     try:

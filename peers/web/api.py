@@ -115,7 +115,8 @@ class Api:
     def _games(self) -> list[dict[str, Any]]:
         return [{"game_id": g.game_id, "seat": g.seat, "status": g.status,
                  "frames": g.frames, "rules": g.rules, "file": g.path.name,
-                 "playing": self.tables.playing(g.path)} for g in list_games(self.games_dir)]
+                 "playing": self.tables.playing(g.path)}
+                for g in list_games(self.games_dir)[0]]  # a file it refuses is left out
 
     def _params(self, data: dict[str, Any], rules: str, seats: int) -> dict[str, Any]:
         komi = _field(data, "komi", float)

@@ -19,7 +19,7 @@ from peers.net.config import HOST, JOIN, PeerConfig, PeerError
 from peers.net.launch import open_host, open_join, reopen
 from peers.net.link import Link, LinkError
 from peers.net.peer import Peer
-from peers.store.games import GameStore, find_game
+from peers.store.games import GameStore, StoreError, find_game
 from peers.table.driver import LocalDriver, NoticeEvent
 from peers.web.seat import WebSeat
 from protocol.errors import DealerlessError
@@ -133,7 +133,7 @@ class Tables:
     async def resume(self, name: str, timeout: float) -> WebSeat:
         try:
             store = GameStore.open(find_game(self.home / "games", name))
-        except (DealerlessError, OSError, ValueError) as exc:
+        except (StoreError, OSError) as exc:
             raise TableError(str(exc)) from None
         if self.playing(store.path):
             raise TableError("this game is already being played here")
