@@ -34,7 +34,10 @@ def cmd_games(args: argparse.Namespace) -> int:
 def cmd_export(args: argparse.Namespace) -> int:
     try:
         store = GameStore.open(find_game(home_dir(args) / "games", args.game))
-        data = store.transcript().encode()
+        try:
+            data = store.transcript().encode()
+        finally:
+            store.close()
     except GameNotFound as exc:
         return fail(f"export: {exc}")
     except StoreError as exc:  # a file that is no usable game: invalid input, exit 1

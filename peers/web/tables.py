@@ -135,13 +135,17 @@ class Tables:
             store = GameStore.open(find_game(self.home / "games", name))
         except (StoreError, OSError) as exc:
             raise TableError(str(exc)) from None
-        if self.playing(store.path):
-            raise TableError("this game is already being played here")
-        done = replay(store.transcript().encode())
-        if done.complete or not done.valid:
-            raise TableError("the game is already over; nothing to resume (export it to "
-                             "keep its transcript)")
-        link = await self._opening(reopen(store, self._say(store.meta("url"))))
+        try:
+            if self.playing(store.path):
+                raise TableError("this game is already being played here")
+            done = replay(store.transcript().encode())
+            if done.complete or not done.valid:
+                raise TableError("the game is already over; nothing to resume (export it "
+                                 "to keep its transcript)")
+            link = await self._opening(reopen(store, self._say(store.meta("url"))))
+        except TableError:
+            store.close()
+            raise
         ws = self._new(f"resume {store.meta('role')}", store.seat, timeout)
         ws.game, ws.path = store.referee().game, str(store.path)
         setup = store.setup
