@@ -56,8 +56,11 @@ def test_three_pages_play_a_mexican_train_round_through_the_relay(
         seats = [Seat(browser, peers(f"p{i}")) for i in range(3)]
         invitation = seats[0].host("mexican-train", 3, relay=f"ws://127.0.0.1:{port}")
         assert invitation.startswith("dealerless join ws://127.0.0.1:")
-        for seat in seats[1:]:
-            seat.join(invitation)
+        seats[1].join(invitation)
+        # The host's page lists who asked for a seat while the table fills.
+        joined = seats[0].page.wait_for_selector("#joined li", timeout=30_000)
+        assert joined is not None and joined.inner_text().startswith("SHA256:")
+        seats[2].join(invitation)
         sas = [s.page.wait_for_selector("#sas", timeout=30_000) for s in seats]
         assert len({box.inner_text() for box in sas if box}) == 1  # one SAS for all
         play_together(seats, timeout=300)

@@ -36,6 +36,7 @@ from peers.net.messages import (
 )
 from peers.net.pacing import MAX_SYNC_INTERVAL, AnswerLimit, Backoff
 from peers.store.games import GameStore
+from peers.table.driver import LobbyEvent
 from protocol.canonical import as_array, as_bytes, as_list
 from protocol.errors import DealerlessError, EncodingError
 from protocol.identity import fingerprint
@@ -113,6 +114,7 @@ class Handshake:
                     log.info("forgot %s: not heard from for %.1f s", fingerprint(key),
                              self.stale)
                     del rnd.joiners[key]
+                    self._lobby(rnd, k)
                 if len(rnd.joiners) >= k - 1:   # in join order; the others are refused
                     order = sorted(rnd.joiners, key=lambda j: j not in live)  # stable
                     chosen = order[:k - 1]
@@ -157,7 +159,10 @@ class Handshake:
                         if key in rnd.roster.keys and self.answers.may_answer(("roster",)):
                             await self.link.send(rnd.roster.message())
                     elif key in rnd.joiners or len(rnd.joiners) < MAX_CANDIDATES:
+                        new = key not in rnd.joiners
                         rnd.joiners[key] = (commitment, now)  # a known key keeps its place
+                        if new:
+                            self._lobby(rnd, k)
                 elif obj[0] == "open" and rnd.roster is not None:
                     _, key, their_nonce = as_array(obj, 3, "open")
                     seat = rnd.roster.keys.index(key) if key in rnd.roster.keys[1:] else 0
@@ -166,6 +171,9 @@ class Handshake:
                         rnd.opened[key] = their_nonce
             except (DealerlessError, TypeError, ValueError) as exc:
                 log.warning("ignored a bad handshake message: %s", exc)
+
+    def _lobby(self, rnd: _HostRound, k: int) -> None:
+        self.cfg.notify(LobbyEvent(tuple(fingerprint(j) for j in rnd.joiners), k))
 
     def _host_gave_up(self, k: int, rnd: _HostRound) -> str:
         within = f"within {self.cfg.move_timeout:.0f} s"

@@ -79,7 +79,16 @@ class SetupEvent:
     seats: int = 2
 
 
-Event = StepEvent | ViewEvent | EndEvent | NoticeEvent | SetupEvent
+@dataclass(frozen=True)
+class LobbyEvent:
+    """A host's table filling up: the fingerprints of the players who asked for a seat so
+    far, in the order they asked, and how many seats the table has."""
+
+    joined: tuple[str, ...]
+    seats: int
+
+
+Event = StepEvent | ViewEvent | EndEvent | NoticeEvent | SetupEvent | LobbyEvent
 AsyncChooser = Callable[[SeatView], Awaitable[Any]]
 Notify = Callable[[Event], None]
 
@@ -100,7 +109,9 @@ NOTES = {
 
 def describe(referee: Referee, frame: Frame) -> StepEvent:
     note = NOTES[frame.type]
-    if frame.type in (MessageType.OPEN, MessageType.ABSENT, MessageType.CHOOSE):
+    if frame.type is MessageType.SHUFFLE:
+        note = f"{note} ({len(referee.game.deck_tiles)} tiles)"
+    elif frame.type in (MessageType.OPEN, MessageType.ABSENT, MessageType.CHOOSE):
         note = f"{stage_text(frame)}: {note}"
     elif frame.type is MessageType.MOVE:
         rules = referee.game.rules

@@ -14,6 +14,7 @@ from aiohttp import WSMsgType, web
 import protocol.rules as rules_pkg
 from peers.bots.registry import BOTS, RULES_OF, check_bot
 from peers.net.config import MAX_SEATS, MIN_SEATS
+from peers.net.launch import parse_hostport
 from peers.net.link import check_url
 from peers.store.games import GameNotFound, GameStore, StoreError, find_game, list_games
 from peers.table.report import match_account
@@ -180,8 +181,8 @@ class Api:
         try:
             if relay:
                 relay = check_url(relay).rstrip("/")
-            else:
-                listen = ("127.0.0.1", _field(data, "port", int, 0))
+            else:   # 0.0.0.0:PORT lets a friend on another machine join directly
+                listen = parse_hostport(_field(data, "listen", str, "127.0.0.1:0"))
         except ValueError as exc:
             raise BadRequest(str(exc)) from None
         return await self._starting(self.tables.host(rules, params, relay, listen,

@@ -18,7 +18,15 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from peers.table.driver import EndEvent, Event, NoticeEvent, SetupEvent, StepEvent, ViewEvent
+from peers.table.driver import (
+    EndEvent,
+    Event,
+    LobbyEvent,
+    NoticeEvent,
+    SetupEvent,
+    StepEvent,
+    ViewEvent,
+)
 from peers.table.report import match_account
 from peers.web.views import end_json, notice_json, setup_json, step_json, view_json
 from protocol.errors import DealerlessError
@@ -65,6 +73,7 @@ class WebSeat:
         self.invitation = invitation
         self.game: Any = None          # protocol Game, once the setup is agreed
         self.setup: dict[str, Any] | None = None
+        self.lobby: dict[str, Any] | None = None   # a host's table filling up
         self.log: list[dict[str, Any]] = []
         self.view: dict[str, Any] | None = None
         self.awaiting: dict[str, Any] | None = None
@@ -112,6 +121,9 @@ class WebSeat:
                 self.awaiting = {"seat": event.awaiting[0], "message": event.awaiting[1],
                                  "since": time.time()}
             self._push_view(event.view)
+        elif isinstance(event, LobbyEvent):
+            self.lobby = {"joined": list(event.joined), "seats": event.seats}
+            self.publish({"type": "lobby", "lobby": self.lobby})
         elif isinstance(event, EndEvent):
             self.end, self.transcript = end_json(event), event.transcript
             self.awaiting = None
@@ -185,7 +197,7 @@ class WebSeat:
                 "asked": self.asked, "log": self.log[-MAX_LOG:], "end": self.end,
                 "error": self.error,
                 "history": self.history, "round": self.round, "match": self.match,
-                "path": self.path, "now": time.time()}
+                "lobby": self.lobby, "path": self.path, "now": time.time()}
 
     def watch(self, page: Page) -> None:
         self.pages.add(page)

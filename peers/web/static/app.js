@@ -99,6 +99,7 @@ function receive(message) {
       break;
     case "error": current.error = message.error; current.asked = false; break;
     case "standings": current.match = message.match; break;
+    case "lobby": current.lobby = message.lobby; break;
     default: return;
   }
   redraw();
@@ -267,6 +268,7 @@ function wireForms() {
     const f = event.target.elements;
     const body = { ...formRules(event.target), timeout: Number(f.timeout.value) };
     if (f.relay.value.trim()) body.relay = f.relay.value.trim();
+    else if (f.listen.value.trim()) body.listen = f.listen.value.trim();
     start("/api/host", body);
   });
   $("join-form").addEventListener("submit", (event) => {

@@ -51,9 +51,15 @@ function drawSession(t, actions) {
         actions.toast("select and copy the invitation (the clipboard is not available)");
       }
     } }, "Copy");
+    const joined = t.lobby ? t.lobby.joined : [];
+    const seats = t.lobby ? t.lobby.seats : t.seats;
     box.append(el("p", {}, "Give the other players this invitation:"),
                el("div", { class: "copyline" }, text, copy),
-               el("p", { class: "dim" }, "Waiting for the table to fill..."));
+               el("p", { class: "dim" }, seats ? `Waiting for the table to fill: `
+                 + `${joined.length} of ${seats - 1} players have asked for a seat.`
+                 : "Waiting for the table to fill..."),
+               el("ul", { id: "joined", class: "joined mono" },
+                  joined.map((f) => el("li", {}, f))));
     return;
   }
   if (t.setup) {
