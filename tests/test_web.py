@@ -4,6 +4,7 @@ exported transcripts checked by `dealerless verify`."""
 
 from __future__ import annotations
 
+import signal
 import subprocess
 import time
 from collections.abc import Iterator
@@ -156,6 +157,34 @@ def test_closing_the_page_mid_game_and_reopening_it_finishes_the_game(
     again.page.wait_for_selector("#hand-tiles")      # the table, where it was
     assert again.page.locator("#log li").count() >= 8
     play_together([again], timeout=120)
+    assert "VALID and complete" in again.verdict()
+
+
+def test_after_a_crash_the_page_resumes_the_saved_game(browser: Any, peers: Any,
+                                                       tmp_path: Path) -> None:
+    peer = peers("me")
+    seat = Seat(browser, peer)
+    invitation = seat.host("bram", 2, timeout=60)
+    bot = start(["join", invitation.split()[-1], "--bot", "greedy", "--home",
+                 str(tmp_path / "bot"), "--timeout", "60"], tmp_path / "bot.log")
+    try:
+        seat.page.wait_for_selector("#sas", timeout=30_000)
+        moved = 0
+        while moved < 3:
+            moved += seat.act()
+            seat.page.wait_for_timeout(50)
+        peer.proc.send_signal(signal.SIGKILL)   # the peer crashes mid-game
+        peer.proc.wait(10)
+        seat.close()
+        again = Seat(browser, peers("me"))      # `dealerless web` again, same home
+        resume = again.page.wait_for_selector("#game-list button:has-text('Resume')")
+        assert resume is not None
+        resume.click()
+        play_together([again], timeout=120)
+        assert bot.wait(60) == 0
+    finally:
+        if bot.poll() is None:
+            bot.kill()
     assert "VALID and complete" in again.verdict()
 
 
