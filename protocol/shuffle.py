@@ -48,6 +48,7 @@ from .group import (
 from .hashing import H, Tag, hash_to_point, hash_to_scalar, nonce_scalars, require_fresh, u64
 
 MAX_DECK = 1 << 16
+MIN_SECRET_BYTES = 32   # a key share x_i, 32 bytes little-endian (7.3)
 
 Deck = tuple[Ciphertext, ...]
 
@@ -151,7 +152,14 @@ def derive_witness(n: int, fresh: bytes, hedge: bytes = b"") -> ShuffleWitness:
 
 
 def shuffle_hedge(secret: bytes, ctx: Context, deck_in: Deck) -> bytes:
-    """H(SHUFFLE_WITNESS, secret, ctx, deck): the hedge of derive_witness (7.3)."""
+    """H(SHUFFLE_WITNESS, secret, ctx, deck): the hedge of derive_witness (7.3).
+
+    A short secret would make the hedge guessable, and a repeated `fresh` would
+    then give away the permutation again, so it is refused.
+    """
+    if len(secret) < MIN_SECRET_BYTES:
+        raise LocalError("shuffle/secret-too-short",
+                         f"a shuffle secret must be at least {MIN_SECRET_BYTES} bytes")
     return H(Tag.SHUFFLE_WITNESS, secret, ctx.encode(), encode_deck(deck_in))
 
 

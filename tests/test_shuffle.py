@@ -20,7 +20,7 @@ from protocol.deck import (
     verify_share,
 )
 from protocol.elgamal import Ciphertext, decode_deck, encode_deck, reencrypt
-from protocol.errors import DeckError, ProofError
+from protocol.errors import DeckError, LocalError, ProofError
 from protocol.group import L, Point, base_mul
 from protocol.shuffle import (
     ShuffleProof,
@@ -33,6 +33,7 @@ from protocol.shuffle import (
 from protocol.tiles import DOUBLE_NINE, DOUBLE_SIX, DOUBLE_TWELVE, TileSet
 
 GAME = bytes(range(32))
+SECRET = b"a seat's secret, 32 bytes or more"
 
 
 def setup(n: int, seats: int = 2, ts: TileSet = DOUBLE_SIX, seed: int = 1):
@@ -44,17 +45,26 @@ def setup(n: int, seats: int = 2, ts: TileSet = DOUBLE_SIX, seed: int = 1):
 def test_shuffle_proof_is_complete_and_round_trips() -> None:
     _, key, deck = setup(27)
     ctx = Context(GAME, 1, 0)
-    out, proof = shuffle_round(deck, key, ctx, os.urandom(32), b"seat secret")
+    out, proof = shuffle_round(deck, key, ctx, os.urandom(32), SECRET)
     blob = proof.encode()
     assert len(blob) == 128 * 27 + 160
     assert ShuffleProof.decode(blob, 27) == proof
     verify_shuffle(deck, decode_deck(encode_deck(out)), key, proof, ctx)
 
 
+@pytest.mark.parametrize("secret", [b"", bytes(31), b"seat secret"])
+def test_a_shuffle_secret_shorter_than_32_bytes_is_refused(secret: bytes) -> None:
+    _, key, deck = setup(3)
+    with pytest.raises(LocalError) as caught:
+        shuffle_round(deck, key, Context(GAME, 1, 0), bytes(32), secret)
+    assert caught.value.code == "shuffle/secret-too-short"
+    shuffle_round(deck, key, Context(GAME, 1, 0), bytes(32), bytes(32))  # 32 bytes is enough
+
+
 N_SMALL = 4
 _, KEY, DECK = setup(N_SMALL)
 CTX = Context(GAME, 5, 1)
-OUT, PROOF = shuffle_round(DECK, KEY, CTX, bytes(32), b"seat secret")
+OUT, PROOF = shuffle_round(DECK, KEY, CTX, bytes(32), SECRET)
 
 
 def _tweak_point(p: Point, delta: int) -> Point:
@@ -124,7 +134,7 @@ def test_full_round_by_k_seats_then_openings_give_every_tile_once(
     for seat in range(seats):
         ctx = Context(GAME, 1, seat)
         out, proof = shuffle_round(deck, key, ctx, seed.to_bytes(32, "big") + bytes([seat]),
-                                   bytes([seat]))
+                                   bytes([seat]) * 32)
         verify_shuffle(deck, out, key, proof, ctx)
         deck = out
     opened = []

@@ -13,7 +13,6 @@ start a new round, with fresh nonces all round, rather than strand the others.
 
 from __future__ import annotations
 
-import logging
 import os
 import time
 from collections.abc import Callable
@@ -35,6 +34,7 @@ from peers.net.messages import (
     read_roster,
 )
 from peers.net.pacing import MAX_SYNC_INTERVAL, AnswerLimit, Backoff
+from peers.net.quiet_log import quiet_logger
 from peers.store.games import GameStore
 from peers.table.driver import LobbyEvent
 from protocol.canonical import as_array, as_bytes, as_list
@@ -43,7 +43,7 @@ from protocol.identity import fingerprint
 from protocol.rules import make_rules
 from protocol.setup import NONCE_BYTES, GameSetup
 
-log = logging.getLogger("dealerless.peer")
+log = quiet_logger("dealerless.peer")  # a joiner may send anything, at any rate
 #: The host keeps at most this many would-be joiners in mind before the seats are fixed.
 MAX_CANDIDATES = 64
 

@@ -23,7 +23,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import errno
-import logging
 import socket
 from collections.abc import Callable
 from http import HTTPStatus
@@ -35,6 +34,7 @@ from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidSta
 from websockets.http11 import Request, Response
 from websockets.uri import parse_uri
 
+from peers.net.quiet_log import quiet_logger
 from protocol.frames import MAX_FRAME_BYTES
 
 #: A peer message is a frame plus a small envelope.
@@ -51,7 +51,7 @@ TOO_MANY_CONNECTIONS = "too many connections"
 FIRST_CONTACT_TRIES = 6
 #: The reason phrase of a 404 from a host or relay: the path names no game here.
 NO_SUCH_GAME = "no such game at this address"
-log = logging.getLogger("dealerless.link")
+log = quiet_logger("dealerless.link")  # websockets logs every connection here too
 
 
 class LinkError(ConnectionError):
@@ -160,7 +160,7 @@ class HostLink(_Queued):
     async def start(self) -> int:
         self.server = await serve(self._handle, self.host, self.port,
                                   max_size=MAX_MESSAGE_BYTES, compression=None,
-                                  process_request=self._check_path)
+                                  process_request=self._check_path, logger=log)
         sockets = list(self.server.sockets)
         return int(sockets[0].getsockname()[1]) if sockets else self.port
 

@@ -18,7 +18,6 @@ same bytes.
 
 from __future__ import annotations
 
-import logging
 import os
 import time
 from typing import Any
@@ -29,6 +28,7 @@ from peers.net.handshake import Handshake, answer_handshake
 from peers.net.link import Link
 from peers.net.messages import pack_message, parse_message
 from peers.net.pacing import MAX_SYNC_INTERVAL, AnswerLimit
+from peers.net.quiet_log import quiet_logger
 from peers.store.games import GameStore
 from peers.table.driver import EndEvent, describe, view_event
 from protocol.errors import Violation
@@ -37,7 +37,7 @@ from protocol.referee import Referee
 from protocol.seat import SeatAgent
 from protocol.verifier import replay
 
-log = logging.getLogger("dealerless.peer")
+log = quiet_logger("dealerless.peer")  # the other seats may send anything, at any rate
 MAX_PENDING = 64
 MAX_RESEND = 64
 

@@ -18,7 +18,6 @@ reorder what it forwards.
 from __future__ import annotations
 
 import asyncio
-import logging
 import random
 import re
 import time
@@ -31,8 +30,9 @@ from websockets.exceptions import ConnectionClosed
 from websockets.http11 import Request, Response
 
 from peers.net.link import MAX_MESSAGE_BYTES, SEND_TIMEOUT, not_found
+from peers.net.quiet_log import quiet_logger
 
-log = logging.getLogger("dealerless.relay")
+log = quiet_logger("dealerless.relay")  # websockets logs every connection here
 ROOM_PATH = re.compile(r"^/room/([0-9a-f]{16,64})(\?open)?$")
 #: What a host appends to its room URL: it may create the room; a joiner may not.
 OPEN_ROOM = "?open"
@@ -88,7 +88,7 @@ class Relay:
 
     async def serve(self, host: str, port: int) -> tuple[object, int]:
         server = await serve(self._handle, host, port, max_size=self.limits.max_message,
-                             compression=None, process_request=self._admit)
+                             compression=None, process_request=self._admit, logger=log)
         sockets = list(server.sockets)
         return server, int(sockets[0].getsockname()[1]) if sockets else port
 

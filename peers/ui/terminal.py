@@ -14,7 +14,9 @@ whole game), the table on the left (status, line of play, hand, moves), the
 verification log on the right, and at the end a result box across the bottom
 that takes the place of the moves. A driver that fails (a handshake nobody
 answers, a lost connection) is shown in that box, never as a traceback; the
-exception is kept in `PlayApp.error` for the caller.
+exception is kept in `PlayApp.error` for the caller. A bug in the app itself still
+ends it with a traceback, but one without local variables: Textual shows them by
+default, and the frames of a seat hold its hand and its key share.
 
 Keys: 1-9 play the numbered move, arrows + Enter pick from the list, p
 passes, c copies the invitation, q quits (an unfinished game then leaves a
@@ -30,6 +32,7 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from rich.text import Text
+from rich.traceback import Traceback
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
@@ -168,6 +171,16 @@ class PlayApp(App[int]):
             await self.driver.run(self.choose, self.notify_event)
         except Exception as exc:  # every failure is shown as a message, none as a traceback
             self._show_failure(exc)
+
+    def _fatal_error(self) -> None:
+        """Textual's report of an unhandled exception, without its local variables."""
+        self.bell()
+        exc_type, exc, trace = sys.exc_info()
+        if exc_type is None or exc is None:
+            self.panic(Text("dealerless: the terminal table stopped on an unexpected error"))
+            return
+        self.panic(Traceback.from_exception(exc_type, exc, trace, width=None,
+                                            show_locals=False))
 
     # -- what the driver calls ---------------------------------------------------------
 
