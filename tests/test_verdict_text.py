@@ -94,12 +94,12 @@ def test_when_the_loser_still_owes_its_reveal_the_winner_is_proven_and_the_margi
 
 
 def test_the_silent_winner_golden_of_the_adversary_is_decided_too() -> None:
-    """peers/cheats/deck_games.py's `silent-at-reveal`: seat 1 went out; its loser holds
-    only 0-0."""
+    """peers/cheats/deck_games.py's `silent-at-reveal`: seat 1 went out; its loser's last
+    tiles are open, so the margin is proven."""
     code, text, data = verify(GOLDEN / "silent-at-reveal.transcript")
-    assert code == 3 and "winner proven: seat 1 went out and wins by 0" in text
-    assert data["decided"] == {"winner": 1, "reason": "out", "margin": "0",
-                               "margin_halves": 0}
+    assert code == 3 and "winner proven: seat 1 went out and wins by 2" in text
+    assert data["decided"] == {"winner": 1, "reason": "out", "margin": "2",
+                               "margin_halves": 4}
 
 
 def test_a_blocked_hand_cut_in_its_reveals_decides_nothing(tmp_path: Path) -> None:
