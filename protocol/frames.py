@@ -24,8 +24,9 @@ from .canonical import as_array, as_bytes, as_int, pack, unpack
 from .errors import EncodingError
 from .hashing import H, Tag
 from .identity import SIGNATURE_BYTES, Identity
+from .version import PROTOCOL, check_version
 
-FRAME_VERSION = 1
+FRAME_VERSION = PROTOCOL
 #: Upper bound on a frame's encoding, checked before unpacking. The largest
 #: frame is a double-twelve shuffle: 91*64 deck bytes + 128*91+160 proof bytes.
 MAX_FRAME_BYTES = 1 << 16
@@ -105,8 +106,7 @@ def parse_frame(wire: bytes) -> Frame:
     signature = as_bytes(outer[1], "frame signature", SIGNATURE_BYTES)
     fields = as_array(unpack(payload, MAX_FRAME_BYTES), 8, "frame payload")
     version = as_int(fields[0], "version")
-    if version != FRAME_VERSION:
-        raise EncodingError("frame/version", f"frame version {version} is not {FRAME_VERSION}")
+    check_version(version, "frame")
     type_code = as_int(fields[5], "type")
     try:
         mtype = MessageType(type_code)

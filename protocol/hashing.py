@@ -16,9 +16,7 @@ from enum import Enum
 
 from .errors import DeckError, LocalError
 from .group import IDENTITY_BYTES, OPS, L, Point, from_uniform
-
-#: Protocol version string, hashed into every hash (spec/03-hashing.md 3.1).
-VERSION = b"dealerless/1"
+from .version import VERSION  # hashed into every hash (spec/03-hashing.md 3.1)
 
 
 class Tag(Enum):

@@ -22,8 +22,10 @@ from .frames import frame_hash
 from .rules.base import Outcome
 from .transcript import Transcript
 from .verifier import Verdict, replay
+from .version import check_magic, magic
 
-MATCH_MAGIC = b"DEALERLESS-M1\n"
+MATCH_PREFIX = b"DEALERLESS-M"
+MATCH_MAGIC = magic(MATCH_PREFIX)
 ROUND = b"R"
 #: Double-twelve: rounds 12-12 down to 0-0.
 MAX_ROUNDS = 13
@@ -36,8 +38,7 @@ def encode_match(rounds: list[bytes]) -> bytes:
 
 def decode_match(data: bytes) -> list[bytes]:
     """The rounds' transcript files; EncodingError (`match/...`) if the container is bad."""
-    if not data.startswith(MATCH_MAGIC):
-        raise EncodingError("match/magic", "not a dealerless match file")
+    check_magic(data, MATCH_PREFIX, "match file", "match/magic")
     rounds: list[bytes] = []
     pos = len(MATCH_MAGIC)
     while pos < len(data):

@@ -20,9 +20,10 @@ from .hashing import H, Tag
 from .identity import PUBLIC_KEY_BYTES
 from .rules import make_rules
 from .rules.base import ParamValue, RuleSet
+from .version import PROTOCOL, check_version
 
 SETUP_MAGIC = "dealerless/setup"
-SETUP_VERSION = 1
+SETUP_VERSION = PROTOCOL
 NONCE_BYTES = 32
 MAX_SETUP_BYTES = 4096
 
@@ -91,8 +92,9 @@ class GameSetup:
     @classmethod
     def decode(cls, data: bytes) -> GameSetup:
         obj = as_array(unpack(data, MAX_SETUP_BYTES), 6, "setup")
-        if obj[0] != SETUP_MAGIC or as_int(obj[1], "setup version") != SETUP_VERSION:
-            raise EncodingError("setup/version", "not a dealerless/1 setup")
+        if obj[0] != SETUP_MAGIC:
+            raise EncodingError("setup/version", "not a dealerless setup")
+        check_version(as_int(obj[1], "setup version"), "setup")
         rules = as_str(obj[2], "setup rules")
         params = obj[3]
         if not isinstance(params, dict) or not all(

@@ -145,7 +145,7 @@ class PublicState:
                 "key_shares", "magic", "nonces", "opened", "owners", "phase", "played", "prev",
                 "rules", "seq", "shares", "turn"]
         if not isinstance(obj, dict) or sorted(obj) != keys or obj["magic"] != STATE_MAGIC:
-            raise EncodingError("state/schema", "not a dealerless/1 public state")
+            raise EncodingError("state/schema", "not a dealerless public state")
         try:
             state = cls._from_obj(obj, rules, seats)
         except (LocalError, EncodingError, ValueError) as exc:

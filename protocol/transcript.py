@@ -1,7 +1,7 @@
 """The transcript file (spec/08-wire.md section 8.6).
 
     file   = MAGIC record*
-    MAGIC  = "DEALERLESS-T1\\n" (14 bytes)
+    MAGIC  = "DEALERLESS-T2\\n" (14 bytes; the digit is the protocol version)
     record = kind (1 byte) || u32 big-endian length || payload
 
 Kinds: 'S' the setup (exactly one, first), 'F' a frame (in chain order), 'E' an
@@ -17,8 +17,10 @@ from dataclasses import dataclass
 from .errors import EncodingError
 from .frames import MAX_FRAME_BYTES
 from .setup import MAX_SETUP_BYTES, GameSetup
+from .version import check_magic, magic
 
-MAGIC = b"DEALERLESS-T1\n"
+MAGIC_PREFIX = b"DEALERLESS-T"
+MAGIC = magic(MAGIC_PREFIX)
 SETUP, FRAME, EVIDENCE = b"S", b"F", b"E"
 MAX_FRAMES = 4096
 MAX_EVIDENCE = 16
@@ -43,8 +45,7 @@ class Transcript:
     @classmethod
     def decode(cls, data: bytes) -> Transcript:
         """Parse the record structure; frames are checked later by the replay."""
-        if not data.startswith(MAGIC):
-            raise EncodingError("transcript/magic", "not a dealerless transcript file")
+        check_magic(data, MAGIC_PREFIX, "transcript", "transcript/magic")
         pos = len(MAGIC)
         setup: GameSetup | None = None
         frames: list[bytes] = []

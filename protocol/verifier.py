@@ -33,6 +33,7 @@ from .setup import MAX_SETUP_BYTES, GameSetup
 from .state import BONEYARD, MAX_STATE_BYTES, Phase, PublicState
 from .tiles import tile_text
 from .transcript import MAX_EVIDENCE, Transcript
+from .version import PROTOCOL, check_version
 
 DISPUTE_MAGIC = "dealerless/dispute"
 MAX_DISPUTE_BYTES = MAX_SETUP_BYTES + MAX_STATE_BYTES + (1 + MAX_EVIDENCE) * MAX_FRAME_BYTES
@@ -269,7 +270,7 @@ def _package(transcript: Transcript, ref: Referee, index: int,
 def make_package(game: Game, state: PublicState, wire: bytes,
                  evidence: list[bytes] | tuple[bytes, ...] = ()) -> bytes:
     """The dispute package judging `wire` against `state` (spec/11-verify.md 11.3)."""
-    return pack([DISPUTE_MAGIC, 1, game.setup.encode(), state.seq, state.encode(game.rules),
+    return pack([DISPUTE_MAGIC, PROTOCOL, game.setup.encode(), state.seq, state.encode(game.rules),
                  wire, list(evidence)])
 
 
@@ -294,8 +295,9 @@ def check_step(package: bytes, committed_state_hash: bytes | None = None) -> Ste
     authenticated, since a forged package could produce it against an honest frame.
     """
     obj = as_array(unpack(package, MAX_DISPUTE_BYTES), 7, "dispute package")
-    if obj[0] != DISPUTE_MAGIC or as_int(obj[1], "package version") != 1:
-        raise EncodingError("dispute/magic", "not a dealerless/1 dispute package")
+    if obj[0] != DISPUTE_MAGIC:
+        raise EncodingError("dispute/magic", "not a dealerless dispute package")
+    check_version(as_int(obj[1], "package version"), "dispute package")
     setup = GameSetup.decode(as_bytes(obj[2], "setup", max_len=MAX_SETUP_BYTES))
     index = as_int(obj[3], "frame index")
     game = Game(setup)

@@ -46,7 +46,8 @@ def expected(step: dict[str, Any]) -> dict[str, Any]:
 
 
 def test_every_golden_transcript_has_dispute_vectors() -> None:
-    assert sorted(DISPUTES["golden"]) == sorted(GOLDEN_INDEX)
+    """All but protocol-1, which is refused before its frames (spec/README.md "Versioning")."""
+    assert sorted(DISPUTES["golden"]) == sorted(set(GOLDEN_INDEX) - {"protocol-1"})
 
 
 @pytest.mark.parametrize("name", sorted(DISPUTES["golden"]))

@@ -63,7 +63,7 @@ def test_a_winner_that_went_out_and_sends_no_final_reveal_is_proven_and_not_blam
     lines = text.splitlines()
     start = next(i for i, line in enumerate(lines) if line.startswith("VALID PREFIX"))
     assert lines[start:start + 3] == [
-        "VALID PREFIX of 34 frames, winner proven: seat 1 went out and wins by 6; the "
+        "VALID PREFIX of 34 frames, winner proven: seat 1 went out and wins by 1; the "
         "hidden tile was not opened.",
         "Proven: every frame so far is valid, and seat 1 played its last tile in public.",
         "Seat 1 owes the next frame (a reveal frame)."]
@@ -94,12 +94,12 @@ def test_when_the_loser_still_owes_its_reveal_the_winner_is_proven_and_the_margi
 
 
 def test_the_silent_winner_golden_of_the_adversary_is_decided_too() -> None:
-    """peers/cheats/deck_games.py's `silent-at-reveal`: seat 1 went out; its loser holds
-    only 0-0."""
+    """peers/cheats/deck_games.py's `silent-at-reveal`: seat 1 went out; its loser's last
+    tiles are open, so the margin is proven."""
     code, text, data = verify(GOLDEN / "silent-at-reveal.transcript")
-    assert code == 3 and "winner proven: seat 1 went out and wins by 0" in text
-    assert data["decided"] == {"winner": 1, "reason": "out", "margin": "0",
-                               "margin_halves": 0}
+    assert code == 3 and "winner proven: seat 1 went out and wins by 2" in text
+    assert data["decided"] == {"winner": 1, "reason": "out", "margin": "2",
+                               "margin_halves": 4}
 
 
 def test_a_blocked_hand_cut_in_its_reveals_decides_nothing(tmp_path: Path) -> None:
@@ -163,7 +163,8 @@ def test_the_headline_blames_a_seat_exactly_when_the_violation_is_authenticated(
         assert last == (f"INVALID at frame {v['frame']}: seat {v['seat']} broke {v['rule']}: "
                         f"{v['detail']} (proven by seat {v['seat']}'s own signature)")
     else:
-        assert last == (f"NOT PROVEN: corrupt or tampered file at frame {v['frame']} "
+        at = "" if v["frame"] is None else f" at frame {v['frame']}"
+        assert last == (f"NOT PROVEN: corrupt or tampered file{at} "
                         f"({v['rule']}: {v['detail']}); no seat is blamed")
         assert "INVALID" not in text and f"(seat {v['seat']})" not in text
 
@@ -235,7 +236,7 @@ def test_check_step_text_blames_no_seat_without_evidence(tmp_path: Path) -> None
     # A proven violation still names its seat.
     pkg.write_bytes(dispute_package((GOLDEN / "illegal-placement.transcript").read_bytes(), 8))
     code, text = dealerless("check-step", str(pkg))
-    assert code == 1 and text.startswith("INVALID at frame 8: seat 1 broke "
+    assert code == 1 and text.startswith("INVALID at frame 8: seat 0 broke "
                                          "rules/tile-does-not-match")
 
 
@@ -248,7 +249,7 @@ def test_the_play_screen_result_says_what_is_proven() -> None:
     assert "INVALID" not in "\n".join(lines)
     won = replay((GOLDEN / "out-winner-silent.transcript").read_bytes())
     assert result_lines(won, 1)[:2] == [
-        "You win: seat 1 went out (by 6 pips); proven by public play",
+        "You win: seat 1 went out (by 1 pips); proven by public play",
         "The hidden tile was not opened"]
     assert result_lines(won, 0)[0].startswith("Your opponent wins: seat 1 went out")
     cut = replay((GOLDEN / "prefix.transcript").read_bytes())

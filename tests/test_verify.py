@@ -18,7 +18,7 @@ from protocol.frames import parse_frame
 from protocol.game import Game
 from protocol.referee import Referee
 from protocol.session import step
-from protocol.transcript import MAGIC, Transcript
+from protocol.transcript import MAGIC, Transcript, record
 from protocol.verifier import check_step, dispute_package, replay
 
 TRANSCRIPT = selfplay(seed=2024)
@@ -169,6 +169,25 @@ def test_cli_exit_codes_and_json(tmp_path: Path, capsys: pytest.CaptureFixture[s
     assert main(["dispute", str(good), "4", "--out", str(pkg)]) == 0
     assert main(["check-step", str(pkg), "--json"]) == 0
     assert main(["dispute", str(good), "999", "--out", str(pkg)]) == 1
+
+
+def test_another_version_is_refused_as_such_before_any_signature(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """spec/README.md "Versioning": a dealerless/1 file, setup or frame says so, and is
+    never judged a forgery (`frame/bad-signature`)."""
+    golden = Path(__file__).resolve().parent.parent / "spec" / "vectors" / "transcripts"
+    old = replay((golden / "protocol-1.transcript").read_bytes()).violation
+    assert old is not None and old.code == "version/unsupported" and old.seat is None
+    assert old.detail == "this transcript is dealerless/1; this build reads dealerless/2"
+    assert main(["verify", str(golden / "protocol-1.transcript")]) == 1
+    assert "dealerless/1" in capsys.readouterr().out
+    setup = unpack(TRANSCRIPT.setup.encode(), 4096)
+    with pytest.raises(EncodingError, match="this setup is dealerless/1;"):
+        Transcript.decode(MAGIC + record(b"S", pack([setup[0], 1, *setup[2:]])))
+    payload, signature = unpack(TRANSCRIPT.frames[0], 1 << 16)
+    fields = unpack(payload, 1 << 16)
+    with pytest.raises(EncodingError, match="this frame is dealerless/1;"):
+        parse_frame(pack([pack([1, *fields[1:]]), signature]))
 
 
 def test_console_script_runs_end_to_end(tmp_path: Path) -> None:

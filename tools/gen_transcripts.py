@@ -22,8 +22,10 @@ cheats of peers/cheats/mined_games.py give `mined-wrong-reveal`, `mined-illegal-
 `mined-bad-choice`. Every other file is the transcript an
 honest seat saves after one of the cheats in peers/cheats/deck_games.py (`false-claim` is a
 Mexican Train seat that could play but draws or passes with a forged proof;
-`false-claim-mineshaft` the same in Mineshaft). index.json
-gives each file's expected verdict.
+`false-claim-mineshaft` the same in Mineshaft). `protocol-1` is frozen, not generated:
+`valid` as this tool wrote it at commit ea56fad, under dealerless/1, which a build of
+dealerless/2 refuses by its magic (`version/unsupported`). index.json gives each file's
+expected verdict.
 """
 
 from __future__ import annotations
@@ -51,9 +53,9 @@ def expected(data: bytes) -> dict[str, Any]:
 
 
 def build() -> dict[str, bytes]:
-    valid = selfplay("bram", {"komi_halves": 1}, ("greedy", "random"), seed=1)
+    valid = selfplay("bram", {"komi_halves": 1}, ("greedy", "random"), seed=5)
     # Seat 1 moves first and goes out, under negative komi: the other paths of 8 and 10.
-    out = selfplay("bram", {"komi_halves": -3}, ("random", "greedy"), seed=2)
+    out = selfplay("bram", {"komi_halves": -3}, ("random", "greedy"), seed=5)
     # A Mexican Train round for three seats: draws opened privately, "cannot play" claims.
     train = selfplay("mexican-train", {"seats": 3}, ("greedy", "random", "greedy"), seed=1)
     # A Mineshaft round for four seats: the hub set aside, draws, forced play.
@@ -66,7 +68,7 @@ def build() -> dict[str, bytes]:
     for name, make in CHEATS.items():
         files[name] = make().transcript()
     files["mined-games-5"] = selfplay("mined-games", {"seats": 5},
-                                      ("greedy", "random") * 2 + ("greedy",), seed=0).encode()
+                                      ("greedy", "random") * 2 + ("greedy",), seed=1).encode()
     forfeit, _late = mined_cheats.late_reveal(seed=5, seat=3, stage=3)
     files["mined-forfeit"] = forfeit.referees[0].transcript().encode()
     files["mined-choice"] = mined_cheats.two_die_in_lava(choice=2).play().encode()
@@ -74,6 +76,7 @@ def build() -> dict[str, bytes]:
     for cheat in (mined_cheats.wrong_reveal(), mined_cheats.illegal_orders(),
                   mined_cheats.bad_choice()):
         files[cheat.name] = cheat.transcript()
+    files["protocol-1"] = (OUT / "protocol-1.transcript").read_bytes()
     return files
 
 

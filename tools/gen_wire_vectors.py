@@ -29,10 +29,11 @@ from protocol.errors import DealerlessError
 from protocol.frames import SIGNING_CONTEXT
 from protocol.group import P_FIELD, L, base_mul, scalar_bytes
 from protocol.identity import verify_signature
-from protocol.match import verify_match
+from protocol.match import MATCH_MAGIC, verify_match
 from protocol.setup import GameSetup
-from protocol.transcript import Transcript
+from protocol.transcript import MAGIC, Transcript
 from protocol.verifier import replay
+from protocol.version import PROTOCOL
 
 OUT = Path(__file__).resolve().parent.parent / "spec" / "vectors"
 ABOUT = {"generated_by": "python tools/gen_wire_vectors.py", "spec": "spec/08-wire.md"}
@@ -227,7 +228,7 @@ def setup_vectors() -> dict[str, Any]:
     train = GameSetup.create("mexican-train", {"seats": 3}, ids, nonces)
     params = dict(bram.params)
 
-    def setup(magic: Any = "dealerless/setup", version: Any = 1, rules: Any = "bram",
+    def setup(magic: Any = "dealerless/setup", version: Any = PROTOCOL, rules: Any = "bram",
               par: Any = None, identities: Any = None, nons: Any = None) -> bytes:
         return pack([magic, version, rules, params if par is None else par,
                      ids[:2] if identities is None else identities,
@@ -238,10 +239,12 @@ def setup_vectors() -> dict[str, Any]:
         ("bram with every parameter spelled out", bram.encode(), "ok"),
         ("mexican-train for 3 seats", train.encode(), "ok"),
         ("over 4096 bytes", setup(rules="x" * 4100), "msgpack/too-large"),
-        ("five items", pack(["dealerless/setup", 1, "bram", params, ids[:2]]),
+        ("five items", pack(["dealerless/setup", PROTOCOL, "bram", params, ids[:2]]),
          "schema/array"),
         ("wrong magic", setup(magic="dealerless/setuq"), "setup/version"),
-        ("version 2", setup(version=2), "setup/version"),
+        ("version 1", setup(version=1), "version/unsupported"),
+        ("version 3", setup(version=3), "version/unsupported"),
+        ("wrong magic and version 1", setup(magic="dealerless/setuq", version=1), "setup/version"),
         ("version true", setup(version=True), "schema/int"),
         ("rules of 65 characters", setup(rules="b" * 65), "schema/str"),
         ("rules not text", setup(rules=b"bram"), "schema/str"),
@@ -258,7 +261,7 @@ def setup_vectors() -> dict[str, Any]:
         ("komi out of range", setup(par={**params, "komi_halves": 10 ** 6}), "rules/params"),
         ("a parameter left to its default", setup(par={}), "setup/params"),
         ("three identities for bram", setup(identities=ids, nons=nonces), "setup/seats"),
-        ("two nonces, three identities", pack(["dealerless/setup", 1, "mexican-train",
+        ("two nonces, three identities", pack(["dealerless/setup", PROTOCOL, "mexican-train",
                                                dict(train.params), ids, nonces[:2]]),
          "setup/seats"),
         ("the same identity twice", setup(identities=[ids[0], ids[0]]), "setup/seats"),
@@ -305,7 +308,9 @@ def _record(kind: bytes, payload: bytes) -> bytes:
 def file_vectors() -> dict[str, Any]:
     golden = Transcript.decode((OUT / "transcripts" / "valid.transcript").read_bytes())
     setup, frames = golden.setup.encode(), golden.frames
-    t_magic = b"DEALERLESS-T1\n"
+    t_magic = MAGIC
+    magic, _, *rest = unpack(setup, 4096)
+    setup_v1 = pack([magic, 1, *rest])
     head = t_magic + _record(b"S", setup)
     train = [GameSetup.create("mexican-train", {"seats": 2, **extra},
                               [bytes(SigningKey(seed(f"match/id{i}")).verify_key)
@@ -313,11 +318,15 @@ def file_vectors() -> dict[str, Any]:
                               [seed(f"match/nonce{r}/{i}") for i in range(2)]).encode()
              for r, extra in enumerate(({}, {"round": 11}))]
     rounds = [t_magic + _record(b"S", s) for s in train]
-    m_magic = b"DEALERLESS-M1\n"
+    m_magic = MATCH_MAGIC
     transcripts: list[tuple[str, bytes]] = [
         ("setup and two frames: a valid prefix", head + _record(b"F", frames[0])
          + _record(b"F", frames[1])),
-        ("wrong magic", b"DEALERLESS-T2\n" + head[len(t_magic):]),
+        ("wrong magic", b"DEALERLESS-X2\n" + head[len(t_magic):]),
+        ("a magic without its version digit", b"DEALERLESS-T\n" + head[len(t_magic):]),
+        ("a dealerless/1 file", b"DEALERLESS-T1\n" + head[len(t_magic):]),
+        ("a dealerless/3 file", b"DEALERLESS-T3\n" + head[len(t_magic):]),
+        ("a dealerless/1 setup", t_magic + _record(b"S", setup_v1)),
         ("magic only", t_magic),
         ("a record header cut after 3 bytes", head + b"F\x00\x00"),
         ("a frame record claiming 65537 bytes", head + b"F" + (65537).to_bytes(4, "big")),
@@ -335,7 +344,8 @@ def file_vectors() -> dict[str, Any]:
         ("a setup that fails 8.2", t_magic + _record(b"S", setup[:-1])),
     ]
     matches: list[tuple[str, bytes]] = [
-        ("wrong magic", b"DEALERLESS-M2\n" + _record(b"R", rounds[0])),
+        ("wrong magic", b"DEALERLESS-X2\n" + _record(b"R", rounds[0])),
+        ("a dealerless/1 match file", b"DEALERLESS-M1\n" + _record(b"R", rounds[0])),
         ("no rounds", m_magic),
         ("a record of kind T", m_magic + _record(b"T", rounds[0])),
         ("a round cut short", m_magic + _record(b"R", rounds[0])[:-1]),

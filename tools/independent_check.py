@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Independent check of every dealerless/1 test vector, written from spec/ alone.
+"""Independent check of every dealerless/2 test vector, written from spec/ alone.
 
 Runs the package tools/independent/ (it imports no code of the project) over every file of
 spec/vectors/: the group, proof and deck vectors, the wire vectors, then the single-step,

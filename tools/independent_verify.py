@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Independent verifier of dealerless/1 transcript files, written from spec/ alone.
+"""Independent verifier of dealerless/2 transcript files, written from spec/ alone.
 
 The verifier is the package tools/independent/ (it imports no code of the project). It
 parses a transcript (8.6), decodes the setup (8.2), replays every frame through the checks

@@ -162,9 +162,9 @@ def cmd_verify(args: argparse.Namespace) -> int:
     data = _read(args.file)
     if data is None:
         return EXIT_USAGE
-    from protocol.match import MATCH_MAGIC, verify_match
+    from protocol.match import MATCH_PREFIX, verify_match
 
-    if data.startswith(MATCH_MAGIC):
+    if data.startswith(MATCH_PREFIX):
         from peers.table.report import match_account
 
         result = verify_match(data)

@@ -25,7 +25,7 @@ from peers.web.tables import TableError, Tables
 from peers.web.views import verdict_json
 from protocol.errors import DealerlessError
 from protocol.identity import fingerprint
-from protocol.match import MATCH_MAGIC, verify_match
+from protocol.match import MATCH_PREFIX, verify_match
 from protocol.verifier import replay
 
 MAX_WS_MESSAGE = 64 << 10
@@ -252,7 +252,7 @@ class Api:
         if request.content_length is not None and request.content_length > MAX_UPLOAD:
             raise web.HTTPRequestEntityTooLarge(MAX_UPLOAD, request.content_length)
         data = await request.read()
-        if data.startswith(MATCH_MAGIC):
+        if data.startswith(MATCH_PREFIX):
             result = verify_match(data)
             return _json({"match": True, "json": result.to_json(),
                           "text": match_account(result), "exit_code": result.exit_code})

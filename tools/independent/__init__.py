@@ -1,4 +1,4 @@
-"""A second implementation of the dealerless/1 verifier, written from spec/ alone.
+"""A second implementation of the dealerless/2 verifier, written from spec/ alone.
 
 It imports nothing from the project (`protocol/`, `peers/`): it is the independent check
 that the code and the specification agree (tests/test_layout_tools.py keeps it so). The
@@ -21,9 +21,9 @@ there is no import cycle (tests/test_layout_tools.py):
 
 Decisions where the spec is ambiguous or silent (cited in the modules as [Dn]):
 [D1] 8.4 rows 4-5: a negative or boolean `version`/`type` fails the int accessor
-     (schema/int, default range 0..2^64-1) before frame/version or frame/unknown-type.
+     (schema/int, default range 0..2^64-1) before version/unsupported or frame/unknown-type.
 [D2] 8.2 row 2 (as clarified): the magic first (setup/version), then the version read
-     as int(0, 2^64-1), so `true` is schema/int, then equal to 1 (setup/version).
+     as int(0, 2^64-1), so `true` is schema/int, then equal to 2 (version/unsupported).
 [D3] 8.2 rows 4/9 (as clarified): a value that is not an integer, text or boolean is
      setup/params (row 4); a parameter the rule set refuses (unknown key, missing
      required one, wrong type, out of range, bad `after`) is rules/params (row 9); a map

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from independent.errors import SpecError, fail_err
+from independent.errors import PROTOCOL, SpecError, check_version, fail_err
 from independent.group.hashing import H
 from independent.session.frames import MAX_FRAME_BYTES, Frame, parse_frame, signature_ok
 from independent.session.game import BONEYARD, Game, decode_setup
@@ -39,9 +39,9 @@ def check_step(pkg: bytes, committed: bytes | None = None) -> dict[str, Any]:
     """11.4: {usable: False, code} or the verdict of rules 9 and 10."""
     try:
         v = f_array(unpack(pkg, MAX_PACKAGE), 7, "package")             # 1
-        if v[0] != "dealerless/dispute" or not (isinstance(v[1], int) and not isinstance(
-                v[1], bool) and v[1] == 1):                                        # 2
+        if v[0] != "dealerless/dispute":                                      # 2
             fail_err("dispute/magic")
+        check_version(f_int(v[1], "package version"), "dispute package")
         g = decode_setup(f_bytes(v[2], "setup", at_most=4096))              # 3
         n = f_int(v[3], "N")                                                  # 4
         sbytes = f_bytes(v[4], "state", at_most=MAX_STATE)                    # 5
@@ -103,7 +103,7 @@ def judge_evidence(g: Game, a: Frame, wire: bytes) -> Violation:
 # --- 11.3 packages from a transcript ---------------------------------------------------------
 def encode_package(setup: bytes, n: int, state: bytes, frame: bytes,
                    evidence: list[bytes]) -> bytes:
-    return pack(["dealerless/dispute", 1, setup, n, state, frame, evidence])
+    return pack(["dealerless/dispute", PROTOCOL, setup, n, state, frame, evidence])
 
 
 def evidence_ok(g: Game, wire: bytes) -> Frame | None:

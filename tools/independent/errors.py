@@ -46,3 +46,25 @@ def fail_rule(code: str, detail: str = "") -> NoReturn:
 
 def detail_of(e: SpecError) -> str:
     return getattr(e, "detail", e.code)
+
+
+#: spec/README.md "Versioning": the one protocol version this verifier reads.
+PROTOCOL = 2
+
+
+def check_version(found: int, what: str) -> None:
+    """README "Versioning": any other version is `version/unsupported`, naming both."""
+    if found != PROTOCOL:
+        fail_err("version/unsupported",
+                 f"this {what} is dealerless/{found}; this build reads dealerless/{PROTOCOL}")
+
+
+def check_magic(data: bytes, prefix: bytes, code: str, what: str) -> int:
+    """8.6 rule 1 and 11.5 step 1: `prefix`, one ASCII digit d, a newline (else `code`);
+    d is the protocol version (else `version/unsupported`). Returns the header's length."""
+    n = len(prefix)
+    if data[:n] != prefix or len(data) < n + 2 or data[n + 1] != 0x0A \
+            or not 0x30 <= data[n] <= 0x39:
+        fail_err(code)
+    check_version(data[n] - 0x30, what)
+    return n + 2

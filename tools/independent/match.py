@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from independent.errors import Err, check_magic
 from independent.session.frames import frame_hash
 from independent.session.game import Game
 from independent.session.step import Violation
 from independent.session.transcript import parse_transcript
 from independent.verify import Verdict, verify
 
-MATCH_MAGIC = b"DEALERLESS-M1\n"
+MATCH_PREFIX = b"DEALERLESS-M"
 
 
 def verify_match(data: bytes) -> dict[str, Any]:
@@ -19,9 +20,11 @@ def verify_match(data: bytes) -> dict[str, Any]:
             vio = Violation(rule, None, None, False, rule)
         return {"valid": False, "violation": vio.to_json(), "broken_round": rnd}
 
-    if not data.startswith(MATCH_MAGIC):
-        return bad("match/magic", None)
-    rounds, i = [], len(MATCH_MAGIC)
+    try:
+        i = check_magic(data, MATCH_PREFIX, "match/magic", "match file")
+    except Err as e:
+        return bad(e.code, None)
+    rounds: list[bytes] = []
     while i < len(data):
         if len(data) - i < 5 or data[i : i + 1] != b"R":
             return bad("match/record", None)

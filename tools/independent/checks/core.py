@@ -41,7 +41,7 @@ from independent.proofs.shuffle import (
 
 def check_group(t: Tally) -> None:
     g = load(t, "group.json")
-    t.eq("version", g["version"], "dealerless/1")
+    t.eq("version", g["version"], "dealerless/2")
     t.eq("tag table", g["tags"], TAGS)
     for i, v in enumerate(g["hash"]):
         parts, tag = [hx(x) for x in v["parts"]], v["tag"].encode()

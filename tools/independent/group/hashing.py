@@ -43,13 +43,13 @@ T = {k: v.encode() for k, v in TAGS.items()}
 
 
 def H(tag: bytes | str, *parts: bytes) -> bytes:
-    """3.1: SHA-512(lp("dealerless/1") || lp(tag) || lp(part_1) || ...); `tag` is the
+    """3.1: SHA-512(lp("dealerless/2") || lp(tag) || lp(part_1) || ...); `tag` is the
     tag's bytes or its name in TAGS."""
     if isinstance(tag, str):
         tag = T[tag]
     if tag.decode() not in TAGS.values():
         fail("hash/untagged")
-    return hashlib.sha512(b"".join(lp(x) for x in (b"dealerless/1", tag, *parts))).digest()
+    return hashlib.sha512(b"".join(lp(x) for x in (b"dealerless/2", tag, *parts))).digest()
 
 
 def H_scalar(tag: bytes | str, *parts: bytes) -> int:

@@ -9,7 +9,7 @@ from typing import Any
 from nacl import bindings as nb
 from nacl import exceptions as nacl_exc
 
-from independent.errors import fail_err
+from independent.errors import check_version, fail_err
 from independent.group.hashing import H
 from independent.wire.fields import f_array, f_bytes, f_int
 from independent.wire.msgpack_lib import unpack
@@ -49,8 +49,7 @@ def parse_frame(wire: bytes) -> Frame:
     signature = f_bytes(outer[1], "signature", 64)
     p = f_array(unpack(payload, MAX_FRAME_BYTES), 8, "payload")
     # [D1]: the int accessor (schema/int) before the value checks.
-    if f_int(p[0], "version") != 1:
-        fail_err("frame/version")
+    check_version(f_int(p[0], "version"), "frame")
     if f_int(p[5], "type") not in TYPES:
         fail_err("frame/unknown-type", f"type {p[5]}")
     game_id = f_bytes(p[1], "game_id", 32)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from independent.errors import SpecError, fail_err
+from independent.errors import SpecError, check_version, fail_err
 from independent.group.hashing import H
 from independent.group.ops import accept_point
 from independent.group.points import Tile, tile_points
@@ -46,8 +46,7 @@ def decode_setup(data: bytes) -> Game:
     magic, version, rules_name, params, ids, nonces = v
     if magic != "dealerless/setup":                                             # [D2]
         fail_err("setup/version", "magic is not dealerless/setup")
-    if f_int(version, "version") != 1:
-        fail_err("setup/version", f"version {version}")
+    check_version(f_int(version, "version"), "setup")
     f_text(rules_name, "rules")
     if not isinstance(params, dict) or any(
             not isinstance(x, int | str) for x in params.values()):  # bool is an int

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from independent.errors import Err, fail_err
+from independent.errors import Err, check_magic, fail_err
 from independent.session.frames import MAX_FRAME_BYTES
 from independent.session.game import MAX_SETUP_BYTES, Game, decode_setup
 
-MAGIC = b"DEALERLESS-T1\n"
+MAGIC_PREFIX = b"DEALERLESS-T"
 
 
 @dataclass
@@ -26,9 +26,7 @@ def parse_transcript(data: bytes) -> tuple[Transcript | None, Err | None, Game |
     frames: list[bytes] = []
     evidence: list[bytes] = []
     try:
-        if not data.startswith(MAGIC):
-            fail_err("transcript/magic")
-        i = len(MAGIC)
+        i = check_magic(data, MAGIC_PREFIX, "transcript/magic", "transcript")
         while i < len(data):
             if len(data) - i < 5:
                 fail_err("transcript/truncated", f"record header at byte {i}")

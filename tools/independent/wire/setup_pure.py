@@ -5,7 +5,8 @@ decoding (group.curve) for rule 11; checks spec/vectors/setup.json (checks.wire)
 transcript verifier decodes setups with session.game.
 
 [W5] 8.2 rule 2: item 0 is checked first (setup/version), then item 1 with the int
-     accessor (schema/int: `true`, a negative or a non-integer), then its value (setup/version).
+     accessor (schema/int: `true`, a negative or a non-integer), then its value
+     (version/unsupported).
 [W6] 8.2 rule 9 with rules/*.md 2: unknown keys, ill-typed or out-of-range values and a
      missing *required* parameter (`seats`) are rules/params; a parameter with a default
      left out is setup/params. `after` must be "" or 64 lowercase hex digits (11.5);
@@ -98,7 +99,7 @@ def H_game(setup: bytes) -> bytes:
     """3.1 H(GAME, setup bytes), first 32 bytes (8.2)."""
     def lp(x: bytes) -> bytes:
         return len(x).to_bytes(4, "big") + x
-    parts = (b"dealerless/1", b"dealerless/game-id", setup)
+    parts = (b"dealerless/2", b"dealerless/game-id", setup)
     return hashlib.sha512(b"".join(lp(x) for x in parts)).digest()[:32]
 
 
@@ -113,8 +114,8 @@ def decode_setup(data: bytes) -> bytes:
     if not isinstance(version, int) or isinstance(version, bool) or not (
             0 <= version <= 2**64 - 1):
         fail("schema/int")
-    if version != 1:
-        fail("setup/version")
+    if version != 2:  # README "Versioning"
+        fail("version/unsupported")
     if not isinstance(rules, str) or len(rules) > 64:  # 3
         fail("schema/str")
     if not isinstance(params, dict) or any(  # 4 (bool is an int in Python)
