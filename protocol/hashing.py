@@ -45,6 +45,14 @@ class Tag(Enum):
     MINED_MAP_SEED = b"dealerless/mined/map-seed"
     MINED_MAP = b"dealerless/mined/map"
     MINED_TIE = b"dealerless/mined/tie"
+    SEAL_GENERATOR = b"dealerless/h2p/seal"
+    SEAL_KEY = b"dealerless/seal/key"
+    SEAL_KEY_PROOF = b"dealerless/challenge/seal-key"
+    SEAL_CONTEXT = b"dealerless/seal/context"
+    SEAL_COEFF = b"dealerless/seal/coefficient"
+    SEAL_SHARE = b"dealerless/challenge/seal-share"
+    SEAL_DECRYPT = b"dealerless/challenge/seal-decrypt"
+    SEAL_STREAM = b"dealerless/seal/stream"
 
 
 def lp(part: bytes) -> bytes:
