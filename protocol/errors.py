@@ -35,7 +35,7 @@ class LocalError(DealerlessError):
 
 class SealError(DealerlessError):
     """A sealed commitment, its opening or a decryption share breaks a rule of
-    spec/06-proofs.md 6.7. `seat` is the seat to blame: the committer for the seal,
+    spec/06-proofs.md 6.6. `seat` is the seat to blame: the committer for the seal,
     its opening and its plaintext, the sender for a decryption share. It need not be
     the seat whose frame triggered the check (a share that completes a combination
     can reveal the committer's bad padding)."""

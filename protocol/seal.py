@@ -1,4 +1,4 @@
-"""Sealed commitments: a publicly verifiable secret sharing (spec/06-proofs.md 6.7).
+"""Sealed commitments: a publicly verifiable secret sharing (spec/06-proofs.md 6.6).
 
 A committer seals a fixed-length plaintext for m recipients so that, once it is
 published, any t = m // 2 + 1 of them can open it without the committer, every
@@ -6,10 +6,10 @@ receiver can check at once that they will be able to, and fewer than t learn
 nothing. The committer deals shares of a secret s (a polynomial p with p(0) = s,
 Feldman-style commitments C_j = a_j*Hs, share p(e)*y_e encrypted to recipient e's key
 with a proof), and encrypts the plaintext under the keystream of S = s*B.
-Opening: the committer reveals s (6.7.6), or t recipients release S_e = x_e^-1 * Y_e
-with proofs and anyone combines them by Lagrange at 0 (6.7.7, 6.7.8).
+Opening: the committer reveals s (6.6.6), or t recipients release S_e = x_e^-1 * Y_e
+with proofs and anyone combines them by Lagrange at 0 (6.6.7, 6.6.8).
 
-Every check raises SealError naming the seat to blame (6.7.5). The context object
+Every check raises SealError naming the seat to blame (6.6.5). The context object
 carries the recipients, so no call takes them twice.
 """
 
@@ -51,14 +51,14 @@ __all__ = ["SEAL_CONTEXT_BYTES", "SEAL_KEY_BYTES", "SEAL_NONCE_BYTES", "Decrypti
 
 #: The opening secret s on the wire: one scalar (2.4).
 SEAL_KEY_BYTES = SCALAR_BYTES
-#: The committer's opening nonce, from which every coefficient derives (6.7.3).
+#: The committer's opening nonce, from which every coefficient derives (6.6.3).
 SEAL_NONCE_BYTES = 32
 SEAL_CONTEXT_BYTES = 32
 STREAM_BLOCK = 64
 
 
 def seal_threshold(m: int) -> int:
-    """t = m // 2 + 1 shares open a seal for m >= 2 recipients; 1 (no shares) below (6.7.3)."""
+    """t = m // 2 + 1 shares open a seal for m >= 2 recipients; 1 (no shares) below (6.6.3)."""
     if m < 0:
         raise LocalError("seal/recipients", "a recipient count is not negative")
     return m // 2 + 1 if m >= 2 else 1
@@ -66,7 +66,7 @@ def seal_threshold(m: int) -> int:
 
 @dataclass(frozen=True, slots=True)
 class SealContext:
-    """Who seals for whom (6.7.3): `digest` is hashed into every seal hash."""
+    """Who seals for whom (6.6.3): `digest` is hashed into every seal hash."""
 
     digest: bytes
     committer: int
@@ -79,7 +79,7 @@ class SealContext:
 
     @property
     def share_count(self) -> int:
-        """m shares for m >= 2 recipients, none below (6.7.3)."""
+        """m shares for m >= 2 recipients, none below (6.6.3)."""
         return self.m if self.m >= 2 else 0
 
     def position(self, seat: int) -> int:
@@ -91,10 +91,10 @@ class SealContext:
 
 def seal_context(game_id: bytes, stage: int, seat: int,
                  recipients: list[tuple[int, Point]]) -> SealContext:
-    """The context of seat `seat`'s seal in `stage` (6.7.3):
+    """The context of seat `seat`'s seal in `stage` (6.6.3):
     digest = H(SEAL_CONTEXT, game_id, u64 stage, u64 seat, u64 t, u64 e_1 || y_1 || ...)[:32].
     Recipients are (seat, share key) with seats strictly increasing and not the
-    committer; the keys were decoded (2.3) and their proofs checked (6.7.2)."""
+    committer; the keys were decoded (2.3) and their proofs checked (6.6.2)."""
     if not isinstance(game_id, bytes) or len(game_id) != 32:
         raise LocalError("seal/context", "the game id is exactly 32 bytes")
     seats = [r for r, _ in recipients]
@@ -110,7 +110,7 @@ def seal_context(game_id: bytes, stage: int, seat: int,
 
 @dataclass(frozen=True, slots=True)
 class EncryptedShare:
-    """Y_e = p(e)*y_e and the proof that log_Hs X_e = log_{y_e} Y_e (6.7.4)."""
+    """Y_e = p(e)*y_e and the proof that log_Hs X_e = log_{y_e} Y_e (6.6.4)."""
 
     point: Point
     proof: SealProof
@@ -118,7 +118,7 @@ class EncryptedShare:
 
 @dataclass(frozen=True, slots=True)
 class Seal:
-    """The wire value [commitments, shares, ciphertext] of 6.7.5."""
+    """The wire value [commitments, shares, ciphertext] of 6.6.5."""
 
     commitments: tuple[Point, ...]
     shares: tuple[EncryptedShare, ...]
@@ -131,7 +131,7 @@ class Seal:
     @classmethod
     def decode(cls, value: Any, ctx: SealContext, size: int) -> Seal:
         """Strict decoding for ctx's t and share count and a `size`-byte plaintext
-        (6.7.5 checks 1-3). Every failure is a SealError blaming the committer."""
+        (6.6.5 checks 1-3). Every failure is a SealError blaming the committer."""
         try:
             return cls._decode(value, ctx, size)
         except EncodingError as exc:  # point/* and scalar/* (2.3, 2.4)
@@ -151,10 +151,11 @@ class Seal:
               f"a seal has {ctx.share_count} shares")
         shape(isinstance(text, bytes) and len(text) == size,
               f"a seal's ciphertext is {size} bytes")
-        for entry in shares:
-            shape(isinstance(entry, list) and len(entry) == 3, "a share is an array of 3")
-            shape(all(isinstance(item, bytes) for item in entry), "a share holds 3 byte strings")
         shape(all(isinstance(c, bytes) for c in commits), "a commitment is a byte string")
+        for entry in shares:
+            shape(isinstance(entry, list) and len(entry) == 3
+                  and all(isinstance(item, bytes) for item in entry),
+                  "a share is an array of 3 byte strings")
         points = tuple(decode_point(c) for c in commits)
         decoded = [EncryptedShare(decode_point(y), SealProof.decode(c, z))
                    for y, c, z in shares]
@@ -171,12 +172,12 @@ def _coefficients(ctx: SealContext, nonce: bytes) -> list[int]:
 
 
 def seal_secret(ctx: SealContext, nonce: bytes) -> int:
-    """s = a_0, what the committer's OPEN reveals (6.7.3, 6.7.6)."""
+    """s = a_0, what the committer's OPEN reveals (6.6.3, 6.6.6)."""
     return _coefficients(ctx, nonce)[0]
 
 
 def _keystream_xor(ctx: SealContext, point: Point, data: bytes) -> bytes:
-    """data XOR H(SEAL_STREAM, ctx, S, u64 k) for blocks k = 0, 1, ... (6.7.3)."""
+    """data XOR H(SEAL_STREAM, ctx, S, u64 k) for blocks k = 0, 1, ... (6.6.3)."""
     stream = b"".join(H(Tag.SEAL_STREAM, ctx.digest, point.data, u64(k))
                       for k in range(-(-len(data) // STREAM_BLOCK)))
     return bytes(a ^ b for a, b in zip(data, stream, strict=False))
@@ -188,7 +189,7 @@ def _share_statement(ctx: SealContext, e: int, key: Point, commitments: bytes,
 
 
 def deal(ctx: SealContext, nonce: bytes, plaintext: bytes, fresh: bytes) -> Seal:
-    """Seal `plaintext` for ctx's recipients (6.7.3, 6.7.4); `nonce` is the committer's
+    """Seal `plaintext` for ctx's recipients (6.6.3, 6.6.4); `nonce` is the committer's
     32-byte secret, `fresh` the proofs' hedging randomness (3.4)."""
     coeffs = _coefficients(ctx, nonce)
     hs = seal_generator()
@@ -212,7 +213,7 @@ def deal(ctx: SealContext, nonce: bytes, plaintext: bytes, fresh: bytes) -> Seal
 
 def _small_mul(n: int, point: Point) -> Point:
     """n*P for a small positive n by doubling and adding: a few additions instead of a
-    full scalar multiplication (6.7.9)."""
+    full scalar multiplication (6.6.9)."""
     acc = point
     for bit in bin(n)[3:]:
         acc = add(acc, acc)
@@ -227,7 +228,7 @@ def _check_counts(ctx: SealContext, seal: Seal) -> None:
 
 
 def verify_seal(ctx: SealContext, seal: Seal) -> None:
-    """Check every share proof of a decoded seal (6.7.5 check 4); SealError
+    """Check every share proof of a decoded seal (6.6.5 check 4); SealError
     `seal/share-proof` blames the committer. X_e = sum_j e^j C_j by Horner."""
     _check_counts(ctx, seal)
     if not ctx.share_count:
@@ -254,7 +255,7 @@ def decode_secret(ctx: SealContext, data: bytes) -> int:
 
 
 def open_with_secret(ctx: SealContext, seal: Seal, s: int) -> bytes:
-    """The plaintext from the committer's own opening s (6.7.6): s*Hs must be C_0,
+    """The plaintext from the committer's own opening s (6.6.6): s*Hs must be C_0,
     else SealError `seal/opening` blames the committer."""
     _check_counts(ctx, seal)
     if not 0 <= s < L:
@@ -267,7 +268,7 @@ def open_with_secret(ctx: SealContext, seal: Seal, s: int) -> bytes:
 
 @dataclass(frozen=True, slots=True)
 class DecryptionShare:
-    """S_e = x_e^-1 * Y_e and the proof that log_B y_e = log_{S_e} Y_e (6.7.7)."""
+    """S_e = x_e^-1 * Y_e and the proof that log_B y_e = log_{S_e} Y_e (6.6.7)."""
 
     point: Point
     proof: SealProof
@@ -295,7 +296,7 @@ def _decrypt_statement(ctx: SealContext, e: int, key: Point, point: Point,
 
 def decryption_share(ctx: SealContext, seal: Seal, seat: int, x: int,
                      fresh: bytes) -> DecryptionShare:
-    """Recipient `seat`'s decryption share of a verified seal, with its proof (6.7.7)."""
+    """Recipient `seat`'s decryption share of a verified seal, with its proof (6.6.7)."""
     pos = ctx.position(seat)
     if not ctx.share_count:
         raise LocalError("seal/no-shares", "a seal for fewer than 2 recipients has no shares")
@@ -315,7 +316,7 @@ def decryption_share(ctx: SealContext, seal: Seal, seat: int, x: int,
 def verify_decryption_share(ctx: SealContext, seal: Seal, seat: int,
                             share: DecryptionShare) -> None:
     """SealError `seal/decryption-proof`, blaming `seat`, unless share.point is
-    x_e^-1 * Y_e for recipient `seat` (6.7.7)."""
+    x_e^-1 * Y_e for recipient `seat` (6.6.7)."""
     pos = ctx.position(seat)
     _check_counts(ctx, seal)
     if not ctx.share_count:
@@ -330,7 +331,7 @@ def verify_decryption_share(ctx: SealContext, seal: Seal, seat: int,
 
 
 def combine(ctx: SealContext, seal: Seal, shares: dict[int, Point]) -> bytes:
-    """The plaintext from verified decryption shares (6.7.8): the t lowest seats given
+    """The plaintext from verified decryption shares (6.6.8): the t lowest seats given
     are combined by Lagrange at 0, S = sum lambda_e S_e. Any t give the same S."""
     _check_counts(ctx, seal)
     if not ctx.share_count:
@@ -345,7 +346,7 @@ def combine(ctx: SealContext, seal: Seal, shares: dict[int, Point]) -> bytes:
 
 def _interpolate(shares: dict[int, Point]) -> Point:
     """sum_e lambda_e * S_e with lambda_e = prod_{f != e} f / (f - e) mod L, at the
-    evaluation points e = seat + 1 (6.7.8)."""
+    evaluation points e = seat + 1 (6.6.8)."""
     xs = {seat: seat + 1 for seat in shares}
     terms = []
     for seat, e in xs.items():
@@ -359,7 +360,7 @@ def _interpolate(shares: dict[int, Point]) -> Point:
 
 
 def pad(data: bytes, size: int) -> bytes:
-    """u16 big-endian length || data || zeros, `size` bytes in all (6.7.3)."""
+    """u16 big-endian length || data || zeros, `size` bytes in all (6.6.3)."""
     if not 2 + len(data) <= size < 1 << 20 or len(data) >= 1 << 16:
         raise LocalError("seal/pad-size", f"{len(data)} bytes do not pad to {size}")
     return len(data).to_bytes(2, "big") + data + bytes(size - 2 - len(data))
@@ -367,9 +368,9 @@ def pad(data: bytes, size: int) -> bytes:
 
 def unpad(data: bytes, committer: int) -> bytes:
     """Strict inverse of `pad`: a length beyond the data or a nonzero fill byte is the
-    committer's SealError `seal/padding` (6.7.3)."""
+    committer's SealError `seal/padding` (6.6.3)."""
     n = int.from_bytes(data[:2], "big")
     if len(data) < 2 or n > len(data) - 2 or any(data[2 + n:]):
         raise SealError("seal/padding", f"seat {committer}'s sealed plaintext is not "
-                        "padded as 6.7.3 requires", committer)
+                        "padded as 6.6.3 requires", committer)
     return data[2:2 + n]

@@ -1,4 +1,4 @@
-"""Sealed commitments (spec/06-proofs.md 6.7): round trips, t-of-m opening, and every
+"""Sealed commitments (spec/06-proofs.md 6.6): round trips, t-of-m opening, and every
 tamper refused with its code and the seat to blame."""
 
 from __future__ import annotations

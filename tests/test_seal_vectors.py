@@ -1,4 +1,4 @@
-"""spec/vectors/seal.json holds for the reference code (spec/06-proofs.md 6.7): every
+"""spec/vectors/seal.json holds for the reference code (spec/06-proofs.md 6.6): every
 deal is reproduced byte for byte, every case gives its code and names its seat."""
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Generate spec/vectors/seal.json: sealed commitments (spec/06-proofs.md 6.7).
+"""Generate spec/vectors/seal.json: sealed commitments (spec/06-proofs.md 6.6).
 
     python tools/gen_seal_vectors.py          # rewrite the file
     python tools/gen_seal_vectors.py --check  # exit 1 if it differs from the code
@@ -251,7 +251,7 @@ def build() -> dict[str, Any]:
              + decryption_cases("m=4", ctx4, seal4, (other_ctx, other)) + other_cases())
     return {"about": {"generated_by": "python tools/gen_seal_vectors.py",
                       "seeds": "SHA-512('dealerless-vectors/' || label)[:32]",
-                      "spec": "spec/06-proofs.md 6.7", "version": VERSION.decode()},
+                      "spec": "spec/06-proofs.md 6.6", "version": VERSION.decode()},
             "generator": seal_generator().data.hex(), "keys": key_vectors(), "deals": deals,
             "other_seal": {"stage": STAGE + 1, "committer": 2, "wire": pack(other.encode()).hex()},
             "cases": cases}
