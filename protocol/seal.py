@@ -92,7 +92,7 @@ class SealContext:
 def seal_context(game_id: bytes, stage: int, seat: int,
                  recipients: list[tuple[int, Point]]) -> SealContext:
     """The context of seat `seat`'s seal in `stage` (6.6.3):
-    digest = H(SEAL_CONTEXT, game_id, u64 stage, u64 seat, u64 t, u64 e_1 || y_1 || ...)[:32].
+    digest = H(SEAL_CONTEXT, game_id, u64 stage, u64 seat, u64 t, u64 j_1 || y_1 || ...)[:32].
     Recipients are (seat, share key) with seats strictly increasing and not the
     committer; the keys were decoded (2.3) and their proofs checked (6.6.2)."""
     if not isinstance(game_id, bytes) or len(game_id) != 32:
