@@ -408,13 +408,31 @@ def file_vectors() -> dict[str, Any]:
         ("a bram game as a round", m_magic + _record(b"R", head)),
         ("a round after an unfinished round", m_magic + _record(b"R", rounds[0])
          + _record(b"R", rounds[0])),
+        ("a round after a round without frames, its after empty", m_magic
+         + _record(b"R", rounds[0]) + _record(b"R", rounds[1])),
+        ("a first round whose file is cut short", m_magic + _record(b"R", rounds[0][:-1])),
+        ("a first round of dealerless/1", m_magic
+         + _record(b"R", b"DEALERLESS-T1\n" + rounds[0][len(t_magic):])),
+        ("a first round whose setup fails 8.2", m_magic + _record(b"R", t_magic + _record(
+            b"S", train[0][:-1]))),
     ]
+    notes = {
+        "a round after a round without frames, its after empty": "11.5: a round without "
+        "frames is unfinished, so nothing follows it; its 'last frame' is not read as the "
+        "empty text that would link round 1",
+        "a first round whose file is cut short": "11.5 step 2a: a round whose own file "
+        "fails gives its own code (transcript/truncated), not match/link",
+        "a first round of dealerless/1": "11.5 step 2a: version/unsupported, the round's "
+        "own refusal, not match/link",
+        "a first round whose setup fails 8.2": "11.5 step 2a: the setup's own code",
+    }
     return {"about": {**ABOUT, "spec": "spec/08-wire.md 8.6, spec/11-verify.md 11.2 and 11.5",
                       "note": "transcripts: the verdict of 11.2; matches: the violation of "
                               "11.5 and the round it is charged to"},
             "transcripts": [{"name": n, "file": d.hex(), **_transcript_verdict(d)}
                             for n, d in transcripts],
-            "matches": [{"name": n, "file": d.hex(), **_match_verdict(d)} for n, d in matches]}
+            "matches": [{"name": n, "file": d.hex(), **_match_verdict(d),
+                         **({"note": notes[n]} if n in notes else {})} for n, d in matches]}
 
 
 def _violation(v: Any) -> dict[str, Any] | None:
