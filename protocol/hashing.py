@@ -15,7 +15,7 @@ import hashlib
 from enum import Enum
 
 from .errors import DeckError, LocalError
-from .group import IDENTITY_BYTES, OPS, L, Point, from_uniform
+from .group import IDENTITY_BYTES, OPS, L, Point, from_uniform, sha512_blocks
 from .version import VERSION  # hashed into every hash (spec/03-hashing.md 3.1)
 
 
@@ -73,6 +73,7 @@ def H(tag: Tag, *parts: bytes) -> bytes:
         size += 4 + len(part)
     OPS.hashes += 1
     OPS.hash_bytes += size
+    OPS.hash_blocks += sha512_blocks(size)
     return h.digest()
 
 

@@ -15,7 +15,7 @@ from nacl.exceptions import BadSignatureError
 from nacl.signing import SigningKey, VerifyKey
 
 from .errors import EncodingError, LocalError
-from .group import OPS
+from .group import OPS, sha512_blocks
 from .hashing import H, Tag
 
 PUBLIC_KEY_BYTES = 32
@@ -53,6 +53,7 @@ def verify_signature(public_key: bytes, message: bytes, signature: bytes) -> Non
     if len(public_key) != PUBLIC_KEY_BYTES or len(signature) != SIGNATURE_BYTES:
         raise SignatureError("frame/bad-signature", "key or signature has the wrong length")
     OPS.sig += 1
+    OPS.sig_blocks += sha512_blocks(64 + len(message))  # SHA-512(R || A || m), RFC 8032
     try:
         VerifyKey(public_key).verify(message, signature)
     except (BadSignatureError, ValueError, TypeError):

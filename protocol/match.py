@@ -57,7 +57,9 @@ def decode_match(data: bytes) -> list[bytes]:
 
 
 def link_of(transcript: bytes) -> str:
-    """What the next round's `after` must be: the hash of this round's last frame, hex."""
+    """What the next round's `after` must be: the hash of this round's last frame, hex.
+    Only a complete round is followed (11.5), and a complete round has frames; the empty
+    text of a round without frames is never a link."""
     frames = Transcript.decode(transcript).frames
     return frame_hash(frames[-1]).hex() if frames else ""
 
@@ -129,7 +131,11 @@ def verify_match(data: bytes) -> MatchVerdict:
         verdicts.append(verdict)
         problem = None
         setup = verdict.setup
-        if setup is None or "round" not in dict(setup.params):
+        if setup is None:
+            # The round's own file does not parse (11.2 step 1): its own violation, and no
+            # link to check without a setup.
+            return MatchVerdict(verdicts, verdict.violation, i)
+        if "round" not in dict(setup.params):
             problem = "the rules of this round take no round number: not a match"
         elif i == 0:
             params = dict(setup.params)

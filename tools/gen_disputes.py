@@ -33,6 +33,7 @@ from typing import Any
 from peers.entropy import Entropy
 from peers.table.selfplay import Table
 from protocol.canonical import pack, unpack
+from protocol.claims import claim_positions, forbidden_tiles
 from protocol.commit_reveal import orders_commitment as mined_commitment
 from protocol.errors import DealerlessError, LocalError, Violation
 from protocol.frames import FRAME_VERSION, MessageType, signed_message
@@ -345,6 +346,16 @@ def _claims_now(c: Crafter) -> bool:
     return mtype is MessageType.MOVE and len(body) == 5
 
 
+def _nothing_forbidden(c: Crafter) -> bool:
+    """Whether the seat to play makes a move that claims it cannot play, holding tiles,
+    while the forbidden set F (10.4 PLAY 1a) is empty."""
+    seat, state = c.due(), c.state
+    mtype, body = c.body(seat)
+    return (mtype is MessageType.MOVE and c.game.rules.must_play_if_able(
+        state.rules_state, seat, c.game.rules.move_from_id(body[0]))
+        and bool(claim_positions(state, seat)) and not forbidden_tiles(c.game, state))
+
+
 def _forged(c: Crafter, name: str, state: PublicState, wire: bytes) -> Case:
     return name, make_package(c.game, state, wire), None
 
@@ -408,7 +419,81 @@ def package_cases() -> list[Case]:
         ("state that is not the committed one", with_state(nonces=state["nonces"][::-1]),
          committed),
         ("evidence of 17 records", pack([*good[:6], [wire] * 17]), None),
+        ("package version true", pack([good[0], True, *good[2:]]), None),
+        ("state followed by a trailing byte", pack([*good[:4], good[4] + b"\x00", *good[5:]]),
+         None),
+        ("state whose seq is written as a uint16", pack([*good[:4], _wide_seq(good[4]),
+                                                        *good[5:]]), None),
     ]
+    return cases
+
+
+#: What each vector of a point settled in spec/10 and 11 catches (the wrong reading).
+NOTES = {
+    "package version true": "11.4 rule 2: the version is read as an integer first; true is "
+    "no integer (8.1), so schema/int, not version/unsupported nor the version 1",
+    "state followed by a trailing byte": "11.4 rule 5, 10.3: the state's unpack keeps its "
+    "msgpack/* code; state/schema is for a decoded value that is not a state",
+    "state whose seq is written as a uint16": "10.3: non-canonical msgpack is "
+    "msgpack/non-canonical from unpack, not state/non-canonical (which is for a canonical "
+    "encoding of a map that re-encodes otherwise)",
+    "a claim without its proof over a position whose share is missing": "10.4 1a: the "
+    "statement is built before the body's fifth item is looked at: claim/unopened, not "
+    "move/missing-claim",
+    "a forced pass with nothing forbidden over a position whose share is missing": "10.4 "
+    "1a: F comes first; with F empty there is nothing to prove and no hand position is "
+    "examined, so no claim/unopened (the step is valid)",
+    "a claim of 3009 bytes": "8.5: the claim is read as bytes of at most 3009 (its maximum "
+    "3008 plus one), so 3009 bytes pass the read and fail the statement's exact length",
+    "a claim of 3010 bytes": "8.5: over 3009 bytes is schema/bytes, before any statement",
+    "a claim of 3040 bytes (h + f = 92, a length 6.5.4 alone would accept)": "8.5: no true "
+    "claim exceeds 3008 bytes, so a longer one is schema/bytes even when its length is a "
+    "proof's",
+}
+
+
+def _wide_seq(state_bytes: bytes) -> bytes:
+    """The state with its `seq` value re-written in a uint16 header: a non-minimal
+    msgpack header, so not the canonical encoding of any value (8.1 rule 6)."""
+    obj = unpack(state_bytes, 1 << 20)
+    small = pack("seq") + pack(obj["seq"])
+    assert 0 <= obj["seq"] < 128 and state_bytes.count(small) == 1
+    return state_bytes.replace(small, pack("seq") + b"\xcd" + obj["seq"].to_bytes(2, "big"))
+
+
+def settled_claim_cases() -> list[Case]:
+    """The order of 10.4 PLAY 1a and the claim's size limit of 8.5, each settled by a
+    vector (NOTES says which wrong reading each catches)."""
+    c = Crafter("mexican-train", {"seats": 3}, ("greedy", "random", "greedy"), 1)
+    c.advance(lambda s: s.phase is Phase.PLAY and _claims_now(c))
+    seat, state = c.due(), c.state
+    mtype, body = c.body(seat)
+    committed = state.hash(c.game.rules)
+    cases = [(f"a claim of {n} bytes" + (" (h + f = 92, a length 6.5.4 alone would accept)"
+                                         if n == 3040 else ""),
+              c.package(c.frame(seat, mtype, [*body[:4], bytes(n)])), committed)
+             for n in (3009, 3010, 3040)]
+    p = min(c.table.agents[seat].hand_positions(state))
+    other = next(i for i in range(c.game.seats) if i != seat)
+    row = tuple(None if i == other else x for i, x in enumerate(state.shares[p]))
+    forged = state.with_(shares=(*state.shares[:p], row, *state.shares[p + 1:]))
+    cases.append(_forged(c, "a claim without its proof over a position whose share is "
+                         "missing", forged, c.frame(seat, mtype, body[:4],
+                                                    state_hash=forged.hash(c.game.rules))))
+    # Seed 2 reaches a move that must_play_if_able calls a claim while no unopened tile
+    # could be played (F empty) and the mover holds tiles: nothing to prove.
+    c = Crafter("mexican-train", {"seats": 3}, ("greedy", "random", "greedy"), 2)
+    c.advance(lambda s: s.phase is Phase.PLAY and _nothing_forbidden(c))
+    seat, state = c.due(), c.state
+    mtype, body = c.body(seat)
+    assert mtype is MessageType.MOVE and len(body) == 4
+    p = min(c.table.agents[seat].hand_positions(state))
+    other = next(i for i in range(c.game.seats) if i != seat)
+    row = tuple(None if i == other else x for i, x in enumerate(state.shares[p]))
+    forged = state.with_(shares=(*state.shares[:p], row, *state.shares[p + 1:]))
+    cases.append(_forged(c, "a forced pass with nothing forbidden over a position whose "
+                         "share is missing", forged,
+                         c.frame(seat, mtype, body, state_hash=forged.hash(c.game.rules))))
     return cases
 
 
@@ -425,9 +510,10 @@ def _reversed_tile(opened: list[str | None]) -> list[str | None]:
 
 def crafted_vectors() -> tuple[list[dict[str, Any]], bytes]:
     cases = (frame_cases() + draw_cases() + rules_cases() + forged_state_cases()
-             + mined_cases() + package_cases())
+             + mined_cases() + package_cases() + settled_claim_cases())
     vectors = [{"name": name, "record": i, "package_sha256": sha256(p),
-                "committed_state_hash": None if h is None else h.hex(), **verdict_json(p, h)}
+                "committed_state_hash": None if h is None else h.hex(), **verdict_json(p, h),
+                **({"note": NOTES[name]} if name in NOTES else {})}
                for i, (name, p, h) in enumerate(cases)]
     return vectors, records([p for _, p, _ in cases])
 

@@ -185,6 +185,13 @@ MSGPACK_CASES: list[tuple[str, str, int, str]] = [
     ("1025 nested containers", _nest(1025), 4096, "msgpack/malformed"),
     ("trailing byte", "c0c0", 16, "msgpack/trailing-bytes"),
     ("17 nested containers", _nest(17), 64, "msgpack/too-deep"),
+    ("16 nested containers around an integer", "91" * 16 + "01", 64, "ok"),
+    ("16 nested containers, the innermost a map with a value", "91" * 15 + "81a16101", 64,
+     "ok"),
+    ("17 nested containers, the innermost an empty map", "91" * 16 + "80", 64,
+     "msgpack/too-deep"),
+    ("1024 nested containers around nil", "91" * 1024 + "c0", 4096, "msgpack/too-deep"),
+    ("1024 nested containers", _nest(1024), 4096, "msgpack/too-deep"),
     ("float32", "ca00000000", 16, "msgpack/type"),
     ("float64 inside an array", "91cb" + "00" * 8, 16, "msgpack/type"),
     ("bin map key", "81c4016101", 16, "msgpack/map-key"),
@@ -207,12 +214,28 @@ MSGPACK_CASES: list[tuple[str, str, int, str]] = [
 ]
 
 
+#: What the vectors that settle 8.1's nesting limits catch (the wrong reading).
+MSGPACK_NOTES = {
+    "16 nested containers around an integer": "rule 5 counts containers, not values: an "
+    "integer inside the 16th array is no 17th level",
+    "16 nested containers, the innermost a map with a value": "a map is one level; its keys "
+    "and a value that is no container add none",
+    "17 nested containers, the innermost an empty map": "an empty container counts a level "
+    "as a full one does",
+    "1024 nested containers around nil": "rule 3's limit counts containers too: nil inside "
+    "the 1024th container passes rule 3 (so rule 5's too-deep, not malformed)",
+    "1024 nested containers": "1024 containers pass rule 3; the 1025th fails it "
+    "(\"1025 nested containers\")",
+}
+
+
 def msgpack_vectors() -> dict[str, Any]:
     vectors = []
     for name, data, max_size, want in MSGPACK_CASES:
         got = outcome(lambda d=data, n=max_size: unpack(bytes.fromhex(d), n))
         assert got == want, (name, got)
-        vectors.append({"name": name, "data": data, "max_size": max_size, "expected": got})
+        vectors.append({"name": name, "data": data, "max_size": max_size, "expected": got,
+                        **({"note": MSGPACK_NOTES[name]} if name in MSGPACK_NOTES else {})})
     return {"about": {**ABOUT, "section": "8.1",
                       "note": "unpack(data, max_size) must succeed ('ok') or fail with "
                               "expected"},
@@ -235,6 +258,9 @@ def setup_vectors() -> dict[str, Any]:
                      nonces[:2] if nons is None else nons])
 
     mixed = na.crypto_core_ed25519_add(ids[0], ORDER8)
+    five = [bytes(SigningKey(seed(f"setup/id{i}")).verify_key) for i in range(5)]
+    mined = GameSetup.create("mined-games", {}, five, [seed(f"setup/nonce{i}") for i in range(5)])
+    shaft = GameSetup.create("mineshaft", {"seats": 2}, ids[:2], nonces[:2])
     cases: list[tuple[str, bytes, str]] = [
         ("bram with every parameter spelled out", bram.encode(), "ok"),
         ("mexican-train for 3 seats", train.encode(), "ok"),
@@ -275,19 +301,48 @@ def setup_vectors() -> dict[str, Any]:
         ("identity off the curve", setup(identities=[ids[0], NO_X]), "setup/identity"),
         ("non-canonical encoding (mexican-train params unsorted)", _unsorted(train),
          "msgpack/non-canonical"),
+        ("mineshaft for 2 seats", shaft.encode(), "ok"),
+        ("mined-games for 5 seats", mined.encode(), "ok"),
+        ("rule set named Bram", setup(rules="Bram"), "rules/unknown-ruleset"),
+        ("rule set named mexican_train", setup(rules="mexican_train"), "rules/unknown-ruleset"),
+        ("mexican-train with an identity of order 8",
+         pack(["dealerless/setup", PROTOCOL, "mexican-train", dict(train.params),
+               [ids[0], ids[1], ORDER8], nonces]), "setup/identity"),
     ]
+    # 8.2 "Which rule sets a verifier knows": one that implements only bram gives no
+    # verdict for a setup naming another rule set of the version, from rule 8 on.
+    not_judged = {"mexican-train for 3 seats", "two nonces, three identities",
+                  "mineshaft for 2 seats", "mined-games for 5 seats",
+                  "mexican-train with an identity of order 8"}
     vectors = []
     for name, data, want in cases:
         got = outcome(lambda d=data: GameSetup.decode(d))
         assert got == want, (name, got)
-        entry = {"name": name, "setup": data.hex(), "expected": got}
+        entry: dict[str, Any] = {"name": name, "setup": data.hex(), "expected": got}
         if got == "ok":
             entry["game_id"] = GameSetup.decode(data).game_id.hex()
+        if name in not_judged:
+            entry["if_only_bram"] = "not judged"
+        if name in SETUP_NOTES:
+            entry["note"] = SETUP_NOTES[name]
         vectors.append(entry)
     return {"about": {**ABOUT, "section": "8.2",
                       "note": "decode the setup by 8.2's rules in order; 'ok' entries give "
-                              "the game id H(GAME, setup)[:32]"},
+                              "the game id H(GAME, setup)[:32]; `if_only_bram` is what a "
+                              "verifier that implements only bram gives instead (8.2)"},
             "vectors": vectors}
+
+
+SETUP_NOTES = {
+    "mexican-train with an identity of order 8": "a verifier of bram alone stops at rule 8 "
+    "(not judged): it does not go on to rules 9-11 with a rule set it lacks",
+    "mexican-train for 3 seats": "a verifier of bram alone gives no verdict, not "
+    "rules/unknown-ruleset: the name is one of the version's rule sets",
+    "rule set named Bram": "names are compared exactly: only the four of the version are "
+    "known, to every verifier",
+    "rule set named mexican_train": "an unknown name is rules/unknown-ruleset for every "
+    "verifier, a partial one included",
+}
 
 
 def _unsorted(setup: GameSetup) -> bytes:
@@ -353,13 +408,31 @@ def file_vectors() -> dict[str, Any]:
         ("a bram game as a round", m_magic + _record(b"R", head)),
         ("a round after an unfinished round", m_magic + _record(b"R", rounds[0])
          + _record(b"R", rounds[0])),
+        ("a round after a round without frames, its after empty", m_magic
+         + _record(b"R", rounds[0]) + _record(b"R", rounds[1])),
+        ("a first round whose file is cut short", m_magic + _record(b"R", rounds[0][:-1])),
+        ("a first round of dealerless/1", m_magic
+         + _record(b"R", b"DEALERLESS-T1\n" + rounds[0][len(t_magic):])),
+        ("a first round whose setup fails 8.2", m_magic + _record(b"R", t_magic + _record(
+            b"S", train[0][:-1]))),
     ]
+    notes = {
+        "a round after a round without frames, its after empty": "11.5: a round without "
+        "frames is unfinished, so nothing follows it; its 'last frame' is not read as the "
+        "empty text that would link round 1",
+        "a first round whose file is cut short": "11.5 step 2a: a round whose own file "
+        "fails gives its own code (transcript/truncated), not match/link",
+        "a first round of dealerless/1": "11.5 step 2a: version/unsupported, the round's "
+        "own refusal, not match/link",
+        "a first round whose setup fails 8.2": "11.5 step 2a: the setup's own code",
+    }
     return {"about": {**ABOUT, "spec": "spec/08-wire.md 8.6, spec/11-verify.md 11.2 and 11.5",
                       "note": "transcripts: the verdict of 11.2; matches: the violation of "
                               "11.5 and the round it is charged to"},
             "transcripts": [{"name": n, "file": d.hex(), **_transcript_verdict(d)}
                             for n, d in transcripts],
-            "matches": [{"name": n, "file": d.hex(), **_match_verdict(d)} for n, d in matches]}
+            "matches": [{"name": n, "file": d.hex(), **_match_verdict(d),
+                         **({"note": notes[n]} if n in notes else {})} for n, d in matches]}
 
 
 def _violation(v: Any) -> dict[str, Any] | None:

@@ -68,3 +68,17 @@ def check_magic(data: bytes, prefix: bytes, code: str, what: str) -> int:
         fail_err(code)
     check_version(data[n] - 0x30, what)
     return n + 2
+
+
+#: 8.2 "Which rule sets a verifier knows": the rule sets of dealerless/2, whatever a
+#: verifier implements. Another name is rules/unknown-ruleset for every verifier.
+RULE_SETS_OF_THE_VERSION = ("bram", "mexican-train", "mineshaft", "mined-games")
+
+
+class NotJudged(Exception):
+    """8.2: a setup of a rule set of this version that the verifier does not implement.
+    No verdict: neither valid nor a violation (`verify` exits 2)."""
+
+    def __init__(self, rules_name: str) -> None:
+        super().__init__(f"this verifier does not implement the rule set {rules_name!r}")
+        self.rules_name = rules_name

@@ -40,9 +40,8 @@ def verify_match(data: bytes) -> dict[str, Any]:
     for r, tdata in enumerate(rounds):
         v = verify(tdata)
         g = v.game
-        # SPEC GAP: 11.5 step 2 does not order the round's own violation and match/link;
-        # the link (which needs only the setup and the previous round) is checked first,
-        # unless the setup could not be read.
+        # 11.5 step 2: a round whose file does not parse has no setup: its own violation,
+        # no link. Else the link (setup and previous round) before the round's replay.
         if g is not None:
             p = g.rules.params
             if not {"round", "after"} <= set(p):
@@ -63,6 +62,8 @@ def verify_match(data: bytes) -> dict[str, Any]:
         if v.violation is not None:
             return bad(v.violation.rule, r, v.violation)
         tr, _, _ = parse_transcript(tdata)
+        # A round without frames is not complete, so no round may follow it (11.5): its
+        # "last frame" is never used.
         prev = (g, v, tr.frames[-1] if tr.frames else b"")  # type: ignore[union-attr]
         verdicts.append(v)
     due = verdicts[0].game.rules.tiles[-1][1] + 1  # type: ignore[union-attr]

@@ -11,7 +11,7 @@ from typing import Any
 
 from independent.checks.tally import VECTORS
 from independent.disputes import check_step, packages
-from independent.errors import SpecError
+from independent.errors import NotJudged, SpecError
 from independent.match import verify_match
 from independent.session.game import decode_setup
 from independent.verify import verify
@@ -138,6 +138,18 @@ def check_setups(t: Tally) -> None:
             got, gid = e.code, None
         ok = got == x["expected"] and (got != "ok" or gid == x.get("game_id"))
         t.check(f"setup {x['name']}", ok, f"got {got}, want {x['expected']}")
+        # 8.2: a verifier that implements only bram reports the same, except no verdict
+        # ("not judged") for a setup of another rule set of the version.
+        try:
+            decode_setup(bytes.fromhex(x["setup"]), implemented=("bram",))
+            got = "ok"
+        except SpecError as e:
+            got = e.code
+        except NotJudged:
+            got = "not judged"
+        want = x.get("if_only_bram", x["expected"])
+        t.check(f"setup {x['name']}, a verifier of bram alone", got == want,
+                f"got {got}, want {want}")
     t.end_section()
 
 

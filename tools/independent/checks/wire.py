@@ -9,7 +9,7 @@ from collections.abc import Callable
 from typing import Any
 
 from independent.checks.tally import VECTORS
-from independent.errors import SpecError
+from independent.errors import NotJudged, SpecError
 from independent.group.curve import (
     NEUTRAL,
     B,
@@ -82,9 +82,18 @@ def check_setup(t: Any) -> None:
     """vectors/setup.json: 8.2's rules in order, and the game id."""
     for v in _load(t, "setup.json"):
         setup = bytes.fromhex(v["setup"])
-        game_id, code = _run(lambda s=setup: decode_setup(s))
-        t.eq(f"{v['name']}: decode", code, v["expected"])
-        if "game_id" in v or code == "ok":
+        try:
+            game_id, code = _run(lambda s=setup: decode_setup(s))
+        except NotJudged as e:  # this decoder implements some of the rule sets only (8.2)
+            game_id, code, lacking = None, "not judged", e.rules_name
+        else:
+            lacking = None
+        # A setup a verifier of bram alone does not judge names a rule set of the version
+        # past rule 7; this decoder judges it exactly if it implements that rule set.
+        want = ("not judged" if v.get("if_only_bram") == "not judged"
+                and lacking is not None else v["expected"])
+        t.eq(f"{v['name']}: decode", code, want)
+        if ("game_id" in v and lacking is None) or code == "ok":
             t.eq(f"{v['name']}: game id", game_id and game_id.hex(), v.get("game_id"))
 
 

@@ -6,7 +6,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from independent.errors import SpecError, check_version, fail_err
+from independent.errors import (
+    RULE_SETS_OF_THE_VERSION,
+    NotJudged,
+    SpecError,
+    check_version,
+    fail_err,
+)
 from independent.group.hashing import H
 from independent.group.ops import accept_point
 from independent.group.points import Tile, tile_points
@@ -25,6 +31,7 @@ RULESETS: dict[str, Any] = {"bram": Bram, "mexican-train": MexicanTrain,
 HIDDEN, BONEYARD = -1, -2
 
 
+
 @dataclass
 class Game:
     """10.1: the fixed facts derived from the setup."""
@@ -40,8 +47,9 @@ class Game:
     tile_of: dict[bytes, Tile]
 
 
-def decode_setup(data: bytes) -> Game:
-    """8.2: the checks in their order."""
+def decode_setup(data: bytes, implemented: tuple[str, ...] = tuple(RULESETS)) -> Game:
+    """8.2: the checks in their order. `implemented` narrows the rule sets this verifier
+    judges (8.2: a partial verifier stops at rule 8 with NotJudged for the others)."""
     v = f_array(unpack(data, MAX_SETUP_BYTES), 6, "setup")
     magic, version, rules_name, params, ids, nonces = v
     if magic != "dealerless/setup":                                             # [D2]
@@ -57,8 +65,10 @@ def decode_setup(data: bytes) -> Game:
         f_bytes(x, "nonce", 32)
     if not 2 <= len(ids) <= 8:
         fail_err("schema/int", "2 to 8 identities")
-    if rules_name not in RULESETS:
+    if rules_name not in RULE_SETS_OF_THE_VERSION:
         fail_err("rules/unknown-ruleset", f"unknown rule set {rules_name!r}")   # 8.2 row 8
+    if rules_name not in implemented:
+        raise NotJudged(rules_name)
     rules = RULESETS[rules_name](params)
     if params != rules.params:
         fail_err("setup/params")

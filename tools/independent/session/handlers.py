@@ -108,10 +108,10 @@ class ClaimError(Err):
         self.seat, self.frame = seat, frame
 
 
-# 8.5: the claim is bytes of at most 3008 (read as at most 3009).
-# SPEC GAP: 6.5.4 allows a proof of up to 32*(91 + 91 + 3) = 5920 bytes; 8.5 caps the claim
-# at 3008 = 32*(91 + 3), the bound of a *true* claim (h + f <= 91). A claim whose statement has
-# h + f > 91 thus fails schema/bytes at body decoding, before cannot-play/length; kept so.
+# 8.5: the claim is at most 3008 = 32*(91 + 3) bytes, the bound of a true claim (h + f <= 91),
+# and is read as bytes of at most 3009 (its length plus one): 3009 bytes reach the statement's
+# exact length check (cannot-play/length), longer ones fail schema/bytes, even a proof
+# length 6.5.4 alone would accept.
 MAX_CLAIM_BYTES = 3008
 
 
@@ -169,25 +169,23 @@ def on_move(g: Game, st: State, fr: Frame) -> None:
 def check_claim(g: Game, st: State, fr: Frame, move: Any, claim: bytes | None) -> None:
     """10.4 PLAY 1a: the statement of 6.5.1 from the state alone, then 6.5.5."""
     mover = fr.seat
-    # SPEC GAP: 10.4 1a builds the hand (claim/unopened) before F, so claim/unopened can be
-    # raised even when F turns out empty (nothing to prove); the text's order is followed.
+    # 10.4 1a, in its order: F, the hand positions; with either empty nothing is proven and
+    # no position is examined; else each R_p (claim/unopened), and only then the body's
+    # fifth item (move/missing-claim).
+    opened = {t for t in st.opened if t is not None}
+    forb = g.rules.forbidden_tiles(st.rules, [t for t in g.deck_tiles if t not in opened])
+    forb = sorted(forb, key=g.rules.tiles.index)       # canonical order (5.1)
+    positions = [p for p, o in enumerate(st.owners) if o == mover and st.opened[p] is None]
+    if not forb or not positions:
+        if claim is not None:
+            fail_err("move/unexpected-claim", f"{move.text()}: nothing to prove")
+        return                                 # "nothing is appended to `claims`"
     hand: list[tuple[int, bytes, bytes]] = []
-    for p, o in enumerate(st.owners):
-        if o != mover or st.opened[p] is not None:
-            continue
+    for p in positions:
         others = [st.shares[p][j] for j in range(g.k) if j != mover]
         if any(d is None for d in others):
             fail_err("claim/unopened", f"position {p} is not privately opened to seat {mover}")
         hand.append((p, st.ct(p)[0], sub(st.ct(p)[1], total(others))))  # R_p
-    opened = {t for t in st.opened if t is not None}
-    forb = g.rules.forbidden_tiles(st.rules, [t for t in g.deck_tiles if t not in opened])
-    forb = sorted(forb, key=g.rules.tiles.index)       # canonical order (5.1)
-    if not forb or not hand:
-        if claim is not None:
-            fail_err("move/unexpected-claim", f"{move.text()}: nothing to prove")
-        # SPEC GAP: 10.4 PLAY 1a does not say whether a claim with nothing to prove (F or
-        # the hand empty) is appended to `claims`; it is not (the golden state hashes).
-        return
     if claim is None:
         fail_err("move/missing-claim", f"{move.text()} claims the seat cannot play: no proof")
     verify_cannot_play(g.rules.tiles, g.point_of, g.rules.set_name, ctx_of(st, fr),

@@ -35,8 +35,7 @@ TILE_TEXT = re.compile(r"(0|[1-9][0-9]*)-(0|[1-9][0-9]*)", re.ASCII)
 
 def decode_state(g: Game, data: bytes) -> State:
     """10.3 Decoding: state/schema, then state/inconsistent, then state/non-canonical."""
-    # SPEC GAP: 10.3 does not say which code an `unpack` failure of the state carries; the
-    # msgpack/* code is kept (as for every other unpack), the shape checks are state/schema.
+    # 10.3: an `unpack` failure keeps its msgpack/* code; the field checks are state/schema.
     v = unpack(data, MAX_STATE)
     try:
         st = _state_fields(g, v)

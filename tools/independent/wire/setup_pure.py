@@ -20,7 +20,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from independent.errors import fail
+from independent.errors import RULE_SETS_OF_THE_VERSION, NotJudged, fail
 from independent.group.curve import point_rule
 from independent.group.points import SETS
 from independent.wire.msgpack_pure import unpack
@@ -128,8 +128,10 @@ def decode_setup(data: bytes) -> bytes:
             fail("schema/bytes")
     if len(ids) < 2:  # 7
         fail("schema/int")
-    if rules not in RULESETS:  # 8
+    if rules not in RULE_SETS_OF_THE_VERSION:  # 8
         fail("rules/unknown-ruleset")
+    if rules not in RULESETS:  # 8.2: a rule set of the version this decoder lacks
+        raise NotJudged(rules)
     full, k = RULESETS[rules](params)  # 9
     if params != full:
         fail("setup/params")
