@@ -12,6 +12,8 @@ from protocol.match import MatchVerdict
 from protocol.rules.mined_stage import MinedOutcome
 from protocol.verifier import Decided, Verdict
 
+from .mined_account import mined_rounds_text
+
 NOT_PROVEN_SILENCE = ("Not proven: that seat {seat} abandoned the game; a cut file or a lost "
                       "connection looks the same (a forfeit needs a deadline the seats agreed "
                       "on outside the transcript, spec/rules/bram.md D14).")
@@ -96,6 +98,8 @@ def account(verdict: Verdict) -> str:
         lines.append(f"  frame {m['frame']:>3}  seat {m['seat']}  {m['move']}")
     if data["hidden_tile"]:
         lines.append(f"hidden tile: {', '.join(data['hidden_tile'])}")
+    if isinstance(verdict.outcome, MinedOutcome):
+        lines += mined_rounds_text(verdict.outcome)
     lines.append(headline(verdict))
     return "\n".join(lines)
 

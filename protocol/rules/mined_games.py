@@ -266,7 +266,8 @@ class MinedGamesRules:
             raise LocalError("rules/not-over", "the game is not over")
         return MinedOutcome(result.winner, result.ec, state.end, result.how,
                             tuple(m.money for m in state.miners),
-                            tuple(m.status for m in state.miners), state.forfeits, state.pool)
+                            tuple(m.status for m in state.miners), state.forfeits, state.pool,
+                            state.reports, tuple(m.iron_rounds for m in state.miners))
 
     # -- the state as JSON (section 9) --------------------------------------------------
 

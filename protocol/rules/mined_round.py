@@ -102,7 +102,10 @@ class MinerRound:
     path: tuple[Pos, ...]          # every tile stepped onto, in order
     action: str                    # the action's text ("" none)
     target: Pos | None             # the tile mined, if it mined
-    mined: int                     # mining money paid (with the self-mining bonus)
+    kind: str                      # the mined tile's kind letter ("" if it did not mine)
+    shared: int                    # how many miners mined that tile at that index
+    mined: int                     # mining money paid (its share, and the bonus below)
+    bonus: int                     # the self-mining bonus paid (5.3)
     unpaid: str                    # why its mine paid nothing ("" if it paid or none)
     fell_to: Pos | None            # where it landed, if it fell
     died: str                      # "attack", "lava" or ""
@@ -207,6 +210,7 @@ def resolve_round(mine: MineMap, dur_in: tuple[tuple[int, ...], ...],
     mined_by: dict[Pos, set[int]] = {}          # every miner that mined a tile this round
     owed: dict[int, tuple[Pos, int]] = {}       # seat -> (tile, share): paid in 5.3
     targets: dict[int, Pos] = {}
+    shared: dict[int, int] = {}                 # seat -> miners of its tile at its index
 
     def d(p: Pos) -> int:
         return dur[p[0]][p[1] * w + p[2]]
@@ -258,6 +262,7 @@ def resolve_round(mine: MineMap, dur_in: tuple[tuple[int, ...], ...],
                 targets[s] = target
         for tile, group in by_tile.items():
             mined_by.setdefault(tile, set()).update(group)
+            shared.update(dict.fromkeys(group, len(group)))
             before = d(tile)
             set_d(tile, before - len(group))
             if before == 0:
@@ -271,14 +276,15 @@ def resolve_round(mine: MineMap, dur_in: tuple[tuple[int, ...], ...],
     # nothing from its mine (D22), and the self-mining bonus needs the tile to have been
     # mined by nobody else in the round (D23).
     paid: dict[int, int] = {}
+    bonus: dict[int, int] = {}
     for s, (tile, amount) in sorted(owed.items()):
         if s in falling:
             continue
         kind = mine.kind(*tile)
         if tile == pos[s] and kind in SELF_BONUS and mined_by[tile] == {s}:
-            amount += SELF_BONUS_MONEY
-        paid[s] = amount
-        earned[s] += amount
+            bonus[s] = SELF_BONUS_MONEY
+        paid[s] = amount + bonus.get(s, 0)
+        earned[s] += paid[s]
         if kind == "R":
             garnets[s] += GARNETS_PER_MINE
         elif kind == "E":
@@ -308,7 +314,8 @@ def resolve_round(mine: MineMap, dur_in: tuple[tuple[int, ...], ...],
                             iron_rounds=m.iron_rounds + (s in iron), status=status, died=died)
     accounts = {s: MinerRound(
         start[s], tuple(paths[s]), ACTION_TEXT[orders[s].action], targets.get(s),
-        paid.get(s, 0), _unpaid(s, targets, owed, paid), fell.get(s), killed.get(s, ""),
+        mine.kind(*targets[s]) if s in targets else "", shared.get(s, 0), paid.get(s, 0),
+        bonus.get(s, 0), _unpaid(s, targets, owed, paid), fell.get(s), killed.get(s, ""),
         earned[s], miners[s].money) for s in sorted(pos)}
     report = RoundReport(killed, fell, dict(earned), tuple(sorted(breakers)),
                          tuple(sorted(killers)), pool, accounts)

@@ -40,6 +40,10 @@ class MinedOutcome:
     status: tuple[str, ...]
     forfeits: tuple[tuple[int, int, tuple[int, ...]], ...]
     pool: int
+    # For the account of the verifier's text (5.7), not in the JSON: each round played
+    # (its number and what happened) and each seat's rounds of paid iron (5.6).
+    rounds: tuple[tuple[int, RoundReport], ...] = ()
+    iron_rounds: tuple[int, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         return {"token_winner": self.winner, "elimination_candidate": self.elimination_candidate,
@@ -126,7 +130,8 @@ def resolve_stage(game_id: bytes, state: MinedState, width: int, height: int,
         orders = {s: Orders(*state.opened[s]) for s in playing}
         dur, miners, report = resolve_round(state.mine, state.dur, state.miners, orders,
                                             state.stage)
-        state = replace(state, dur=dur, miners=miners, pool=state.pool + report.pool)
+        state = replace(state, dur=dur, miners=miners, pool=state.pool + report.pool,
+                        reports=(*state.reports, (state.round, report)))
         died_now = died_now or bool(report.killed)
     end = None
     if not state.playing():
