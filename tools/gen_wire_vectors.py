@@ -318,6 +318,11 @@ def file_vectors() -> dict[str, Any]:
                               [seed(f"match/nonce{r}/{i}") for i in range(2)]).encode()
              for r, extra in enumerate(({}, {"round": 11}))]
     rounds = [t_magic + _record(b"S", s) for s in train]
+    # rules/mineshaft.md D19: only the rounds after the first name their first player.
+    seated = GameSetup.create("mineshaft", {"seats": 2, "long": True, "first": 1},
+                              [bytes(SigningKey(seed(f"match/id{i}")).verify_key)
+                               for i in range(2)],
+                              [seed(f"match/nonce/{i}") for i in range(2)]).encode()
     m_magic = MATCH_MAGIC
     transcripts: list[tuple[str, bytes]] = [
         ("setup and two frames: a valid prefix", head + _record(b"F", frames[0])
@@ -353,6 +358,8 @@ def file_vectors() -> dict[str, Any]:
         ("a bram game as a round", m_magic + _record(b"R", head)),
         ("a round after an unfinished round", m_magic + _record(b"R", rounds[0])
          + _record(b"R", rounds[0])),
+        ("a first round of a long Mineshaft game that does not draw its first player",
+         m_magic + _record(b"R", t_magic + _record(b"S", seated))),
     ]
     return {"about": {**ABOUT, "spec": "spec/08-wire.md 8.6, spec/11-verify.md 11.2 and 11.5",
                       "note": "transcripts: the verdict of 11.2; matches: the violation of "

@@ -101,6 +101,9 @@ class MinedGamesRules:
         """Only `seats` is used: there is no deck to deal (10.8)."""
         return DealPlan(seats=self.seats, hand_size=1, hidden=0, on_table=())
 
+    def first_player(self, drawn: int) -> int:
+        return drawn
+
     def initial_state(self, first_player: int) -> MinedState:
         return self.start_state()
 
