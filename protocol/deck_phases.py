@@ -67,7 +67,8 @@ def on_nonce(game: Game, state: PublicState, frame: Frame) -> PublicState:
         ts = game.rules.tile_set
         deck = initial_deck(ts, game.deck_tiles, joint_key(state.key_shares))
         return state.with_(phase=Phase.SHUFFLE, turn=0, deck=deck,
-                           first_player=first_player(game.game_id, state.nonces))
+                           first_player=game.rules.first_player(
+                               first_player(game.game_id, state.nonces)))
 
     return _next_in_order(game, state, len(state.nonces), nonces_done)
 

@@ -101,8 +101,10 @@ class MatchVerdict:
         }
 
 
-def _link_problem(previous: Verdict, before: bytes, current: Verdict) -> str | None:
-    """Why round `current` does not follow round `previous` (whose file is `before`)."""
+def _link_problem(previous: Verdict, before: bytes, current: Verdict,
+                  first: Verdict) -> str | None:
+    """Why round `current` does not follow round `previous` (whose file is `before`) in
+    the match whose first round is `first`."""
     a, b = previous.setup, current.setup
     if a is None or b is None:
         return "a round has no setup"
@@ -113,8 +115,12 @@ def _link_problem(previous: Verdict, before: bytes, current: Verdict) -> str | N
         return f"round {pa.get('round')} must be followed by round {int(pa['round']) - 1}"
     if pb.get("after") != link_of(before):
         return "`after` is not the hash of the previous round's last frame"
-    same = {k: v for k, v in pa.items() if k not in ("round", "after")}
-    if same != {k: v for k, v in pb.items() if k not in ("round", "after")}:
+    if "first" in pb and pb["first"] != first.first_player:
+        return (f"every round is led by the first round's first player, seat "
+                f"{first.first_player} (`first`), not {pb['first']}")
+    linked = ("round", "after", "first")
+    same = {k: v for k, v in pa.items() if k not in linked}
+    if same != {k: v for k, v in pb.items() if k not in linked}:
         return "the rounds' other parameters differ"
     return None
 
@@ -139,10 +145,12 @@ def verify_match(data: bytes) -> MatchVerdict:
             problem = "the rules of this round take no round number: not a match"
         elif i == 0:
             params = dict(setup.params)
-            if params["round"] != setup.ruleset.tile_set.max_pip or params.get("after") != "":
-                problem = "the first round starts at the set's highest double, after nothing"
+            if params["round"] != setup.ruleset.tile_set.max_pip or params.get("after") != "" \
+                    or params.get("first", -1) != -1:
+                problem = ("the first round starts at the set's highest double, after "
+                           "nothing, and draws its first player")
         else:
-            problem = _link_problem(verdicts[i - 1], files[i - 1], verdict)
+            problem = _link_problem(verdicts[i - 1], files[i - 1], verdict, verdicts[0])
         if problem is not None:
             return MatchVerdict(verdicts, Violation("match/link", problem, None, None, False),
                                 i)

@@ -117,7 +117,8 @@ class Verdict:
         return {
             **self._common(),
             "outcome": None if out is None else {
-                "winner": out.winner, "draw": out.winner is None, "reason": out.reason,
+                "winner": out.winner, "winners": list(out.winners), "draw": out.winner is None,
+                "reason": out.reason,
                 "pips": [halves_text(h) for h in out.pips_halves],
                 "pips_halves": list(out.pips_halves), "hand_pips": list(out.hand_pips),
                 "margin": halves_text(out.margin_halves), "margin_halves": out.margin_halves},

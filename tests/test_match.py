@@ -85,3 +85,54 @@ def test_a_whole_match_from_the_command_line(tmp_path: Path) -> None:
 
     result = json.loads(proc.stdout)
     assert result["complete"] and result["rounds_played"] == 13 and result["winners"]
+
+
+
+def mineshaft_rounds(seed: int, count: int, last_first: int | None = None
+                     ) -> tuple[list[bytes], list[int]]:
+    """The first `count` rounds of a two-seat long Mineshaft game, chained, each later
+    round naming the first round's first player (rules/mineshaft.md D19), or the last
+    one naming `last_first`; and each round's own draw (10.4), which the later rounds
+    set aside."""
+    from protocol.deck_phases import first_player
+
+    entropy = Entropy(seed)
+    seats = [Identity(entropy.bytes(f"identity {i}")) for i in range(2)]
+    rounds: list[bytes] = []
+    draws: list[int] = []
+    lead: int | None = None
+    for number in range(6, 6 - count, -1):
+        params: dict[str, object] = {"seats": 2, "long": True, "round": number,
+                                     "after": link_of(rounds[-1]) if rounds else ""}
+        if lead is not None:
+            last = number == 7 - count and last_first is not None
+            params["first"] = last_first if last else lead
+        table = Table.create("mineshaft", params, ("greedy", "random"), entropy, seats)
+        rounds.append(table.play().encode())
+        state = table.referees[0].state
+        draws.append(first_player(table.referees[0].game.game_id, state.nonces))
+        lead = state.first_player if lead is None else lead
+    return rounds, draws
+
+
+SEED = 1  # a game whose later rounds draw a seat other than the first round's
+
+
+def test_a_long_mineshaft_game_keeps_the_first_rounds_seating() -> None:
+    rounds, draws = mineshaft_rounds(SEED, count=3)
+    result = verify_match(encode_match(rounds))
+    assert result.valid and result.exit_code == 3 and result.rounds_due == 7
+    firsts = [v.first_player for v in result.rounds]
+    assert firsts == [draws[0]] * 3  # one draw seats the whole game
+    assert any(d != draws[0] for d in draws[1:])  # even where a later round drew otherwise
+    assert [dict(v.setup.params)["first"] for v in result.rounds  # type: ignore[union-attr]
+            ] == [-1, draws[0], draws[0]]
+
+
+def test_a_later_round_led_by_another_seat_is_no_match() -> None:
+    rounds, draws = mineshaft_rounds(SEED, count=2, last_first=None)
+    other, _ = mineshaft_rounds(SEED, count=2, last_first=1 - draws[0])
+    assert verify_match(encode_match(rounds)).valid
+    result = verify_match(encode_match(other))
+    assert result.violation is not None and result.violation.code == "match/link"
+    assert result.broken_round == 1 and "first" in result.violation.detail

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -715,3 +716,21 @@ def test_apply_accepts_the_legal_plays_and_judges_claims_by_the_forbidden_set(
 
 def test_tile_helper_is_normalised() -> None:
     assert tile(5, 3) == (3, 5)
+
+
+def test_a_marked_train_is_a_choice_but_play_is_forced() -> None:
+    """5.5: "may now play on that marker if he wishes" makes a marked train one more open
+    train to choose; it gives no right to draw or pass while any open train takes a tile."""
+    state = position(seats=3, trains=("12-5", "12-3", "12-7"), markers=(False, True, False))
+    # A choice: the own train or the marked one, both legal.
+    assert sorted(texts(legal_moves(state, tiles("5-6 3-4")))) == ["3-4>1", "5-6>0"]
+    # Forced: the only fitting tile fits the marked train, so there is no draw or pass.
+    assert texts(legal_moves(state, tiles("3-4 8-9"))) == ["3-4>1"]
+    # A draw claims that no tile fits (6.1): the tiles that fit the marked train are in
+    # the forbidden set the claim is proven against.
+    assert must_play_if_able(state, 0, DRAW)
+    forbidden = forbidden_tiles(MexicanTrainRules(seats=3), state)
+    assert tile(3, 4) in forbidden and tile(8, 9) not in forbidden
+    # Without the marker, that tile fits no open train: the seat draws.
+    unmarked = replace(state, markers=(False, False, False))
+    assert legal_moves(unmarked, tiles("3-4 8-9")) == (DRAW,)

@@ -152,14 +152,29 @@ def test_params_defaults_and_registry() -> None:
     rules = make_rules("mineshaft", {"seats": 3})
     assert isinstance(rules, MineshaftRules) and rules.name == "mineshaft"
     assert rules.params == {"set": "double-six", "seats": 3, "round": 6, "long": False,
-                            "after": ""}
+                            "after": "", "first": -1}
     assert make_rules(rules.name, rules.params) == rules == MineshaftRules(seats=3)
     assert RULESETS["mineshaft"]({"seats": 2, "set": "double-twelve"}).params["round"] == 12
     long = make_rules("mineshaft", {"seats": 2, "round": 3, "long": True})
     assert long.params == {"set": "double-six", "seats": 2, "round": 3, "long": True,
-                           "after": ""}
+                           "after": "", "first": -1}
     linked = make_rules("mineshaft", {"seats": 2, "round": 5, "long": True, "after": "0" * 64})
     assert linked.params["after"] == "0" * 64 and linked.next_rules().after == ""
+
+
+def test_first_keeps_the_seating_of_a_long_game_and_nothing_else() -> None:
+    """D19: a long game's later rounds name the first round's first player in `first`;
+    the session's draw is then set aside. A short game always draws."""
+    drawn = make_rules("mineshaft", {"seats": 3, "round": 6, "long": True})
+    assert [drawn.first_player(d) for d in range(3)] == [0, 1, 2]
+    fixed = make_rules("mineshaft", {"seats": 3, "round": 5, "long": True, "first": 2})
+    assert [fixed.first_player(d) for d in range(3)] == [2, 2, 2]
+    assert fixed.next_rules().first == 2
+    for bad in ({"seats": 3, "first": 1}, {"seats": 3, "round": 5, "long": True, "first": 3},
+                {"seats": 3, "round": 5, "long": True, "first": True}):
+        with pytest.raises(EncodingError) as exc:
+            make_rules("mineshaft", bad)
+        assert exc.value.code == "rules/params"
 
 
 @pytest.mark.parametrize("params", [

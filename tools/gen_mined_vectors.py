@@ -126,6 +126,76 @@ CASES: list[dict[str, Any]] = [
                    "dur": {"B1 r1 c1": 0}, "status": {"0": "alive"}},
     },
     {
+        "name": "mined-from-under-later-in-the-round",
+        "seed": "If someone else mines the tile you are standing on and you fall, you earn no "
+                "money from what you've mined.",
+        "map": plain(b1r1="DSDD"),
+        "seats": 2, "stage": 2,
+        "miners": [("B1 r1 c0", 0, 0, 0), ("B1 r3 c0", 0, 0, 0)],
+        "dur": {"B1 r1 c0": 1},
+        "orders": [["", 5], ["U", 2]],
+        # Miner 0 mines the silver at action 1; at action 2 miner 1 mines the tile miner 0
+        # stands on: it breaks, miner 0 falls and its silver pays nothing (D22); miner 1
+        # earns its step and the break-and-fall bonus (dirt pays nothing).
+        "expect": {"at": {"0": "B2 r1 c0", "1": "B1 r2 c0"}, "money": {"0": 0, "1": 4400},
+                   "dur": {"B1 r1 c1": 1, "B1 r1 c0": 0}},
+    },
+    {
+        "name": "self-mining-bonus-lost-to-a-later-mine",
+        "seed": "if you are standing on Gold, Silver, Iron, or Emeralds and self-mine that "
+                "tile (and no one mines the tile you are standing on), you earn an additional "
+                "$1,000",
+        "map": plain(b1r1="DGDD"),
+        "seats": 2, "stage": 2,
+        "miners": [("B1 r1 c1", 0, 0, 0), ("B1 r3 c1", 0, 0, 0)],
+        "dur": {"B1 r1 c1": 3},
+        "orders": [["", 1], ["U", 2]],
+        # Miner 1 mines the gold miner 0 stands on one action later; it holds, so miner 0
+        # keeps its $5,000 but not the bonus (D23); miner 1's own mine pays it $5,000.
+        "expect": {"at": {"0": "B1 r1 c1"}, "money": {"0": 5000, "1": 400 + 5000},
+                   "dur": {"B1 r1 c1": 1}},
+    },
+    {
+        "name": "self-mining-bonus-lost-to-an-earlier-mine",
+        "seed": "(and no one mines the tile you are standing on)",
+        "map": plain(b1r1="DGDD"),
+        "seats": 2, "stage": 2,
+        "miners": [("B1 r2 c0", 0, 0, 0), ("B1 r1 c2", 0, 0, 0)],
+        "dur": {"B1 r1 c1": 3},
+        "orders": [["RU", 1], ["", 4]],
+        # Miner 1 mines the gold at action 1, before miner 0 walks onto it and mines it at
+        # action 3: the tile was mined by someone else in the round, no bonus (D23).
+        "expect": {"at": {"0": "B1 r1 c1"}, "money": {"0": 800 + 5000, "1": 5000},
+                   "dur": {"B1 r1 c1": 1}},
+    },
+    {
+        "name": "self-miner-breaks-its-own-tile",
+        "seed": "you will not earn money from mining if you are falling.",
+        "map": plain(b1r1="DGDD"),
+        "seats": 2, "stage": 2,
+        "miners": [("B1 r1 c1", 0, 0, 0), ("B1 r3 c3", 0, 0, 0)],
+        "dur": {"B1 r1 c1": 1},
+        "orders": [["", 1], ["", 0]],
+        # Its own mine breaks the gold under it: it falls, and earns nothing (D22).
+        "expect": {"at": {"0": "B2 r1 c1"}, "money": {"0": 0}, "dur": {"B1 r1 c1": 0},
+                   "status": {"0": "alive"}},
+    },
+    {
+        "name": "tile-left-under-a-miner-after-its-mine",
+        "seed": "you will not earn money from mining if you are falling. (when you step away "
+                "from a tile, its durability decreases by one)",
+        "map": plain(b1r1="DDSD"),
+        "seats": 2, "stage": 2,
+        "miners": [("B1 r1 c1", 0, 0, 0), ("B1 r1 c1", 0, 0, 0)],
+        "dur": {"B1 r1 c1": 2},
+        "orders": [["", 5], ["UDU", 0]],
+        # Miner 0 mines the silver at action 1; miner 1 leaves their tile at its first and
+        # third steps: it breaks, miner 0 falls and the silver pays nothing (D22). No
+        # break-and-fall bonus: nobody broke it by mining.
+        "expect": {"at": {"0": "B2 r1 c1", "1": "B1 r0 c1"}, "money": {"0": 0, "1": 1200},
+                   "dur": {"B1 r1 c1": 0, "B1 r1 c2": 1}},
+    },
+    {
         "name": "exploration-kept-when-mined-under",
         "seed": "You will still earn money from exploration if your space is mined, you will "
                 "not earn money from mining if you are falling.",

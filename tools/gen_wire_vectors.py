@@ -373,6 +373,11 @@ def file_vectors() -> dict[str, Any]:
                               [seed(f"match/nonce{r}/{i}") for i in range(2)]).encode()
              for r, extra in enumerate(({}, {"round": 11}))]
     rounds = [t_magic + _record(b"S", s) for s in train]
+    # rules/mineshaft.md D19: only the rounds after the first name their first player.
+    seated = GameSetup.create("mineshaft", {"seats": 2, "long": True, "first": 1},
+                              [bytes(SigningKey(seed(f"match/id{i}")).verify_key)
+                               for i in range(2)],
+                              [seed(f"match/nonce/{i}") for i in range(2)]).encode()
     m_magic = MATCH_MAGIC
     transcripts: list[tuple[str, bytes]] = [
         ("setup and two frames: a valid prefix", head + _record(b"F", frames[0])
@@ -415,6 +420,8 @@ def file_vectors() -> dict[str, Any]:
          + _record(b"R", b"DEALERLESS-T1\n" + rounds[0][len(t_magic):])),
         ("a first round whose setup fails 8.2", m_magic + _record(b"R", t_magic + _record(
             b"S", train[0][:-1]))),
+        ("a first round of a long Mineshaft game that does not draw its first player",
+         m_magic + _record(b"R", t_magic + _record(b"S", seated))),
     ]
     notes = {
         "a round after a round without frames, its after empty": "11.5: a round without "

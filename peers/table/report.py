@@ -12,6 +12,8 @@ from protocol.match import MatchVerdict
 from protocol.rules.mined_stage import MinedOutcome
 from protocol.verifier import Decided, Verdict
 
+from .mined_account import mined_rounds_text
+
 NOT_PROVEN_SILENCE = ("Not proven: that seat {seat} abandoned the game; a cut file or a lost "
                       "connection looks the same (a forfeit needs a deadline the seats agreed "
                       "on outside the transcript, spec/rules/bram.md D14).")
@@ -62,16 +64,31 @@ def headline(verdict: Verdict) -> str:
     how = ("went out" if out.reason == "out" else "had fewer pips after two passes" if bram
            else "had the fewest pips when nobody could play")
     margin = verdict.to_json()["outcome"]["margin"]
-    tie = "a draw" if bram else "a tie for the fewest pips (shared)"
+    tied = seats_text(out.winners)
+    tie = (f"a draw between {tied}" if bram
+           else f"{tied} tie for the fewest pips and share the win")
     result = tie if out.winner is None else f"seat {out.winner} wins by {margin} ({how})"
     return f"VALID and complete: {result}; {'pips with komi' if bram else 'pips left'} {pips}"
+
+
+def seats_text(seats: tuple[int, ...]) -> str:
+    """"seat 2", "seats 0 and 3", "seats 0, 1 and 3"."""
+    names = [str(s) for s in seats]
+    if len(names) == 1:
+        return f"seat {names[0]}"
+    return f"seats {', '.join(names[:-1])} and {names[-1]}"
 
 
 def mined_headline(out: MinedOutcome) -> str:
     """The verdict of a Mined Games game (spec/rules/mined-games.md section 7)."""
     money = ", ".join(f"seat {s}: ${m:,}" + ("" if st == "alive" else f" ({st})")
                       for s, (m, st) in enumerate(zip(out.money, out.status, strict=True)))
-    lines = [f"VALID and complete: seat {out.winner} wins two tokens of life; seat "
+    won = f"seat {out.winner} wins two tokens of life"
+    if len(out.winners) > 1:
+        won = (f"{seats_text(out.winners)} tie with ${out.money[out.winners[0]]:,}, the most; the "
+               f"tie draw (spec/rules/mined-games.md D14) gives seat {out.winner} two tokens "
+               "of life")
+    lines = [f"VALID and complete: {won}; seat "
              f"{out.elimination_candidate} is the elimination candidate ({out.how}); the game "
              f"ended because {out.end}; money {money}"]
     for seat, stage, by in out.forfeits:
@@ -96,6 +113,8 @@ def account(verdict: Verdict) -> str:
         lines.append(f"  frame {m['frame']:>3}  seat {m['seat']}  {m['move']}")
     if data["hidden_tile"]:
         lines.append(f"hidden tile: {', '.join(data['hidden_tile'])}")
+    if isinstance(verdict.outcome, MinedOutcome):
+        lines += mined_rounds_text(verdict.outcome)
     lines.append(headline(verdict))
     return "\n".join(lines)
 
@@ -128,7 +147,7 @@ def match_account(result: MatchVerdict) -> str:
         return "\n".join(lines)
     totals = ", ".join(f"seat {s}: {t}" for s, t in enumerate(result.totals or ()))
     if result.complete:
-        won = " and ".join(f"seat {s}" for s in result.winners)
+        won = seats_text(result.winners)
         share = " (shared)" if len(result.winners) > 1 else ""
         lines.append(f"VALID and complete match of {len(result.rounds)} rounds: {won} "
                      f"win{'s' if len(result.winners) == 1 else ''}{share} with the fewest "

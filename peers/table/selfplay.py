@@ -155,8 +155,15 @@ def selfplay_match(rules: str, params: dict[str, Any], bots: Sequence[str],
     entropy = Entropy(seed)
     seats = [Identity(entropy.bytes(f"identity {i}")) for i in range(len(bots))]
     rounds: list[bytes] = []
+    fixed = "first" in make_rules(rules, {**params, "round": 0}).params
+    lead: int | None = None
     for number in range(top, -1, -1):
         after = link_of(rounds[-1]) if rounds else ""
         round_params = {**params, "round": number, "after": after}
-        rounds.append(Table.create(rules, round_params, bots, entropy, seats).play().encode())
+        if fixed and lead is not None:
+            round_params["first"] = lead  # the seating holds for the rest of the game
+        table = Table.create(rules, round_params, bots, entropy, seats)
+        rounds.append(table.play().encode())
+        if lead is None:
+            lead = table.referees[0].state.first_player
     return rounds

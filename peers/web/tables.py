@@ -108,6 +108,9 @@ class Tables:
                 return
             ws.standings(result)
             params = {**dict(setup.params), "round": number - 1, "after": link_of(files[-1])}
+            lead = result.rounds[0].first_player
+            if "first" in params and lead is not None:  # one draw seats the whole game
+                params["first"] = lead                    # (rules/mineshaft.md D19)
             driver = LocalDriver(bots, ws.seat, setup.rules, params, think_ms=think_ms,
                                  identities=identities)
             setup = driver.table.setup

@@ -144,6 +144,15 @@ class Outcome:
     hidden: tuple[Tile, ...]
     """The tiles that were out of play, now revealed."""
 
+    @property
+    def winners(self) -> tuple[int, ...]:
+        """Every winning seat: the winner, or on a draw every seat tied at the fewest
+        (komi-adjusted) pips (spec/11-verify.md 11.1)."""
+        if self.winner is not None:
+            return (self.winner,)
+        best = min(self.pips_halves)
+        return tuple(s for s, p in enumerate(self.pips_halves) if p == best)
+
     def __post_init__(self) -> None:
         if len(self.hand_pips) != len(self.pips_halves):
             raise LocalError("rules/outcome", "one pip count per seat")
@@ -214,6 +223,12 @@ class RuleSet(Protocol[StateT, MoveT]):
 
     @property
     def deal(self) -> DealPlan: ...
+
+    def first_player(self, drawn: int) -> int:
+        """The seat that plays first, given the session's draw (spec/10-session.md 10.4):
+        the draw, unless the rules fix the seating for the rest of a long game
+        (rules/mineshaft.md 9)."""
+        ...
 
     def initial_state(self, first_player: int) -> StateT: ...
 

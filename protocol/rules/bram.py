@@ -221,6 +221,9 @@ class BramRules:
     def deal(self) -> DealPlan:
         return DEAL
 
+    def first_player(self, drawn: int) -> int:
+        return drawn
+
     def initial_state(self, first_player: int) -> BramState:
         return initial_state(first_player)
 

@@ -208,6 +208,9 @@ class MexicanTrainRules:
         return DealPlan(seats=self.seats, hand_size=hand_size(self.seats), hidden=0,
                         on_table=())
 
+    def first_player(self, drawn: int) -> int:
+        return drawn
+
     def initial_state(self, first_player: int) -> MexicanState:
         return initial_state(self.seats, self.round, self.mexican_train, first_player)
 

@@ -101,6 +101,9 @@ class MinedGamesRules:
         """Only `seats` is used: there is no deck to deal (10.8)."""
         return DealPlan(seats=self.seats, hand_size=1, hidden=0, on_table=())
 
+    def first_player(self, drawn: int) -> int:
+        return drawn
+
     def initial_state(self, first_player: int) -> MinedState:
         return self.start_state()
 
@@ -266,7 +269,8 @@ class MinedGamesRules:
             raise LocalError("rules/not-over", "the game is not over")
         return MinedOutcome(result.winner, result.ec, state.end, result.how,
                             tuple(m.money for m in state.miners),
-                            tuple(m.status for m in state.miners), state.forfeits, state.pool)
+                            tuple(m.status for m in state.miners), state.forfeits, state.pool,
+                            state.reports, tuple(m.iron_rounds for m in state.miners))
 
     # -- the state as JSON (section 9) --------------------------------------------------
 

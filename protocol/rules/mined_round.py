@@ -9,7 +9,7 @@ steps, mines and falls, with what happened for the verdict and the vectors.
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 from .base import RuleViolation
 from .mined_map import (
@@ -95,6 +95,25 @@ class Miner:
 
 
 @dataclass(frozen=True)
+class MinerRound:
+    """One miner's round, for the account a player checks by hand (section 5)."""
+
+    start: Pos
+    path: tuple[Pos, ...]          # every tile stepped onto, in order
+    action: str                    # the action's text ("" none)
+    target: Pos | None             # the tile mined, if it mined
+    kind: str                      # the mined tile's kind letter ("" if it did not mine)
+    shared: int                    # how many miners mined that tile at that index
+    mined: int                     # mining money paid (its share, and the bonus below)
+    bonus: int                     # the self-mining bonus paid (5.3)
+    unpaid: str                    # why its mine paid nothing ("" if it paid or none)
+    fell_to: Pos | None            # where it landed, if it fell
+    died: str                      # "attack", "lava" or ""
+    earned: int                    # money this round, every source
+    money: int                     # money after the round
+
+
+@dataclass(frozen=True)
 class RoundReport:
     """What happened in one round (for the vectors and the account)."""
 
@@ -103,7 +122,8 @@ class RoundReport:
     earned: dict[int, int]         # seat -> money this round (all sources)
     breakers_paid: tuple[int, ...]  # seats paid the break-and-fall bonus
     killers_paid: tuple[int, ...]   # seats paid the kill bonus
-    pool: int                       # dollars added to the prize pool (emeralds)
+    pool: int                       # dollars added to the prize pool (emerald)
+    miners: dict[int, MinerRound] = field(default_factory=dict)  # seat -> its round
 
 
 def neighbour(mine: MineMap, pos: Pos, dr: int, dc: int) -> Pos | None:
@@ -169,12 +189,14 @@ def resolve_round(mine: MineMap, dur_in: tuple[tuple[int, ...], ...],
                   stage: int) -> tuple[tuple[tuple[int, ...], ...], tuple[Miner, ...],
                                        RoundReport]:
     """Resolve one round (section 5): attacks, then step i of every miner at once and
-    the mines due at step i, for i = 0, 1, ...; then falls. `orders` holds the orders
-    of every living miner (check_orders passed)."""
+    the mines due at step i, for i = 0, 1, ...; then mining money, then falls. `orders`
+    holds the orders of every living miner (check_orders passed)."""
     w = mine.width
     dur = [list(f) for f in dur_in]
     miners = list(miners_in)
     pos: dict[int, Pos] = {s: m.at for s, m in enumerate(miners) if m.alive and m.at}
+    start = dict(pos)
+    paths: dict[int, list[Pos]] = {s: [] for s in pos}
     active = set(pos)
     falling: set[int] = set()
     killed: dict[int, str] = {}
@@ -185,6 +207,10 @@ def resolve_round(mine: MineMap, dur_in: tuple[tuple[int, ...], ...],
     pool = 0
     killers: set[int] = set()
     broken_by: dict[Pos, set[int]] = {}
+    mined_by: dict[Pos, set[int]] = {}          # every miner that mined a tile this round
+    owed: dict[int, tuple[Pos, int]] = {}       # seat -> (tile, share): paid in 5.3
+    targets: dict[int, Pos] = {}
+    shared: dict[int, int] = {}                 # seat -> miners of its tile at its index
 
     def d(p: Pos) -> int:
         return dur[p[0]][p[1] * w + p[2]]
@@ -219,6 +245,7 @@ def resolve_round(mine: MineMap, dur_in: tuple[tuple[int, ...], ...],
             nxt = neighbour(mine, pos[s], dr, dc)
             assert nxt is not None  # check_orders keeps every step on the mine
             pos[s] = nxt
+            paths[s].append(nxt)
             earned[s] += STEP_MONEY
             if i >= FREE_MOVES:
                 spent[s] += 1
@@ -226,40 +253,45 @@ def resolve_round(mine: MineMap, dur_in: tuple[tuple[int, ...], ...],
                 killed[s] = "lava"
         active -= set(killed)
         fall_check()
-        diggers = [s for s in sorted(active - falling)
-                   if orders[s].action in MINE_TARGETS and len(orders[s].moves) == i]
         by_tile: dict[Pos, list[int]] = {}
-        for s in diggers:
-            target = mine_target(mine, pos[s], orders[s].action)
-            assert target is not None
-            by_tile.setdefault(target, []).append(s)
-        pay: dict[int, tuple[Pos, int]] = {}
+        for s in sorted(active - falling):
+            if orders[s].action in MINE_TARGETS and len(orders[s].moves) == i:
+                target = mine_target(mine, pos[s], orders[s].action)
+                assert target is not None
+                by_tile.setdefault(target, []).append(s)
+                targets[s] = target
         for tile, group in by_tile.items():
+            mined_by.setdefault(tile, set()).update(group)
+            shared.update(dict.fromkeys(group, len(group)))
             before = d(tile)
             set_d(tile, before - len(group))
             if before == 0:
                 continue  # mined away already: nothing to earn (seed clarification)
-            value = KINDS[mine.kind(*tile)][2]
             for s in group:
-                pay[s] = (tile, rounded_share(value, len(group)))
+                owed[s] = (tile, rounded_share(KINDS[mine.kind(*tile)][2], len(group)))
             if d(tile) == 0:
                 broken_by[tile] = set(group)
         fall_check()
-        for s, (tile, amount) in pay.items():
-            others_mined_mine = any(t == pos[s] and g != [s] for t, g in by_tile.items())
-            if s in falling and others_mined_mine:
-                continue  # "someone else mines the tile you are standing on and you fall"
-            kind = mine.kind(*tile)
-            earned[s] += amount
-            if tile == pos[s] and kind in SELF_BONUS and by_tile[tile] == [s]:
-                earned[s] += SELF_BONUS_MONEY
-            if kind == "R":
-                garnets[s] += GARNETS_PER_MINE
-            elif kind == "E":
-                pool += EMERALD_POOL
-            elif kind == "I":
-                iron.add(s)
-    # 5.4 Falls, once every step and mine is done.
+    # 5.3 Mining money, once every step and mine is done: a miner now falling earns
+    # nothing from its mine (D22), and the self-mining bonus needs the tile to have been
+    # mined by nobody else in the round (D23).
+    paid: dict[int, int] = {}
+    bonus: dict[int, int] = {}
+    for s, (tile, amount) in sorted(owed.items()):
+        if s in falling:
+            continue
+        kind = mine.kind(*tile)
+        if tile == pos[s] and kind in SELF_BONUS and mined_by[tile] == {s}:
+            bonus[s] = SELF_BONUS_MONEY
+        paid[s] = amount + bonus.get(s, 0)
+        earned[s] += paid[s]
+        if kind == "R":
+            garnets[s] += GARNETS_PER_MINE
+        elif kind == "E":
+            pool += EMERALD_POOL
+        elif kind == "I":
+            iron.add(s)
+    # 5.4 Falls.
     fell: dict[int, Pos] = {}
     breakers: set[int] = set()
     for s in sorted(falling & active):
@@ -280,9 +312,22 @@ def resolve_round(mine: MineMap, dur_in: tuple[tuple[int, ...], ...],
         miners[s] = replace(m, at=pos[s], money=m.money + earned[s],
                             garnets=m.garnets - spent[s] + garnets[s],
                             iron_rounds=m.iron_rounds + (s in iron), status=status, died=died)
+    accounts = {s: MinerRound(
+        start[s], tuple(paths[s]), ACTION_TEXT[orders[s].action], targets.get(s),
+        mine.kind(*targets[s]) if s in targets else "", shared.get(s, 0), paid.get(s, 0),
+        bonus.get(s, 0), _unpaid(s, targets, owed, paid), fell.get(s), killed.get(s, ""),
+        earned[s], miners[s].money) for s in sorted(pos)}
     report = RoundReport(killed, fell, dict(earned), tuple(sorted(breakers)),
-                         tuple(sorted(killers)), pool)
+                         tuple(sorted(killers)), pool, accounts)
     return tuple(tuple(f) for f in dur), tuple(miners), report
+
+
+def _unpaid(s: int, targets: dict[int, Pos], owed: dict[int, tuple[Pos, int]],
+            paid: dict[int, int]) -> str:
+    """Why a miner's mine paid nothing, for the account ("" if it paid or did not mine)."""
+    if s not in targets or s in paid:
+        return ""
+    return "the tile was already broken" if s not in owed else "it fell (D22)"
 
 
 def resources_reachable(mine: MineMap, dur: tuple[tuple[int, ...], ...],

@@ -40,9 +40,20 @@ class MinedOutcome:
     status: tuple[str, ...]
     forfeits: tuple[tuple[int, int, tuple[int, ...]], ...]
     pool: int
+    # For the account of the verifier's text (5.7), not in the JSON: each round played
+    # (its number and what happened) and each seat's rounds of paid iron (5.6).
+    rounds: tuple[tuple[int, RoundReport], ...] = ()
+    iron_rounds: tuple[int, ...] = ()
+
+    @property
+    def winners(self) -> tuple[int, ...]:
+        """The token winner, or every seat tied with it for the most money (section 7)."""
+        return tuple(tied_for_tokens(tuple(Miner(None, money=m, status=st) for m, st in
+                                           zip(self.money, self.status, strict=True))))
 
     def to_json(self) -> dict[str, Any]:
-        return {"token_winner": self.winner, "elimination_candidate": self.elimination_candidate,
+        return {"token_winner": self.winner, "winners": list(self.winners),
+                "elimination_candidate": self.elimination_candidate,
                 "end": self.end, "how": self.how, "money": list(self.money),
                 "status": list(self.status),
                 "forfeits": [{"seat": s, "stage": t, "declared_by": list(d),
@@ -60,19 +71,24 @@ def _draw(game_id: bytes, state: MinedState, tied: list[int]) -> int:
     return sorted(tied)[u % len(tied)]
 
 
+def tied_for_tokens(miners: tuple[Miner, ...]) -> list[int]:
+    """The seats with the most money among those the token winner comes from (section 7):
+    the living; if none, every seat that did not forfeit; if none, every seat. One seat,
+    or every tied seat (the draw of D14 picks the token winner among them)."""
+    forfeited = [s for s, m in enumerate(miners) if m.status == "forfeit"]
+    pool = ([s for s, m in enumerate(miners) if m.alive]
+            or [s for s in range(len(miners)) if s not in forfeited] or list(range(len(miners))))
+    best = max(miners[s].money for s in pool)
+    return [s for s in pool if miners[s].money == best]
+
+
 def final_result(game_id: bytes, state: MinedState) -> Result:
     """The token winner and elimination candidate (section 7, D12-D15)."""
     miners = state.miners
     forfeited = [s for s, m in enumerate(miners) if m.status == "forfeit"]
     dead = [s for s, m in enumerate(miners) if not m.alive]
     living = [s for s, m in enumerate(miners) if m.alive]
-    pool = [s for s in range(state.seats) if s not in forfeited] or list(range(state.seats))
-    if living:
-        best = max(miners[s].money for s in living)
-        winner = _draw(game_id, state, [s for s in living if miners[s].money == best])
-    else:
-        best = max(miners[s].money for s in pool)
-        winner = _draw(game_id, state, [s for s in pool if miners[s].money == best])
+    winner = _draw(game_id, state, tied_for_tokens(miners))
     candidates = forfeited or dead
     if not candidates:
         least = min(miners[s].money for s in living)
@@ -126,7 +142,8 @@ def resolve_stage(game_id: bytes, state: MinedState, width: int, height: int,
         orders = {s: Orders(*state.opened[s]) for s in playing}
         dur, miners, report = resolve_round(state.mine, state.dur, state.miners, orders,
                                             state.stage)
-        state = replace(state, dur=dur, miners=miners, pool=state.pool + report.pool)
+        state = replace(state, dur=dur, miners=miners, pool=state.pool + report.pool,
+                        reports=(*state.reports, (state.round, report)))
         died_now = died_now or bool(report.killed)
     end = None
     if not state.playing():

@@ -10,7 +10,7 @@ against the state (4.2); `state_from_json` refuses any state that
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from ..errors import DealerlessError, EncodingError
@@ -24,6 +24,7 @@ from .mined_round import (
     Miner,
     Orders,
     Pos,
+    RoundReport,
     check_orders,
 )
 
@@ -59,6 +60,9 @@ class MinedState:
     pool: int = 0                          # dollars the emeralds added to the prize pool
     end: str | None = None                 # why the game ended, once it has
     result: Result | None = None
+    # The rounds played, for the verifier's account (section 5.7): what a replay saw, not
+    # part of the state's JSON or its hash (a state read from JSON has none).
+    reports: tuple[tuple[int, RoundReport], ...] = field(default=(), compare=False)
 
     @property
     def round(self) -> int:

@@ -201,10 +201,7 @@ def outcome(state: MineshaftState, hands: Sequence[Collection[Tile]],
 
 def round_winners(result: Outcome) -> tuple[int, ...]:
     """The seats that win a round: the winner, or every seat sharing the lowest pips (D12)."""
-    if result.winner is not None:
-        return (result.winner,)
-    best = min(result.hand_pips)
-    return tuple(s for s, p in enumerate(result.hand_pips) if p == best)
+    return result.winners
 
 
 def _check_reveal(state: MineshaftState, hands: Sequence[Collection[Tile]],
@@ -242,6 +239,14 @@ def _params_problem(set_name: object, seats: object, round_: object, long: objec
     return None
 
 
+def _first_problem(first: object, seats: object, long: object) -> str | None:
+    if type(first) is not int or type(seats) is not int or not -1 <= first < seats:
+        return "first is -1 (drawn) or a seat"
+    if first != -1 and long is not True:
+        return "only the rounds of a long game keep the first round's first player (D19)"
+    return None
+
+
 @dataclass(frozen=True, slots=True)
 class MineshaftRules:
     """One round of Mineshaft as a `RuleSet[MineshaftState, Move]` (section 2).
@@ -257,19 +262,23 @@ class MineshaftRules:
     long: bool = False
     after: str = ""
     """The previous round of a long game, as the hash of its last frame (hex), or ""."""
+    first: int = -1
+    """-1: the session draws the first player (D2); a seat: the first player the first
+    round of this long game drew, who plays first in every round (D19)."""
 
     def __post_init__(self) -> None:
         if self.round == -1 and self.set in TILE_SETS:
             object.__setattr__(self, "round", TILE_SETS[self.set].max_pip)
         problem = (_params_problem(self.set, self.seats, self.round, self.long)
-                   or link_problem(self.after))
+                   or link_problem(self.after)
+                   or _first_problem(self.first, self.seats, self.long))
         if problem:
             raise LocalError("rules/params", problem)
 
     @classmethod
     def from_params(cls, params: Mapping[str, object]) -> MineshaftRules:
         """Rebuild from `params`; seats is required, unknown keys are refused."""
-        unknown = set(params) - {"set", "seats", "round", "long", "after"}
+        unknown = set(params) - {"set", "seats", "round", "long", "after", "first"}
         if unknown:
             raise EncodingError("rules/params", f"unknown parameters {sorted(unknown)}")
         if "seats" not in params:
@@ -279,11 +288,15 @@ class MineshaftRules:
         round_ = params.get("round", ts.max_pip if ts else None)
         long = params.get("long", False)
         after = params.get("after", "")
-        problem = _params_problem(name, seats, round_, long) or link_problem(after)
+        first = params.get("first", -1)
+        problem = (_params_problem(name, seats, round_, long) or link_problem(after)
+                   or _first_problem(first, seats, long))
         if problem or not isinstance(name, str) or not isinstance(seats, int) \
-                or not isinstance(round_, int) or not isinstance(after, str):
+                or not isinstance(round_, int) or not isinstance(after, str) \
+                or not isinstance(first, int):
             raise EncodingError("rules/params", problem or "")
-        return cls(seats=seats, set=name, round=round_, long=long is True, after=after)
+        return cls(seats=seats, set=name, round=round_, long=long is True, after=after,
+                   first=first)
 
     @property
     def name(self) -> str:
@@ -292,7 +305,7 @@ class MineshaftRules:
     @property
     def params(self) -> dict[str, ParamValue]:
         return {"set": self.set, "seats": self.seats, "round": self.round, "long": self.long,
-                "after": self.after}
+                "after": self.after, "first": self.first}
 
     @property
     def tile_set(self) -> TileSet:
@@ -311,6 +324,10 @@ class MineshaftRules:
         `after` is left empty: only the match knows the link (spec/11-verify.md 11.5)."""
         nxt = next_round(self.round) if self.long else None
         return None if nxt is None else replace(self, round=nxt, after="")
+
+    def first_player(self, drawn: int) -> int:
+        """The drawn seat, or in a long game's later rounds the first round's (D19)."""
+        return drawn if self.first == -1 else self.first
 
     def initial_state(self, first_player: int) -> MineshaftState:
         return initial_state(self.tile_set, self.seats, self.round, first_player)

@@ -12,6 +12,8 @@ from independent.session.transcript import parse_transcript
 from independent.verify import Verdict, verify
 
 MATCH_PREFIX = b"DEALERLESS-M"
+# 11.5: the parameters that chain the rounds; every other one is the same in each.
+LINKED = ("round", "after", "first")
 
 
 def verify_match(data: bytes) -> dict[str, Any]:
@@ -48,7 +50,7 @@ def verify_match(data: bytes) -> dict[str, Any]:
                 return bad("match/link", r)
             top = g.rules.tiles[-1][1]
             if prev is None:
-                if p["round"] != top or p["after"] != "":
+                if p["round"] != top or p["after"] != "" or p.get("first", -1) != -1:
                     return bad("match/link", r)
             else:
                 pg, pv, last = prev
@@ -56,8 +58,10 @@ def verify_match(data: bytes) -> dict[str, Any]:
                 if (not pv.complete or g.rules.name != pg.rules.name
                         or g.identities != pg.identities or p["round"] != pp["round"] - 1
                         or p["after"] != frame_hash(last).hex()
-                        or {a: b for a, b in p.items() if a not in ("round", "after")}
-                        != {a: b for a, b in pp.items() if a not in ("round", "after")}):
+                        or ("first" in p and verdicts[0].state is not None
+                            and p["first"] != verdicts[0].state.first_player)
+                        or {a: b for a, b in p.items() if a not in LINKED}
+                        != {a: b for a, b in pp.items() if a not in LINKED}):
                     return bad("match/link", r)
         if v.violation is not None:
             return bad(v.violation.rule, r, v.violation)

@@ -33,7 +33,13 @@ class Outcome:
     hidden: list[Tile]
 
     def to_json(self) -> dict[str, Any]:
-        return {"winner": self.winner, "draw": self.winner is None, "reason": self.reason,
+        # 11.1: `winners` is the winner alone, or on a draw every seat at the fewest
+        # half pips (komi included).
+        low = min(self.pips_halves)
+        winners = ([self.winner] if self.winner is not None
+                   else [s for s, h in enumerate(self.pips_halves) if h == low])
+        return {"winner": self.winner, "winners": winners, "draw": self.winner is None,
+                "reason": self.reason,
                 "pips": [halves_text(x) for x in self.pips_halves],
                 "pips_halves": self.pips_halves, "hand_pips": self.hand_pips,
                 "margin": halves_text(self.margin_halves),

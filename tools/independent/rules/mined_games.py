@@ -282,7 +282,15 @@ class MinedGames:
     def outcome(self, st: State) -> dict[str, Any]:
         """11.1's outcome object for mined-games."""
         assert st.result is not None
-        return {"token_winner": st.result[0], "elimination_candidate": st.result[1],
+        # 11.1 `winners`: the seats at the most money among those section 7 draws the
+        # token winner from (living; else not forfeited; else all).
+        ms = st.miners
+        among = (st.living() or [s for s, m in enumerate(ms) if m.status != "forfeit"]
+                 or list(range(len(ms))))
+        top = max(ms[s].money for s in among)
+        return {"token_winner": st.result[0],
+                "winners": [s for s in among if ms[s].money == top],
+                "elimination_candidate": st.result[1],
                 "end": st.end, "how": st.result[2],
                 "money": [m.money for m in st.miners],
                 "status": [m.status for m in st.miners],

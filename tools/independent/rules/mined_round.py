@@ -26,6 +26,8 @@ def play_round(st: State, orders: dict[int, list[Any]]) -> bool:
     iron: set[int] = set()
     killers: set[int] = set()
     broke: dict[P, set[int]] = {}
+    due: dict[int, tuple[P, int]] = {}
+    everyone_who_mined: dict[P, set[int]] = {}
 
     def moving() -> list[int]:
         return [s for s in sorted(orders) if s not in dead and s not in falling]
@@ -69,31 +71,31 @@ def play_round(st: State, orders: dict[int, list[Any]]) -> bool:
             dr, dc = STEP[d] if d else (0, 0)
             f, r, c = at[s]
             targets.setdefault((f + df, r + dr, c + dc), []).append(s)
-        pay: dict[int, tuple[P, int]] = {}
         for t, who in targets.items():
+            everyone_who_mined.setdefault(t, set()).update(who)
             before = st.d(t)
             st.set_d(t, before - len(who))
             if before > 0:
                 value = KIND[st.kind(t)][1]
                 for s in who:
-                    pay[s] = (t, (2 * value + len(who)) // (2 * len(who)))
+                    due[s] = (t, (2 * value + len(who)) // (2 * len(who)))
                 if st.d(t) == 0:
                     broke[t] = set(who)
         start_falls()                                            # step 4
-        for s, (t, amount) in pay.items():                       # step 5
-            others_mined_under = any(x != s for x in targets.get(at[s], []))
-            if s in falling and others_mined_under:
-                continue
-            gain[s] += amount
-            kind = st.kind(t)
-            if t == at[s] and kind in "GSIE" and targets[t] == [s]:
-                gain[s] += 1000
-            if kind == "E":
-                st.pool += 4
-            elif kind == "R":
-                garnet_gain[s] += 4
-            elif kind == "I":
-                iron.add(s)
+    # 5.3: settled after the last index; nothing for a miner falling then (D22)
+    for s, (t, amount) in sorted(due.items()):
+        if s in falling:
+            continue
+        gain[s] += amount
+        kind = st.kind(t)
+        if t == at[s] and kind in "GSIE" and everyone_who_mined[t] == {s}:   # D23
+            gain[s] += 1000
+        if kind == "E":
+            st.pool += 4
+        elif kind == "R":
+            garnet_gain[s] += 4
+        elif kind == "I":
+            iron.add(s)
     # 5.4
     bonus_breakers: set[int] = set()
     for s in sorted(falling):

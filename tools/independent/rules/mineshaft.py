@@ -168,7 +168,7 @@ class Mineshaft:
 
         if not isinstance(params, dict):
             bad("params must be a map")
-        if set(params) - {"set", "seats", "round", "long", "after"}:
+        if set(params) - {"set", "seats", "round", "long", "after", "first"}:
             bad("unknown parameter")
         set_name = params.get("set", "double-six")
         if not isinstance(set_name, str) or set_name not in SETS:
@@ -195,6 +195,12 @@ class Mineshaft:
             bad("after is empty or 64 lowercase hex digits")
         if not long_ and after:
             bad("a short game follows no round: after is empty")
+        first = params.get("first", -1)                                          # 2 / D19
+        if not isinstance(first, int) or isinstance(first, bool) or not -1 <= first < seats:
+            bad("first is -1 or a seat")
+        if not long_ and first != -1:
+            bad("only a long game's rounds fix the first player")
+        self.first = first
         self.set_name, self.max_pip, self.seats = set_name, m, seats
         self.round, self.long, self.after = rnd, long_, after
         self.hub = rnd
@@ -204,7 +210,7 @@ class Mineshaft:
         self.targets_n = 7 + 2 * (m + 1)                                         # 4: T
         self.pile_size = len(self.tiles) - 1 - HAND_SIZE * seats                 # 2
         self.params = {"set": set_name, "seats": seats, "round": rnd, "long": long_,
-                       "after": after}
+                       "after": after, "first": first}
 
     def next_rules(self) -> Mineshaft | None:
         """9: the same rules one round lower (long variant only)."""

@@ -60,6 +60,9 @@ def on_nonce(g: Game, st: State, fr: Frame) -> None:
         return
     digest = H("FIRST_PLAYER", st.game_id, *st.nonces)
     st.first_player = int.from_bytes(digest, "big") % g.k
+    fixed = getattr(g.rules, "first", -1)   # 10.4 / mineshaft.md D19: `first` wins
+    if fixed != -1:
+        st.first_player = fixed
     y = total(st.key_shares)
     st.deck = b"".join(G + add(g.point_of[t], y) for t in g.deck_tiles)  # 5.4
     st.phase, st.turn = "shuffle", 0

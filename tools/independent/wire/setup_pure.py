@@ -75,8 +75,8 @@ def mexican_train_params(params: dict[str, Any]) -> tuple[dict[str, Any], int]:
 
 
 def mineshaft_params(params: dict[str, Any]) -> tuple[dict[str, Any], int]:
-    """rules/mineshaft.md 2 (max_seats: D3; short games on the highest double: D13)."""
-    _known(params, {"set", "seats", "round", "long", "after"})
+    """rules/mineshaft.md 2 (max_seats: D3; short games on the highest double: D13; first: D19)."""
+    _known(params, {"set", "seats", "round", "long", "after", "first"})
     tile_set = _param(params, "set", str, "double-six")
     if tile_set not in SETS:
         fail("rules/params")
@@ -86,8 +86,11 @@ def mineshaft_params(params: dict[str, Any]) -> tuple[dict[str, Any], int]:
     long = _param(params, "long", bool, False)
     if not long and rnd != top:
         fail("rules/params")
+    first = _param(params, "first", int, -1, -1, seats - 1)  # D19: -1 draws the first player
+    if not long and first != -1:
+        fail("rules/params")
     full = {"set": tile_set, "seats": seats, "round": rnd, "long": long,
-            "after": _after(params)}
+            "after": _after(params), "first": first}
     return full, seats
 
 
