@@ -17,7 +17,7 @@ from __future__ import annotations
 from typing import Any
 
 from .canonical import pack
-from .errors import DealerlessError, SealError, Violation
+from .errors import DealerlessError, LocalError, SealError, Violation
 from .frames import Frame, MessageType
 from .game import Game
 from .group import decode_point
@@ -90,7 +90,7 @@ def on_absent(game: Game, state: PublicState, frame: Frame) -> PublicState:
     if not game.simultaneous:
         raise DealerlessError("frame/unexpected-type", "only a simultaneous game declares "
                               "absence")
-    body = AbsentBody.decode(frame.body)
+    body = AbsentBody.decode(frame.body, frame.seat)
     rules = game.stages
     rs: StageState = state.rules_state
     share = None if body.share is None else body.share.point.data
@@ -132,7 +132,7 @@ def opened_orders(game: Game, before: PublicState, frame: Frame) -> Any:
         secret = OpenBody.decode(frame.body).secret
         return read_plaintext(open_with_secret(ctx, seal, secret), frame.seat)[0]
     if frame.type is MessageType.ABSENT:
-        body = AbsentBody.decode(frame.body)
+        body = AbsentBody.decode(frame.body, frame.seat)
         before_shares = rs.absent[1] if rs.absent is not None else ()
         if body.share is not None:
             ctx, seal = _seal_of(game, rs, body.seat)
@@ -147,7 +147,7 @@ def _seal_of(game: Game, rs: StageState, seat: int) -> tuple[SealContext, Seal]:
     ctx = seal_context_of(game, rs, seat)
     data = rs.commits[seat]
     if data is None:
-        raise DealerlessError("open/no-seal", f"seat {seat} has no seal in stage {rs.stage}")
+        raise LocalError("session/no-seal", f"seat {seat} has no seal in stage {rs.stage}")
     return ctx, stored_seal(data, ctx)
 
 

@@ -19,7 +19,6 @@ from .group import POINT_BYTES, SCALAR_BYTES, Point, decode_point, decode_scalar
 from .schnorr import SCHNORR_PROOF_BYTES, SchnorrProof
 from .seal import DecryptionShare as SealShare
 from .seal import Seal, SealContext, SealProof
-from .sealed import MAX_ORDERS_BYTES as SEALED_ORDERS_BYTES
 from .sealed import decode_seal
 from .shuffle import Deck, ShuffleProof, proof_bytes
 
@@ -196,11 +195,6 @@ class CommitBody:
         return cls(decode_seal(obj, ctx))
 
 
-#: Orders on the wire are at most this many bytes of msgpack (a pair of a 64-letter text
-#: and a small integer needs 68).
-MAX_ORDERS_BYTES = SEALED_ORDERS_BYTES
-
-
 @dataclass(frozen=True, slots=True)
 class OpenBody:
     """OPEN: the seal secret s of the seat's COMMIT; the orders and nonce come from the
@@ -231,7 +225,8 @@ class AbsentBody:
         return head if self.share is None else [*head, self.share.encode()]
 
     @classmethod
-    def decode(cls, obj: Any) -> AbsentBody:
+    def decode(cls, obj: Any, sender: int) -> AbsentBody:
+        """Strictly; a decryption share by 6.6.7 checks 1-2, blaming `sender`."""
         items = as_list(obj, "absent body", 3)
         if len(items) < 2:
             raise EncodingError("schema/array", "absent body: [seat, stage] or "
@@ -240,11 +235,7 @@ class AbsentBody:
         stage = as_int(items[1], "stage", 0, 1 << 16)
         if len(items) == 2:
             return cls(seat, stage)
-        entry = as_array(items[2], 3, "decryption share")
-        return cls(seat, stage, SealShare(
-            decode_point(as_bytes(entry[0], "decryption share", max_len=POINT_BYTES + 1)),
-            SealProof.decode(as_bytes(entry[1], "share proof c", max_len=SCALAR_BYTES + 1),
-                             as_bytes(entry[2], "share proof z", max_len=SCALAR_BYTES + 1))))
+        return cls(seat, stage, SealShare.decode(items[2], sender))
 
 
 @dataclass(frozen=True, slots=True)

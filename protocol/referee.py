@@ -61,7 +61,7 @@ def stage_text(game: Game, before: PublicState, after: PublicState, frame: Frame
     """An accepted OPEN, ABSENT or CHOOSE frame for people (10.8), from the states before
     and after it: the orders an OPEN opened, and the orders a seal the table opened held."""
     if frame.type is MessageType.ABSENT:
-        body = AbsentBody.decode(frame.body)
+        body = AbsentBody.decode(frame.body, frame.seat)
         text = f"declares seat {body.seat} absent in stage {body.stage}"
         withheld = after.rules_state.withheld
         if len(withheld) > len(before.rules_state.withheld):

@@ -23,6 +23,8 @@ from .seal import Seal, SealContext, seal_context, seal_threshold, unpad
 #: most 128 + 35 bytes, zeros. Fixed, so a ciphertext's length tells nothing of the orders.
 PLAINTEXT_BYTES = 192
 NONCE_BYTES = 32
+#: Orders are at most this many bytes of msgpack (a pair of a 64-letter text and a small
+#: integer needs 68).
 MAX_ORDERS_BYTES = 128
 
 

@@ -244,7 +244,7 @@ def test_declarations_must_name_the_owing_seat_and_come_from_an_eligible_seat() 
     t = mined_cheats.table(5)
     mined_cheats.advance_to(t, mined_cheats.owes(Phase.OPEN, 3, 2))
     s = mined_cheats.state(t)
-    good = AbsentBody.decode(parse_frame(t.agents[1].declare_absent(s, bytes(32))).body)
+    good = AbsentBody.decode(parse_frame(t.agents[1].declare_absent(s, bytes(32))).body, 1)
     for sender, body, code in ((1, AbsentBody(2, 2, good.share), "absent/wrong-seat"),
                                (1, AbsentBody(3, 5, good.share), "absent/wrong-seat"),
                                (3, AbsentBody(3, 2, good.share), "absent/declarer"),
@@ -267,7 +267,7 @@ def test_a_seat_declares_a_silent_seat_once() -> None:
     assert (s.phase, s.turn) == (Phase.OPEN, 3)          # seat 3 still owes its OPEN
     assert not t.agents[4].may_declare(s) and t.agents[1].may_declare(s)
     again = t.agents[4].sign(s, MessageType.ABSENT, AbsentBody.decode(
-        parse_frame(wire).body).encode())
+        parse_frame(wire).body, 4).encode())
     with pytest.raises(Violation) as info:
         t.referees[0].receive(again)
     assert (info.value.code, info.value.seat) == ("absent/declarer", 4)

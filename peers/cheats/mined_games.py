@@ -124,7 +124,7 @@ def bad_decryption_share(seed: int = 5, seat: int = 3, liar: int = 0) -> Cheat:
     advance_to(t, owes(Phase.OPEN, seat, 2))
     s = state(t)
     wire = t.agents[liar].declare_absent(s, t.entropy.bytes("liar"))
-    body = AbsentBody.decode(parse_frame(wire).body)
+    body = AbsentBody.decode(parse_frame(wire).body, liar)
     assert body.share is not None
     forged = replace(body, share=replace(body.share, point=add(body.share.point, G)))
     bad = t.agents[liar].sign(s, MessageType.ABSENT, forged.encode())
