@@ -7,6 +7,8 @@ import itertools
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from protocol.errors import LocalError, SealError
 from protocol.group import IDENTITY_BYTES, P_FIELD, L, Point, base_mul, scalar_bytes
@@ -201,3 +203,31 @@ def test_contexts_bind_everything_and_refuse_bad_recipient_lists() -> None:
 def test_the_generator_is_fixed_and_not_the_base_point() -> None:
     assert seal_generator() == seal_generator() != base_mul(1)
     assert isinstance(seal_generator(), Point)
+
+
+@settings(max_examples=15, deadline=None)
+@given(st.integers(0, 7), st.sets(st.integers(0, 7), min_size=2, max_size=7),
+       st.binary(min_size=0, max_size=30), st.data())
+def test_any_recipients_any_majority_opens_and_any_flipped_bit_is_refused(
+        committer: int, seats: set[int], data: bytes, draw: st.DataObject) -> None:
+    recipients = sorted(seats - {committer})
+    ctx = seal_context(GAME, 1, committer, [(s, base_mul(KEYS[s])) for s in recipients])
+    seal = deal(ctx, draw.draw(st.binary(min_size=32, max_size=32)), pad(data, SIZE), FRESH)
+    verify_seal(ctx, Seal.decode(seal.encode(), ctx, SIZE))
+    if not ctx.share_count:  # C_0 alone is a plain commitment: nothing to check it against
+        return
+    subset = draw.draw(st.lists(st.sampled_from(recipients), min_size=ctx.t, max_size=ctx.t,
+                                unique=True))
+    picked = {s: decryption_share(ctx, seal, s, KEYS[s], FRESH).point for s in subset}
+    assert unpad(combine(ctx, seal, picked), committer) == data
+    value = seal.encode()
+    items = [*value[0], *(item for share in value[1] for item in share)]
+    which = draw.draw(st.integers(0, len(items) - 1))
+    bit = draw.draw(st.integers(0, 255))
+    flipped = bytearray(items[which])
+    flipped[bit // 8] ^= 1 << (bit % 8)
+    t = ctx.t
+    where = (0, which) if which < t else (1, (which - t) // 3, (which - t) % 3)
+    with pytest.raises(SealError) as info:
+        verify_seal(ctx, Seal.decode(_tampered(value, where, bytes(flipped)), ctx, SIZE))
+    assert info.value.seat == committer
