@@ -40,7 +40,6 @@ class Tag(Enum):
     KEY_SHARE = b"dealerless/key-share"
     SAS = b"dealerless/short-auth-string"
     HELLO_COMMIT = b"dealerless/hello-commit"
-    MINED_COMMIT = b"dealerless/mined/commit"
     MINED_NONCE = b"dealerless/mined/nonce"
     MINED_MAP_SEED = b"dealerless/mined/map-seed"
     MINED_MAP = b"dealerless/mined/map"

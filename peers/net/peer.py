@@ -76,24 +76,24 @@ class Peer:
             due = ref.awaiting
             self.absence.watch(ref, store.seat)
             owed = agent.owed(ref.state)
-            if owed is not None and self.absence.ready(ref, owed):
+            if owed is not None:
                 await self._send_own(store, ref, agent, owed)
                 deadline, wait = time.monotonic() + cfg.move_timeout, cfg.sync_interval
                 continue
             # Checked on every pass: a stream of messages that make no progress (stale
             # SYNCs, hellos, garbage) must not keep a silent seat from timing out.
             left = deadline - time.monotonic()
-            if owed is MessageType.ABSENT:
-                left = self.absence.until_ready(ref)  # not due yet by this seat's clock
-            elif due is not None and left <= 0:
-                turn = self.absence.turn(ref, store.seat, due, -left)
-                if turn is None:
-                    return self._abandoned(store, due[0], due[1].label)
-                if turn == 0:
-                    await self._declare_absent(store, ref, agent, due[0])
-                    deadline, wait = time.monotonic() + cfg.move_timeout, cfg.sync_interval
-                    continue
-                left = turn  # not this seat's turn to declare yet: keep listening
+            declare = self.absence.declare_in(ref, agent)
+            if declare is not None and declare <= 0 and due is not None:
+                await self._declare_absent(store, ref, agent, due[0])
+                deadline, wait = time.monotonic() + cfg.move_timeout, cfg.sync_interval
+                continue
+            give_up = self.absence.give_up_in(ref)
+            if give_up is not None:
+                # A simultaneous game: wait while this seat or another may still declare.
+                left = give_up if declare is None else min(declare, give_up)
+            if due is not None and left <= 0:
+                return self._abandoned(store, due[0], due[1].label)
             message = await self.link.recv(min(wait, max(left, 0.01)))
             if message is None:
                 await self.link.send(pack_message("sync", len(ref.frames)))
@@ -110,8 +110,8 @@ class Peer:
 
     async def _declare_absent(self, store: GameStore, ref: Referee, agent: SeatAgent,
                               seat: int) -> None:
-        log.info("declaring seat %d absent after %.0f s", seat, self.cfg.move_timeout)
-        await self._send(store, ref, agent.declare_absent(ref.state))
+        log.info("declaring seat %d absent after %.1f s", seat, self.cfg.move_timeout)
+        await self._send(store, ref, agent.declare_absent(ref.state, os.urandom(32)))
 
     async def _send_own(self, store: GameStore, ref: Referee, agent: SeatAgent,
                         mtype: MessageType) -> None:

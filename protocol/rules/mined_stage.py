@@ -44,6 +44,7 @@ class MinedOutcome:
     # (its number and what happened) and each seat's rounds of paid iron (5.6).
     rounds: tuple[tuple[int, RoundReport], ...] = ()
     iron_rounds: tuple[int, ...] = ()
+    withheld: tuple[tuple[int, int, tuple[int, ...]], ...] = ()
 
     @property
     def winners(self) -> tuple[int, ...]:
@@ -58,6 +59,8 @@ class MinedOutcome:
                 "status": list(self.status),
                 "forfeits": [{"seat": s, "stage": t, "declared_by": list(d),
                               "proven": False} for s, t, d in self.forfeits],
+                "withheld": [{"seat": s, "stage": t, "opened_by": list(d)}
+                             for s, t, d in self.withheld],
                 "prize_pool_added": self.pool}
 
 
@@ -119,7 +122,9 @@ def finish(game_id: bytes, state: MinedState, end: str) -> MinedState:
     the verdict."""
     if state.stage > START_STAGE:
         state = replace(state, miners=_iron_bonus(state.miners))
-    return replace(state, end=end, result=final_result(game_id, state))
+    # The seals go (nothing is left to open); the last stage's openings stay in the state.
+    return replace(state, end=end, result=final_result(game_id, state),
+                   commits=(None,) * state.seats, absent=None)
 
 
 def resolve_stage(game_id: bytes, state: MinedState, width: int, height: int,
