@@ -1,0 +1,134 @@
+"""A seat killed with SIGKILL between a commitment and its opening keeps its seat
+(spec/rules/mined-games.md D17, spec/12-peers.md 12.3 and 12.4), with real processes.
+
+Each test waits on events (what a seat has stored, what a process printed), never on
+time. To hold a seat between two frames, the test stops (SIGSTOP) another seat whose
+frame must come in between, so the window stays open however loaded the machine is.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from functools import partial
+from pathlib import Path
+
+from test_processes import finish, free_port, start, wait_for
+
+from protocol.frames import MessageType, parse_frame
+
+CLI = [sys.executable, "-m", "peers.cli"]
+
+
+def stored(home: Path) -> tuple[list[tuple[MessageType, int]], dict[int, bytes]]:
+    """(type, seat) of each frame the seat at `home` has stored, and its kept openings;
+    nothing while its database is busy or does not exist yet."""
+    games = list((home / "games").glob("*.sqlite")) if (home / "games").is_dir() else []
+    if not games:
+        return [], {}
+    with contextlib.suppress(sqlite3.OperationalError), \
+            contextlib.closing(sqlite3.connect(games[0], timeout=0.1)) as db:
+        wires = [w for (w,) in db.execute("SELECT wire FROM frames ORDER BY seq")]
+        kept = dict(db.execute("SELECT stage, value FROM openings").fetchall())
+        return [(f.type, f.seat) for f in map(parse_frame, wires)], kept
+    return [], {}
+
+
+def holds(home: Path, mtype: MessageType, seat: int, n: int) -> bool:
+    """Whether the seat at `home` has stored at least `n` frames of `mtype` from `seat`."""
+    return sum(1 for t, s in stored(home)[0] if t is mtype and s == seat) >= n
+
+
+def wait_until(event: Callable[[], bool], what: str, procs: list[subprocess.Popen[bytes]],
+               timeout: float = 120) -> None:
+    """Wait for `event`; fail at once if one of `procs` ends first. The timeout only turns
+    a hang into a failure."""
+    deadline = time.monotonic() + timeout
+    while not event():
+        ended = [p.args for p in procs if p.poll() is not None]
+        assert not ended, f"{ended} ended before {what}"
+        assert time.monotonic() < deadline, f"no {what} in {timeout:.0f} s"
+        time.sleep(0.01)
+
+
+def export_all(tmp: Path, homes: list[Path]) -> list[bytes]:
+    files = []
+    for i, home in enumerate(homes):
+        out = tmp / f"{i}.t"
+        game = next((home / "games").glob("*.sqlite"))
+        subprocess.run([*CLI, "export", str(game), str(out)], check=True, capture_output=True)
+        files.append(out.read_bytes())
+    return files
+
+
+def verdict_of(path: Path) -> dict[str, object]:
+    proc = subprocess.run([*CLI, "verify", str(path), "--json"], capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    out: dict[str, object] = json.loads(proc.stdout)
+    return out
+
+
+def test_a_mined_games_seat_killed_between_commit_and_open_resumes_and_opens(
+        tmp_path: Path) -> None:
+    port = free_port()
+    relay = start(["relay", "--listen", f"127.0.0.1:{port}"], tmp_path / "relay.log")
+    homes = [tmp_path / f"h{i}" for i in range(3)]
+    procs: list[subprocess.Popen[bytes]] = []
+    try:
+        wait_for(r"(relay listening)", tmp_path / "relay.log")
+        procs.append(start(["host", "--relay", f"ws://127.0.0.1:{port}", "--rules",
+                            "mined-games", "--seats", "3", "--bot", "greedy", "--home",
+                            str(homes[0]), "--timeout", "60"], tmp_path / "p0.log"))
+        url = wait_for(r"dealerless join (\S+)", tmp_path / "p0.log")
+        for i in (1, 2):
+            procs.append(start(["join", url, "--bot", "greedy", "--home", str(homes[i]),
+                                "--timeout", "60"], tmp_path / f"p{i}.log"))
+        seat = {int(wait_for(r"you are seat (\d)", tmp_path / f"p{i}.log")): i
+                for i in range(3)}
+        # Each stage goes C0 C1 C2, then O0 O1 O2. The victim is seat 2; seat 1 is stopped
+        # once the victim holds its COMMIT, so O1, and with it the victim's OPEN, cannot
+        # come before the kill. Stages 0 to 2 begin with every seat alive; a try is lost
+        # only if seat 1 was stopped after it had already opened.
+        victim, middle = seat[2], seat[1]
+        home = homes[victim]
+        for t in (1, 2, 3):
+            wait_until(partial(holds, home, MessageType.COMMIT, 1, t), f"seat 1's COMMIT {t}",
+                       procs)
+            os.kill(procs[middle].pid, signal.SIGSTOP)
+            wait_until(partial(holds, home, MessageType.COMMIT, 2, t),
+                       f"the victim's COMMIT {t}", procs)
+            procs[victim].send_signal(signal.SIGKILL)
+            procs[victim].wait()
+            os.kill(procs[middle].pid, signal.SIGCONT)
+            frames, kept = stored(home)
+            caught = sum(1 for f in frames if f == (MessageType.OPEN, 2)) < t
+            if caught:   # its COMMIT is stored, with its opening, and its OPEN is not
+                assert list(kept) == [t - 1], kept
+            game = next((home / "games").glob("*.sqlite"))
+            procs[victim] = start(["resume", str(game), "--home", str(home), "--timeout",
+                                   "60"], tmp_path / f"resume{t}.log")
+            if caught:
+                break
+        assert caught, "seat 1 opened before it was stopped, in every try"
+        assert [finish(p, 180) for p in procs] == [0] * 3, (
+            tmp_path / f"resume{t}.log").read_text()
+    finally:
+        for proc in (*procs, relay):
+            if proc.poll() is None:
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(proc.pid, signal.SIGCONT)
+                proc.kill()
+                proc.wait(10)
+    files = export_all(tmp_path, homes)
+    assert len(set(files)) == 1
+    verdict = verdict_of(tmp_path / "0.t")
+    assert verdict["valid"] and verdict["complete"]
+    outcome = verdict["outcome"]
+    assert isinstance(outcome, dict) and outcome["forfeits"] == [], outcome
