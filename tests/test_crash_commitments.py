@@ -9,22 +9,22 @@ frame must come in between, so the window stays open however loaded the machine 
 from __future__ import annotations
 
 import contextlib
-import json
 import os
 import signal
 import sqlite3
 import subprocess
-import sys
 import time
 from collections.abc import Callable
 from functools import partial
 from pathlib import Path
+from typing import Any
 
 from test_processes import finish, free_port, start, wait_for
 
+from peers.store.games import GameStore
+from protocol.canonical import unpack
 from protocol.frames import MessageType, parse_frame
-
-CLI = [sys.executable, "-m", "peers.cli"]
+from protocol.verifier import replay
 
 
 def stored(home: Path) -> tuple[list[tuple[MessageType, int]], dict[int, bytes]]:
@@ -58,20 +58,20 @@ def wait_until(event: Callable[[], bool], what: str, procs: list[subprocess.Pope
         time.sleep(0.01)
 
 
-def export_all(tmp: Path, homes: list[Path]) -> list[bytes]:
+def transcripts(homes: list[Path]) -> list[bytes]:
+    """Each seat's transcript, as `dealerless export` writes it."""
     files = []
-    for i, home in enumerate(homes):
-        out = tmp / f"{i}.t"
-        game = next((home / "games").glob("*.sqlite"))
-        subprocess.run([*CLI, "export", str(game), str(out)], check=True, capture_output=True)
-        files.append(out.read_bytes())
+    for home in homes:
+        store = GameStore.open(next((home / "games").glob("*.sqlite")))
+        files.append(store.transcript().encode())
+        store.close()
     return files
 
 
-def verdict_of(path: Path) -> dict[str, object]:
-    proc = subprocess.run([*CLI, "verify", str(path), "--json"], capture_output=True, text=True)
-    assert proc.returncode == 0, proc.stdout + proc.stderr
-    out: dict[str, object] = json.loads(proc.stdout)
+def verdict_of(data: bytes) -> dict[str, Any]:
+    verdict = replay(data)
+    assert verdict.exit_code == 0, verdict.violation
+    out: dict[str, Any] = verdict.to_json()
     return out
 
 
@@ -126,9 +126,61 @@ def test_a_mined_games_seat_killed_between_commit_and_open_resumes_and_opens(
                     os.kill(proc.pid, signal.SIGCONT)
                 proc.kill()
                 proc.wait(10)
-    files = export_all(tmp_path, homes)
+    files = transcripts(homes)
     assert len(set(files)) == 1
-    verdict = verdict_of(tmp_path / "0.t")
+    verdict = verdict_of(files[0])
     assert verdict["valid"] and verdict["complete"]
     outcome = verdict["outcome"]
     assert isinstance(outcome, dict) and outcome["forfeits"] == [], outcome
+
+
+def opened_record(home: Path) -> bool:
+    """Whether the joiner at `home` has written down that it opens its nonce (12.3)."""
+    records = list((home / "joining").glob("*")) if (home / "joining").is_dir() else []
+    with contextlib.suppress(OSError, ValueError):
+        return any(unpack(r.read_bytes(), 1 << 20)[4] is not None for r in records)
+    return False
+
+
+def test_a_joiner_killed_between_its_handshake_commit_and_the_reveal_keeps_its_seat(
+        tmp_path: Path) -> None:
+    homes = {name: tmp_path / name for name in ("host", "first", "second")}
+    logs = {name: tmp_path / f"{name}.log" for name in homes}
+
+    def run(name: str, *args: str) -> subprocess.Popen[bytes]:
+        return start([*args, "--bot", "greedy", "--home", str(homes[name]), "--timeout", "60"],
+                     logs[name])
+
+    procs = {"host": run("host", "host", "--listen", "127.0.0.1:0", "--rules", "mined-games",
+                         "--seats", "3")}
+    try:
+        url = wait_for(r"dealerless join (\S+)", logs["host"])
+        procs["first"] = run("first", "join", url)
+        wait_for(r"(1 of the 2 players have joined)", logs["host"])
+        # Stopped, the first joiner cannot open its nonce: the host cannot reveal, and the
+        # second joiner, seated once its hello arrives, waits between open and reveal.
+        os.kill(procs["first"].pid, signal.SIGSTOP)
+        procs["second"] = run("second", "join", url)
+        wait_until(partial(opened_record, homes["second"]), "the second joiner's open",
+                   list(procs.values()))
+        procs["second"].send_signal(signal.SIGKILL)
+        procs["second"].wait()
+        assert not list((homes["second"] / "games").glob("*.sqlite"))   # before the reveal
+        os.kill(procs["first"].pid, signal.SIGCONT)
+        logs["second"] = tmp_path / "second-again.log"
+        procs["second"] = run("second", "join", url)
+        assert [finish(p, 180) for p in procs.values()] == [0] * 3, logs["second"].read_text()
+    finally:
+        for proc in procs.values():
+            if proc.poll() is None:
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(proc.pid, signal.SIGCONT)
+                proc.kill()
+                proc.wait(10)
+    seats = {name: int(wait_for(r"you are seat (\d)", logs[name])) for name in homes}
+    assert seats == {"host": 0, "first": 1, "second": 2}
+    assert not list((homes["second"] / "joining").glob("*"))   # removed once stored
+    files = transcripts(list(homes.values()))
+    assert len(set(files)) == 1
+    verdict = verdict_of(files[0])
+    assert verdict["valid"] and verdict["complete"]
