@@ -12,6 +12,8 @@ from pathlib import Path
 import pytest
 
 from peers.entropy import Entropy
+from peers.net.config import HOST, PeerConfig
+from peers.net.peer import Peer
 from peers.store.games import MAX_OPENINGS, CorruptGame, GameStore
 from peers.table.selfplay import Table, rule_params
 from protocol.canonical import pack
@@ -109,3 +111,27 @@ def test_the_store_writes_the_opening_with_its_commit_frame(tmp_path: Path) -> N
     db.close()
     with pytest.raises(CorruptGame, match="more than 1 opening"):
         GameStore.open(again.path)
+
+
+class _NoLink:
+    """A link the peer never gets to use: it refuses the database first."""
+
+    async def close(self) -> None:
+        return None
+
+
+@pytest.mark.asyncio
+async def test_resume_refuses_a_kept_opening_that_does_not_open_the_commitment(
+        tmp_path: Path) -> None:
+    table, kept = committed_table(7, 0, 2)
+    (stage, value), = kept.items()
+    store = GameStore.create(tmp_path, table.setup, 0, bytes(range(32)), {"role": "host"})
+    frames = table.referees[0].transcript().frames
+    for seq, wire in enumerate(frames):
+        store.append(seq, wire, {stage: value[:-1] + bytes([value[-1] ^ 1])}
+                     if seq == len(frames) - 1 else None)
+    config = PeerConfig(games_dir=tmp_path, role=HOST, identity=table.agents[0].identity,
+                        choose=None, notify=lambda e: None, rules="mined-games")  # type: ignore[arg-type]
+    with pytest.raises(CorruptGame, match="does not open seat 0's commitment") as refused:
+        await Peer(_NoLink(), config, store).run()  # type: ignore[arg-type]
+    assert str(store.path) in str(refused.value)

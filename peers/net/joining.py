@@ -80,7 +80,7 @@ class Joining:
         """The host hello this joiner answers, as read when it arrived."""
         assert self.offer is not None
         obj = parse_message(self.offer)
-        if obj is None:
+        if obj is None or len(obj) < 3 or obj[0] != "hello":
             raise PeerError(f"{self.path} holds a host hello that does not decode")
         return read_offer(obj)
 

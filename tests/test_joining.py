@@ -1,0 +1,73 @@
+"""A joiner's handshake record (spec/12-peers.md 12.3, "Restarting a joiner"): written
+0600 under <home>/joining, taken up by the same key's `join` of the same invitation,
+refused in one sentence naming the file when it does not decode. The restart itself,
+with real processes, is in test_crash_commitments.py."""
+
+from __future__ import annotations
+
+import os
+import stat
+from pathlib import Path
+
+import pytest
+
+from peers.net.config import PeerError
+from peers.net.joining import Joining
+from peers.net.messages import PROTOCOL_VERSION, hello_commitment, pack_message
+from protocol.canonical import pack
+
+URL = "ws://127.0.0.1:9/dealerless/" + "ab" * 16
+KEY = bytes(range(32))
+
+
+def host_hello(round_: int = 0) -> bytes:
+    return pack_message("hello", PROTOCOL_VERSION, "host", bytes(32), hello_commitment(b"h" * 32),
+                        "mined-games", {"seats": 3}, 3, round_)
+
+
+def test_a_record_is_taken_up_by_the_same_key_and_invitation_only(tmp_path: Path) -> None:
+    games = tmp_path / "games"
+    first = Joining.take_up(games, KEY, URL)
+    assert first.path is not None and not first.path.exists()   # not written yet
+    first.keep()
+    assert first.path.parent == tmp_path / "joining"
+    assert stat.S_IMODE(os.stat(first.path).st_mode) == 0o600
+    first.offer, first.opened = host_hello(2), 2
+    first.keep()
+    again = Joining.take_up(games, KEY, URL)
+    assert (again.nonce, again.offer, again.opened) == (first.nonce, host_hello(2), 2)
+    assert again.offered().round == 2 and again.offered().seats == 3
+    for key, url in ((bytes(32), URL), (KEY, URL + "0")):
+        assert Joining.take_up(games, key, url).nonce != first.nonce
+    again.remove()
+    again.remove()   # gone already: nothing to do
+    assert Joining.take_up(games, KEY, URL).nonce != first.nonce
+
+
+def test_without_an_invitation_url_nothing_is_written(tmp_path: Path) -> None:
+    kept = Joining.take_up(tmp_path / "games", KEY, "")
+    kept.keep()
+    kept.remove()
+    assert kept.path is None and not (tmp_path / "joining").exists()
+
+
+@pytest.mark.parametrize(("data", "why"), [
+    (b"\xc1", "does not decode"),
+    (pack(["joining", 1, b"short", None, None]), "does not decode"),
+    (pack(["joining", 2, bytes(32), None, None]), "not a joining record of version 1"),
+    (pack(["joining", 1, bytes(32), None, -1]), "does not decode"),
+    (pack(["joining", 1, bytes(32), b"not a hello", None]), "hello that does not decode"),
+    (pack(["joining", 1, bytes(32), pack_message("hello"), None]), "hello that does not"),
+    (pack(["joining", 1, bytes(32), pack_message("roster", 1, 2), None]), "hello that does"),
+    (pack(["joining", 1, bytes(32), pack_message("hello", 2, "host"), None]),
+     "does not decode"),
+])
+def test_a_record_that_does_not_decode_stops_join_naming_the_file(
+        tmp_path: Path, data: bytes, why: str) -> None:
+    kept = Joining.take_up(tmp_path / "games", KEY, URL)
+    kept.keep()
+    assert kept.path is not None
+    kept.path.write_bytes(data)
+    with pytest.raises(PeerError, match=why) as refused:
+        Joining.take_up(tmp_path / "games", KEY, URL)
+    assert str(kept.path) in str(refused.value)
