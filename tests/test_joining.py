@@ -11,9 +11,14 @@ from pathlib import Path
 
 import pytest
 
-from peers.net.config import PeerError
+from peers.entropy import Entropy
+from peers.net.config import JOIN, PeerConfig, PeerError
+from peers.net.handshake import Handshake
 from peers.net.joining import Joining
 from peers.net.messages import PROTOCOL_VERSION, hello_commitment, pack_message
+from peers.net.pacing import AnswerLimit
+from peers.store.games import GameStore, StoreError
+from peers.table.selfplay import Table, rule_params
 from protocol.canonical import pack
 
 URL = "ws://127.0.0.1:9/dealerless/" + "ab" * 16
@@ -71,3 +76,22 @@ def test_a_record_that_does_not_decode_stops_join_naming_the_file(
     with pytest.raises(PeerError, match=why) as refused:
         Joining.take_up(tmp_path / "games", KEY, URL)
     assert str(kept.path) in str(refused.value)
+
+
+def test_a_join_run_again_after_its_database_was_made_goes_on_from_it(
+        tmp_path: Path) -> None:
+    table = Table.create("bram", rule_params("bram", 2), ["greedy"] * 2, Entropy(8))
+    games = tmp_path / "games"
+    first = GameStore.create(games, table.setup, 1, bytes(range(32)), {"role": "join"})
+    first.append(0, table.step() or b"")
+    first.close()
+    seen: list[GameStore] = []
+    config = PeerConfig(games_dir=games, role=JOIN, identity=table.agents[1].identity,
+                        choose=None, notify=lambda e: None)  # type: ignore[arg-type]
+    handshake = Handshake(None, config, AnswerLimit(0.5), seen.append)  # type: ignore[arg-type]
+    again = handshake._create_store(table.setup, 1)
+    assert again.path == first.path and again.frame_count() == 1 and seen == [again]
+    assert again.secret_seed == bytes(range(32))
+    again.close()
+    with pytest.raises(StoreError, match="already exists"):   # not this seat's game
+        handshake._create_store(table.setup, 0)
