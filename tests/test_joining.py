@@ -15,7 +15,7 @@ from peers.entropy import Entropy
 from peers.net.config import JOIN, PeerConfig, PeerError
 from peers.net.handshake import Handshake
 from peers.net.joining import Joining
-from peers.net.messages import PROTOCOL_VERSION, hello_commitment, pack_message
+from peers.net.messages import PROTOCOL_VERSION, Roster, hello_commitment, pack_message
 from peers.net.pacing import AnswerLimit
 from peers.store.games import GameStore, StoreError
 from peers.table.selfplay import Table, rule_params
@@ -30,6 +30,12 @@ def host_hello(round_: int = 0) -> bytes:
                         "mined-games", {"seats": 3}, 3, round_)
 
 
+def roster(nonce: bytes, key: bytes = KEY) -> bytes:
+    """The host's roster seating `key` with the commitment to `nonce` in seat 1."""
+    return Roster((bytes(32), key, b"k" * 32), (hello_commitment(b"h" * 32),
+                                                hello_commitment(nonce), bytes(32))).message()
+
+
 def test_a_record_is_taken_up_by_the_same_key_and_invitation_only(tmp_path: Path) -> None:
     games = tmp_path / "games"
     first = Joining.take_up(games, KEY, URL)
@@ -37,11 +43,13 @@ def test_a_record_is_taken_up_by_the_same_key_and_invitation_only(tmp_path: Path
     first.keep()
     assert first.path.parent == tmp_path / "joining"
     assert stat.S_IMODE(os.stat(first.path).st_mode) == 0o600
-    first.offer, first.opened = host_hello(2), 2
+    first.offer, first.roster = host_hello(2), roster(first.nonce)
     first.keep()
     again = Joining.take_up(games, KEY, URL)
-    assert (again.nonce, again.offer, again.opened) == (first.nonce, host_hello(2), 2)
+    assert (again.nonce, again.offer, again.roster) == (first.nonce, host_hello(2),
+                                                        roster(first.nonce))
     assert again.offered().round == 2 and again.offered().seats == 3
+    assert again.seated().keys[1] == KEY
     for key, url in ((bytes(32), URL), (KEY, URL + "0")):
         assert Joining.take_up(games, key, url).nonce != first.nonce
     again.remove()
@@ -61,6 +69,11 @@ def test_without_an_invitation_url_nothing_is_written(tmp_path: Path) -> None:
     (pack(["joining", 1, b"short", None, None]), "does not decode"),
     (pack(["joining", 2, bytes(32), None, None]), "not a joining record of version 1"),
     (pack(["joining", 1, bytes(32), None, -1]), "does not decode"),
+    (pack(["joining", 1, bytes(32), None, roster(bytes(32))]), "hello that does not"),
+    (pack(["joining", 1, bytes(32), host_hello(), roster(bytes(32), b"o" * 32)]),
+     "does not seat this key"),
+    (pack(["joining", 1, bytes(32), host_hello(), roster(b"n" * 32)]), "does not seat"),
+    (pack(["joining", 1, bytes(32), host_hello(), host_hello()]), "roster that does not"),
     (pack(["joining", 1, bytes(32), b"not a hello", None]), "hello that does not decode"),
     (pack(["joining", 1, bytes(32), pack_message("hello"), None]), "hello that does not"),
     (pack(["joining", 1, bytes(32), pack_message("roster", 1, 2), None]), "hello that does"),

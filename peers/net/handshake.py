@@ -207,7 +207,7 @@ class Handshake:
         offer = None if kept.offer is None else kept.offered()
         if offer is not None and cfg.offer_check is not None:
             cfg.offer_check(offer.rules)
-        roster: Roster | None = None
+        roster = None if kept.roster is None else kept.seated()   # opened for: only it
         kept.keep()   # before a hello commits to its nonce
         repeat = Backoff(cfg.sync_interval, self.cap)
         while True:
@@ -234,9 +234,8 @@ class Handshake:
                     if cfg.offer_check is not None:
                         cfg.offer_check(seen.rules)
                     if offer is None or (seen.key == offer.key and seen.round > offer.round):
-                        if kept.opened is not None:   # a new round: an opened nonce is spent
-                            kept.nonce, kept.opened = os.urandom(NONCE_BYTES), None
-                            roster = None
+                        if roster is not None:   # a new round: our opened nonce is spent
+                            kept.nonce, kept.roster, roster = os.urandom(NONCE_BYTES), None, None
                         offer, kept.offer = seen, message
                         kept.keep()             # then answer at once
                         repeat.reset()
@@ -248,7 +247,7 @@ class Handshake:
                             raise PeerError(
                                 f"seat {seat} of this game went to another `join` with your "
                                 "identity key; one key takes one seat")
-                        roster, kept.opened = seated, offer.round
+                        roster, kept.roster = seated, message
                         kept.keep()             # then open at once
                         repeat.reset()
                     # else the table is full, or a new round may seat us: wait and see
@@ -279,8 +278,8 @@ class Handshake:
         if roster is None:
             return (f"the host did not fill its table of {offer.seats} {within}; "
                     "no game was started")
-        return (f"the game did not start {within}: another player took a seat but did not "
-                "finish the handshake; no game was started")
+        return (f"the game did not start {within}: the host, or another player who took a "
+                "seat, did not finish the handshake; no game was started")
 
     def _create_store(self, setup: GameSetup, seat: int) -> GameStore:
         try:
