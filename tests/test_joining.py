@@ -52,8 +52,15 @@ def test_a_record_is_taken_up_by_the_same_key_and_invitation_only(tmp_path: Path
     assert again.seated().keys[1] == KEY
     for key, url in ((bytes(32), URL), (KEY, URL + "0")):
         assert Joining.take_up(games, key, url).nonce != first.nonce
+    assert again.path is not None
+    leftover = again.path.parent / f".{again.path.name}.x1y2z3.tmp"   # a write cut short
+    leftover.write_bytes(b"nonce")
+    Joining.take_up(games, KEY, URL)
+    assert not leftover.exists()
+    leftover.write_bytes(b"nonce")
     again.remove()
     again.remove()   # gone already: nothing to do
+    assert not list(again.path.parent.iterdir())
     assert Joining.take_up(games, KEY, URL).nonce != first.nonce
 
 

@@ -65,6 +65,7 @@ class Joining:
             return cls(None, os.urandom(NONCE_BYTES))
         name = hashlib.sha256(key + url.encode()).hexdigest()[:32]
         path = games_dir.parent / "joining" / name
+        _drop_leftovers(path)
         try:
             data = path.read_bytes()
         except FileNotFoundError:
@@ -118,3 +119,13 @@ class Joining:
             return
         with contextlib.suppress(FileNotFoundError):
             self.path.unlink()
+        _drop_leftovers(self.path)
+
+
+def _drop_leftovers(path: Path) -> None:
+    """Remove the temporary files of writes of `path` cut short (write_atomic names them
+    `.<name>.<random>.tmp`): a crash may leave one, holding a nonce."""
+    if path.parent.is_dir():
+        for tmp in path.parent.glob(f".{path.name}.*.tmp"):
+            with contextlib.suppress(FileNotFoundError):
+                tmp.unlink()
