@@ -1,6 +1,7 @@
 """A joiner's handshake record (spec/12-peers.md 12.3, "Restarting a joiner"): written
 0600 under <home>/joining, taken up by the same key's `join` of the same invitation,
-refused in one sentence naming the file when it does not decode. The restart itself,
+refused in one sentence naming the file (exit 1, left for the user to remove) when it
+does not decode. The restart itself,
 with real processes, is in test_crash_commitments.py."""
 
 from __future__ import annotations
@@ -12,9 +13,9 @@ from pathlib import Path
 import pytest
 
 from peers.entropy import Entropy
-from peers.net.config import JOIN, PeerConfig, PeerError
+from peers.net.config import JOIN, PeerConfig
 from peers.net.handshake import Handshake
-from peers.net.joining import Joining
+from peers.net.joining import Joining, RecordError
 from peers.net.messages import PROTOCOL_VERSION, Roster, hello_commitment, pack_message
 from peers.net.pacing import AnswerLimit
 from peers.store.games import GameStore, StoreError
@@ -86,6 +87,8 @@ def test_without_an_invitation_url_nothing_is_written(tmp_path: Path) -> None:
     (pack(["joining", 1, bytes(32), pack_message("roster", 1, 2), None]), "hello that does"),
     (pack(["joining", 1, bytes(32), pack_message("hello", 2, "host"), None]),
      "does not decode"),
+    (pack(["joining", 1, bytes(32), pack_message("hello", 1, "host"), None]),
+     "does not decode .the host speaks version 1"),
 ])
 def test_a_record_that_does_not_decode_stops_join_naming_the_file(
         tmp_path: Path, data: bytes, why: str) -> None:
@@ -93,7 +96,7 @@ def test_a_record_that_does_not_decode_stops_join_naming_the_file(
     kept.keep()
     assert kept.path is not None
     kept.path.write_bytes(data)
-    with pytest.raises(PeerError, match=why) as refused:
+    with pytest.raises(RecordError, match=why) as refused:
         Joining.take_up(tmp_path / "games", KEY, URL)
     assert str(kept.path) in str(refused.value)
 

@@ -47,6 +47,11 @@ from protocol.setup import NONCE_BYTES
 FORMAT = ("joining", 1)
 
 
+class RecordError(ValueError):
+    """A joiner's record cannot be read or does not decode; str() names the file. Like
+    any invalid input, it stops `join` (exit 1) and is left for the user to remove."""
+
+
 @dataclass
 class Joining:
     """A joiner's handshake so far: its nonce, the offer it answers, the roster it opens
@@ -60,7 +65,7 @@ class Joining:
     @classmethod
     def take_up(cls, games_dir: Path, key: bytes, url: str) -> Joining:
         """The record of this key's `join` of `url`, or a new one with a fresh nonce (not
-        yet written). PeerError naming the file if it cannot be read."""
+        yet written). RecordError if it cannot be read."""
         if not url:
             return cls(None, os.urandom(NONCE_BYTES))
         name = hashlib.sha256(key + url.encode()).hexdigest()[:32]
@@ -71,12 +76,13 @@ class Joining:
         except FileNotFoundError:
             return cls(path, os.urandom(NONCE_BYTES))
         except OSError as exc:
-            raise PeerError(f"cannot read {path}: {exc.strerror}") from None
+            raise RecordError(f"cannot read {path}: {exc.strerror}") from None
         try:
             tag, version, nonce, offer, roster = as_array(
                 unpack(data, 3 * MAX_MESSAGE_BYTES), 5, "joining record")
             if (tag, version) != FORMAT:
-                raise PeerError(f"{path} is not a {FORMAT[0]} record of version {FORMAT[1]}")
+                raise RecordError(f"{path} is not a {FORMAT[0]} record of version "
+                                  f"{FORMAT[1]}")
             kept = cls(path, as_bytes(nonce, "nonce", NONCE_BYTES))
             if offer is not None:
                 kept.offer = as_bytes(offer, "offer", max_len=MAX_MESSAGE_BYTES)
@@ -86,10 +92,10 @@ class Joining:
                 seated = kept.seated()
                 seats = dict(zip(seated.keys, seated.commitments, strict=True))
                 if seats.get(key) != hello_commitment(kept.nonce):
-                    raise PeerError(f"{path} holds a roster that does not seat this key "
-                                    "with this nonce")
-        except DealerlessError as exc:
-            raise PeerError(f"{path} does not decode ({exc}); remove it to join afresh") \
+                    raise RecordError(f"{path} holds a roster that does not seat this key "
+                                      "with this nonce")
+        except (DealerlessError, PeerError) as exc:   # PeerError: a hello of another version
+            raise RecordError(f"{path} does not decode ({exc}); remove it to join afresh") \
                 from None
         return kept
 
@@ -104,7 +110,7 @@ class Joining:
     def _message(self, data: bytes | None, kind: str) -> list[Any]:
         obj = parse_message(data or b"")
         if obj is None or len(obj) < 3 or obj[0] != kind:
-            raise PeerError(f"{self.path} holds a {kind} that does not decode")
+            raise RecordError(f"{self.path} holds a {kind} that does not decode")
         return obj
 
     def keep(self) -> None:

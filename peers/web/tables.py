@@ -185,7 +185,8 @@ class Tables:
                 await run
             except asyncio.CancelledError:
                 raise
-            except (PeerError, LinkError, DealerlessError, OSError, ValueError) as exc:
+            except (PeerError, LinkError, DealerlessError, OSError, ValueError,
+                    StoreError) as exc:   # StoreError: a kept opening that opens nothing
                 ws.failed(str(exc))
             except Exception as exc:  # shown in the page; the server goes on
                 log.exception("a table failed")
