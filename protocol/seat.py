@@ -18,12 +18,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .cannot_play import prove_cannot_play
+from .canonical import as_array, as_bytes, pack, unpack
 from .claims import claim_statement
 from .context import Context
 from .deck import DecryptionShare, joint_key, make_share, open_tile, own_share, shuffle_round
 from .deck_phases import commitment
 from .errors import DealerlessError, LocalError
-from .frames import MessageType, build_frame
+from .frames import MAX_FRAME_BYTES, MessageType, build_frame
 from .game import Game
 from .group import base_mul, scalar_bytes
 from .hashing import H, Tag, hash_to_scalar, require_fresh, u64
@@ -42,7 +43,15 @@ from .messages import (
 )
 from .rules.base import DrawingRules
 from .schnorr import prove_key
-from .seal import deal, decryption_share, pad, prove_share_key, seal_secret, share_key
+from .seal import (
+    deal,
+    decryption_share,
+    open_with_secret,
+    pad,
+    prove_share_key,
+    seal_secret,
+    share_key,
+)
 from .sealed import PLAINTEXT_BYTES, holders_context, sealed_plaintext, stored_seal
 from .session import awaiting
 from .state import HIDDEN, Phase, PublicState
@@ -195,7 +204,7 @@ class SeatAgent:
         if phase is Phase.OPEN:
             if rs.stage not in self._pending:
                 raise LocalError("seat/lost-orders", f"this seat's orders of stage {rs.stage} "
-                                 "were not kept (a restart between commit and open)")
+                                 "were not kept (mined-games.md D17)")
             # Kept until a later stage: the frame may have to be built again on a later
             # state (sent while the other seats were declaring this seat absent).
             for stage in [t for t in self._pending if t < rs.stage]:
@@ -206,6 +215,42 @@ class SeatAgent:
         if phase is Phase.CHOOSE:
             return MessageType.CHOOSE, ChooseBody(self._choice(state, choose)).encode()
         raise LocalError("seat/done", "the game is over")
+
+    def openings(self, state: PublicState) -> dict[int, bytes]:
+        """What this seat must keep to open its commitment of the current stage, as
+        {stage: pack([orders, nonce])}, or {} when it holds none (rules/mined-games.md
+        D17). A peer stores it with the COMMIT frame, before that frame leaves; it is as
+        secret as the seat's seed until the OPEN is sent."""
+        if not self.game.simultaneous or state.rules_state.stage not in self._pending:
+            return {}
+        stage = state.rules_state.stage
+        return {stage: pack(list(self._pending[stage]))}
+
+    def restore_openings(self, state: PublicState, openings: Mapping[int, bytes]) -> None:
+        """Take back what `openings` gave, on the state a resumed seat rebuilt from its
+        frames: the current stage's opening if this seat has committed in it (any other
+        is spent). LocalError if it does not open that seal (D17)."""
+        rs = state.rules_state
+        if not self.game.simultaneous or rs.stage not in openings \
+                or rs.commits[self.seat] is None:
+            return
+        stage = rs.stage
+        try:
+            orders, nonce = as_array(unpack(openings[stage], MAX_FRAME_BYTES), 2, "opening")
+            nonce = as_bytes(nonce, "nonce", 32)
+        except DealerlessError as exc:
+            raise LocalError("seat/bad-opening", f"the kept opening of stage {stage} does "
+                             f"not decode: {exc.detail}") from None
+        ctx = holders_context(self.game.game_id, stage, self.seat, rs.keys)
+        try:
+            sealed = open_with_secret(ctx, stored_seal(rs.commits[self.seat], ctx),
+                                      seal_secret(ctx, nonce))
+        except DealerlessError:
+            sealed = b""
+        if sealed != pad(sealed_plaintext(orders, nonce), PLAINTEXT_BYTES):
+            raise LocalError("seat/bad-opening", f"the kept opening of stage {stage} does "
+                             f"not open seat {self.seat}'s seal")
+        self._pending[stage] = (orders, nonce)
 
     def _choice(self, state: PublicState, choose: Chooser | None) -> Any:
         """What the chooser picks from this seat's view: a move, or the elimination

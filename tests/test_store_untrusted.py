@@ -28,7 +28,8 @@ from hypothesis import strategies as st
 
 from peers.cli.main import main
 from peers.entropy import Entropy
-from peers.store.games import SCHEMA, CorruptGame, GameStore, find_game, list_games
+from peers.store.finding import find_game, list_games
+from peers.store.games import SCHEMA, CorruptGame, GameStore
 from peers.table.selfplay import Table, rule_params
 from peers.web.api import Api
 from peers.web.tables import TableError, Tables
@@ -62,7 +63,7 @@ cells: st.SearchStrategy[Cell] = st.one_of(
 )
 targets = st.sampled_from([("meta", k) for k in [*META, "offending", "listen", "path"]]
                           + [("frames", s) for s in (0, 1, len(FRAMES) - 1)]
-                          + [("evidence", 1)])
+                          + [("evidence", 1), ("openings", 1), ("openings", 3)])
 
 
 def craft(path: Path, changes: dict[tuple[str, Any], Cell] | None = None,
@@ -113,6 +114,8 @@ def check_rule(home: Path, path: Path) -> CorruptGame | None:
         for wire in [*store.frames(), *store.transcript().frames]:
             assert type(wire) is bytes and len(wire) <= MAX_FRAME_BYTES
         assert store.frame_count() == len(store.frames())
+        assert all(type(v) is bytes and len(v) <= MAX_FRAME_BYTES and 0 <= k < MAX_FRAMES
+                   for k, v in store.openings().items()) and len(store.openings()) <= 1
         assert len(store.secret_seed) == 32 and store.seat in (0, 1)
         for key in ("role", "url", "listen", "path", "bot", "status"):
             assert store.meta(key).isprintable()
@@ -165,6 +168,8 @@ WRONG_SCHEMAS = {
     "extra table": SCHEMA + _table("stray", "x"),
     "missing column": SCHEMA.replace("evidence (id INTEGER PRIMARY KEY, wire BLOB NOT NULL)",
                                      "evidence (id INTEGER PRIMARY KEY)"),
+    "openings without stages": SCHEMA.replace("openings (stage INTEGER PRIMARY KEY, ",
+                                               "openings ("),
     "extra column": SCHEMA.replace("evidence (id INTEGER PRIMARY KEY, wire BLOB NOT NULL",
                                    "evidence (id INTEGER PRIMARY KEY, wire BLOB NOT NULL, x"),
     "other create text": SCHEMA.replace("value BLOB", "value  BLOB"),
@@ -221,6 +226,9 @@ def test_names_that_are_not_utf8_are_refused(tmp_path: Path, sql: str) -> None:
     ({("frames", -1): ("?", b"f")}, f"not numbered 0 to {len(FRAMES)}"),
     ({("evidence", i): ("?", b"e") for i in range(MAX_EVIDENCE + 1)},
      f"more than {MAX_EVIDENCE} evidence records"),
+    ({("openings", 1): ("?", b"o"), ("openings", 2): ("?", b"o")}, "more than 1 opening"),
+    ({("openings", -1): ("?", b"o")}, "an opening of stage -1"),
+    ({("openings", MAX_FRAMES): ("?", b"o")}, f"an opening of stage {MAX_FRAMES}"),
 ])
 def test_more_rows_than_a_transcript_holds_are_refused(
         tmp_path: Path, changes: dict[tuple[str, Any], Cell], why: str) -> None:

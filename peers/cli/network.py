@@ -35,8 +35,16 @@ from peers.net.launch import open_host, open_join, reopen, url_host
 from peers.net.link import Link, LinkError
 from peers.net.peer import Peer
 from peers.net.relay import Chaos, Limits, run_relay
-from peers.store.games import GameNotFound, GameStore, StoreError, find_game
-from peers.table.driver import AsyncChooser, Event, NoticeEvent, SetupEvent, StepEvent
+from peers.store.finding import GameNotFound, find_game
+from peers.store.games import GameStore, StoreError
+from peers.table.driver import (
+    AsyncChooser,
+    Event,
+    LobbyEvent,
+    NoticeEvent,
+    SetupEvent,
+    StepEvent,
+)
 from peers.table.report import headline
 from peers.table.selfplay import rule_params
 from protocol.errors import DealerlessError, LocalError
@@ -126,6 +134,9 @@ def _progress(event: Event) -> None:
         print(event.text, flush=True)
     elif isinstance(event, SetupEvent):
         print("\n".join(_setup_lines(event)), flush=True)
+    elif isinstance(event, LobbyEvent) and event.seats > 2:
+        print(f"dealerless: {len(event.joined)} of the {event.seats - 1} players have joined",
+              file=sys.stderr, flush=True)
     elif isinstance(event, StepEvent):
         print(f"  frame {event.seq:>3}  seat {event.seat}  {event.kind:<8} {event.note}",
               file=sys.stderr)

@@ -9,6 +9,8 @@ known to anybody: two seats that hold different setups match in their short
 authentication string (12.2) only by a 1-in-10^12 chance that nobody can grind
 during the handshake. A seated joiner that never opens (it left) makes the host
 start a new round, with fresh nonces all round, rather than strand the others.
+A joiner writes its nonce down before committing to it (peers/net/joining.py), so a
+`join` killed before the reveal and run again opens the same one and keeps its seat.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from peers.net.config import HOST, JOIN, MAX_SEATS, PeerConfig, PeerError
+from peers.net.joining import Joining
 from peers.net.link import Link
 from peers.net.messages import (
     PROTOCOL_VERSION,
@@ -35,7 +38,8 @@ from peers.net.messages import (
 )
 from peers.net.pacing import MAX_SYNC_INTERVAL, AnswerLimit, Backoff
 from peers.net.quiet_log import quiet_logger
-from peers.store.games import GameStore
+from peers.store.finding import FILE_ID_HEX
+from peers.store.games import GameStore, StoreError
 from peers.table.driver import LobbyEvent
 from protocol.canonical import as_array, as_bytes, as_list
 from protocol.errors import DealerlessError, EncodingError
@@ -186,11 +190,25 @@ class Handshake:
                 f"handshake {within}; no game was started")
 
     async def _join(self, deadline: float) -> GameStore:
+        me = self.cfg.identity.public_key
+        # Taken up again if this key's `join` of this invitation was cut short.
+        kept = Joining.take_up(self.cfg.games_dir, me, self.cfg.meta.get("url", ""))
+        try:
+            store = await self._joining(deadline, kept)
+        except PeerError:
+            kept.remove()   # the handshake is over for good
+            raise
+        kept.remove()       # the nonce is in the game's database now
+        return store
+
+    async def _joining(self, deadline: float, kept: Joining) -> GameStore:
         cfg = self.cfg
         me = cfg.identity.public_key
-        nonce = os.urandom(NONCE_BYTES)
-        offer: Offer | None = None
-        roster: Roster | None = None
+        offer = None if kept.offer is None else kept.offered()
+        if offer is not None and cfg.offer_check is not None:
+            cfg.offer_check(offer.rules)
+        roster = None if kept.roster is None else kept.seated()   # opened for: only it
+        kept.keep()   # before a hello commits to its nonce
         repeat = Backoff(cfg.sync_interval, self.cap)
         while True:
             now = time.monotonic()
@@ -198,8 +216,9 @@ class Handshake:
                 raise PeerError(self._join_gave_up(offer, roster))
             if repeat.due(now):
                 await self.link.send(
-                    pack_message("open", me, nonce) if roster is not None else
-                    pack_message("hello", PROTOCOL_VERSION, JOIN, me, hello_commitment(nonce),
+                    pack_message("open", me, kept.nonce) if roster is not None else
+                    pack_message("hello", PROTOCOL_VERSION, JOIN, me,
+                                 hello_commitment(kept.nonce),
                                  offer.commitment if offer else b""))
             message = await self.link.recv(min(repeat.left(now), max(deadline - now, 0.01)))
             obj = parse_message(message) if message else None
@@ -216,19 +235,21 @@ class Handshake:
                         cfg.offer_check(seen.rules)
                     if offer is None or (seen.key == offer.key and seen.round > offer.round):
                         if roster is not None:   # a new round: our opened nonce is spent
-                            nonce, roster = os.urandom(NONCE_BYTES), None
-                        offer = seen
-                        repeat.reset()          # answer at once
+                            kept.nonce, kept.roster, roster = os.urandom(NONCE_BYTES), None, None
+                        offer, kept.offer = seen, message
+                        kept.keep()             # then answer at once
+                        repeat.reset()
                 elif kind == "roster" and offer is not None and roster is None:
                     seated = read_roster(obj, offer)
                     if me in seated.keys:
                         seat = seated.keys.index(me)
-                        if seated.commitments[seat] != hello_commitment(nonce):
+                        if seated.commitments[seat] != hello_commitment(kept.nonce):
                             raise PeerError(
                                 f"seat {seat} of this game went to another `join` with your "
                                 "identity key; one key takes one seat")
-                        roster = seated
-                        repeat.reset()          # open at once
+                        roster, kept.roster = seated, message
+                        kept.keep()             # then open at once
+                        repeat.reset()
                     # else the table is full, or a new round may seat us: wait and see
                 elif kind == "reveal" and roster is not None and offer is not None:
                     _, opened = as_array(obj, 2, "reveal")
@@ -257,12 +278,21 @@ class Handshake:
         if roster is None:
             return (f"the host did not fill its table of {offer.seats} {within}; "
                     "no game was started")
-        return (f"the game did not start {within}: another player took a seat but did not "
-                "finish the handshake; no game was started")
+        return (f"the game did not start {within}: the host, or another player who took a "
+                "seat, did not finish the handshake; no game was started")
 
     def _create_store(self, setup: GameSetup, seat: int) -> GameStore:
-        store = GameStore.create(self.cfg.games_dir, setup, seat, os.urandom(32),
-                                 {"role": self.cfg.role, **self.cfg.meta})
+        try:
+            store = GameStore.create(self.cfg.games_dir, setup, seat, os.urandom(32),
+                                     {"role": self.cfg.role, **self.cfg.meta})
+        except StoreError:
+            # A `join` run again after its database was made, before its record was
+            # removed: the game is this seat's own, and goes on from what it stored.
+            path = self.cfg.games_dir / f"{setup.game_id.hex()[:FILE_ID_HEX]}.sqlite"
+            store = GameStore.open(path)
+            if store.setup != setup or store.seat != seat:
+                store.close()
+                raise
         self.stored(store)
         if self.cfg.on_setup is not None:
             self.cfg.on_setup(setup, store)

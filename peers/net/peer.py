@@ -12,8 +12,8 @@ held until their turn; frames that are no evidence (bad signature, another
 game) are reported and dropped; a proven violation stops the game and is
 saved. Every accepted frame is committed to the game database before anything
 is sent after it, and this seat's own frames are committed before they are
-sent, so a peer killed at any point resumes from its database and resends the
-same bytes.
+sent (a COMMIT with what opens it), so a peer killed at any point resumes from
+its database, resends the same bytes and opens what it committed to.
 """
 
 from __future__ import annotations
@@ -29,9 +29,9 @@ from peers.net.link import Link
 from peers.net.messages import pack_message, parse_message
 from peers.net.pacing import MAX_SYNC_INTERVAL, AnswerLimit
 from peers.net.quiet_log import quiet_logger
-from peers.store.games import GameStore
+from peers.store.games import CorruptGame, GameStore
 from peers.table.driver import EndEvent, describe, view_event
-from protocol.errors import Violation
+from protocol.errors import LocalError, Violation
 from protocol.frames import Frame, MessageType, parse_frame
 from protocol.referee import Referee
 from protocol.seat import SeatAgent
@@ -68,6 +68,10 @@ class Peer:
         cfg = self.cfg
         ref = store.referee()
         agent = SeatAgent(ref.game, store.seat, cfg.identity, store.secret_seed)
+        try:   # a COMMIT sent before a crash is opened in time (mined-games.md D17)
+            agent.restore_openings(ref.state, store.openings())
+        except LocalError as exc:
+            raise CorruptGame(store.path, exc.detail) from None
         self.ref, self.agent = ref, agent
         deadline = time.monotonic() + cfg.move_timeout
         wait = cfg.sync_interval
@@ -128,7 +132,9 @@ class Peer:
         await self._send(store, ref, wire)
 
     async def _send(self, store: GameStore, ref: Referee, wire: bytes) -> None:
-        store.append(ref.state.seq, wire)  # persist first: a crash now resends these bytes
+        # Persist first, with what opens a COMMIT: a crash now resends these bytes, and
+        # the resumed seat can still open what they commit to.
+        store.append(ref.state.seq, wire, self.agent.openings(ref.state))
         frame = ref.receive(wire)
         await self.link.send(pack_message("frame", wire))
         if frame is not None:

@@ -4,8 +4,10 @@ WAL mode with synchronous=FULL, one transaction per step. A peer persists a
 frame before it sends it, so after a crash it resends the stored bytes and
 never signs a second, different frame for the same step (equivocation). The
 database holds the setup, this seat's secret seed (so the file is 0600), the
-accepted frames and, if the game stopped on a proven violation, the frame
-that proved it.
+accepted frames, the opening of a commitment this seat has sent but not yet
+opened (a Mined Games COMMIT: written in the same transaction as that frame, so
+a resumed seat can still open it) and, if the game stopped on a proven
+violation, the frame that proved it.
 
 A database is untrusted input: any file can land in the games folder, and a crafted
 one brings its own schema, so a column declared BLOB may hold an integer, text or NULL.
@@ -22,7 +24,6 @@ import contextlib
 import os
 import sqlite3
 import time
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -36,11 +37,15 @@ SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value BLOB NOT NULL);
 CREATE TABLE IF NOT EXISTS frames (seq INTEGER PRIMARY KEY, wire BLOB NOT NULL);
 CREATE TABLE IF NOT EXISTS evidence (id INTEGER PRIMARY KEY, wire BLOB NOT NULL);
+CREATE TABLE IF NOT EXISTS openings (stage INTEGER PRIMARY KEY, value BLOB NOT NULL);
 """
 #: `PRAGMA user_version` of the schema above: this code has never set one.
 USER_VERSION = 0
 #: The seat secret `create` is given (os.urandom(32) by the handshake).
 SEED_BYTES = 32
+#: A seat owes at most one opening at a time: that of its commitment in the current stage
+#: (spec/rules/mined-games.md D17).
+MAX_OPENINGS = 1
 #: The meta values read as text: UTF-8 without control characters, no longer than a frame.
 TEXT_KEYS = ("seat", "role", "url", "listen", "path", "bot", "status")
 
@@ -67,16 +72,6 @@ def _line(text: str) -> str:
     """`text` with every control character escaped: file names and SQLite's messages
     come from the file, and a refusal is one line that cannot drive the terminal."""
     return "".join(c if c.isprintable() else ascii(c)[1:-1] for c in text)
-
-
-@dataclass(frozen=True)
-class GameInfo:
-    path: Path
-    game_id: str
-    seat: int
-    status: str
-    frames: int
-    rules: str = ""
 
 
 class GameStore:
@@ -147,6 +142,10 @@ class GameStore:
         return _wires(self.db, self.path, "frames", "seq", "WHERE seq >= :start",
                       {"start": start})
 
+    def openings(self) -> dict[int, bytes]:
+        """The kept opening(s), by stage, as `SeatAgent.openings` gave them."""
+        return _openings(self.db, self.path)
+
     def frame_count(self) -> int:
         return int(_rows(self.db, self.path, "SELECT count(*) FROM frames")[0][0])
 
@@ -179,8 +178,14 @@ class GameStore:
 
     # -- writes: one transaction each ----------------------------------------------------
 
-    def append(self, seq: int, wire: bytes) -> None:
-        """Persist an accepted (or about to be sent) frame; idempotent for the same bytes."""
+    def append(self, seq: int, wire: bytes, openings: dict[int, bytes] | None = None) -> None:
+        """Persist an accepted (or about to be sent) frame; idempotent for the same bytes.
+        With `openings` (this seat's own frame), they replace the kept openings in the same
+        transaction, so a COMMIT is never stored without what opens it."""
+        if openings is not None and (len(openings) > MAX_OPENINGS or any(
+                len(v) > MAX_FRAME_BYTES for v in openings.values())):
+            raise ValueError(f"a seat keeps at most {MAX_OPENINGS} opening of at most "
+                             f"{MAX_FRAME_BYTES} bytes")
         with self.db:
             self.db.execute("BEGIN IMMEDIATE")
             stored = _wires(self.db, self.path, "frames", "seq", "WHERE seq = :seq",
@@ -190,6 +195,9 @@ class GameStore:
                     raise StoreError(f"step {seq} already holds a different frame")
                 return
             self.db.execute("INSERT INTO frames VALUES (?, ?)", (seq, wire))
+            if openings is not None:
+                self.db.execute("DELETE FROM openings")
+                self.db.executemany("INSERT INTO openings VALUES (?, ?)", openings.items())
 
     def set_meta(self, key: str, value: bytes | str) -> None:
         data = value.encode() if isinstance(value, str) else value
@@ -265,6 +273,7 @@ def _check(db: sqlite3.Connection, path: Path) -> tuple[GameSetup, int]:
     for table, key in (("frames", "seq"), ("evidence", "id")):  # raises on the first bad one
         _wires(db, path, table, key, "WHERE NOT (typeof(wire) = 'blob' AND "
                "length(wire) <= :limit)", most=1)
+    _openings(db, path)
     return setup, int(seat)
 
 
@@ -325,65 +334,17 @@ def _wires(db: sqlite3.Connection, path: Path, table: str, key: str, where: str 
     return [_blob(path, row[1:], MAX_FRAME_BYTES, f"{table} {key} {row[0]}") for row in rows]
 
 
-# -- finding games ----------------------------------------------------------------------
-
-
-class GameNotFound(StoreError):
-    """The name given for a game is no game id prefix or path, or matches none or several."""
-
-
-GAME_ID_HEX = 64
-#: A database is named by this many hex digits of its game id (`GameStore.create`).
-FILE_ID_HEX = 16
-
-
-def find_game(games_dir: Path, name: str) -> Path:
-    """A game by the path of its database, or by any unambiguous prefix of its game id
-    (1 to 64 hex digits, as `dealerless games --json` prints it) among the local games."""
-    if os.sep in name or name.endswith(".sqlite") or (os.altsep and os.altsep in name):
-        path = Path(name).expanduser()
-        if not path.is_file():
-            raise GameNotFound(f"no game database at {path}")
-        return path
-    prefix = name.lower()
-    if not 1 <= len(prefix) <= GAME_ID_HEX or any(c not in "0123456789abcdef" for c in prefix):
-        raise GameNotFound(f"{name!r} is neither a game id (1 to {GAME_ID_HEX} hex digits, "
-                           "see `dealerless games`) nor a path to a .sqlite game database")
-    head = prefix[:FILE_ID_HEX]
-    files = sorted(p for p in games_dir.glob("*.sqlite") if p.stem.startswith(head)) \
-        if games_dir.is_dir() else []
-    if len(prefix) > FILE_ID_HEX:  # the file name holds only the id's first 16 digits
-        files = [p for p in files if _game_id(p).startswith(prefix)]
-    if len(files) != 1:
-        what = "no local game" if not files else f"{len(files)} local games"
-        raise GameNotFound(f"{what} under {games_dir} match{'es' if not files else ''} "
-                           f"{name!r}" + (": give more digits" if files else ""))
-    return files[0]
-
-
-def _game_id(path: Path) -> str:
-    """The full game id of a database, or "" if it is not a readable game."""
-    try:
-        store = GameStore.open(path)
-    except StoreError:
-        return ""
-    store.close()
-    return store.setup.game_id.hex()
-
-
-def list_games(games_dir: Path) -> tuple[list[GameInfo], list[StoreError]]:
-    """The games in `games_dir`, and the refusal of each other *.sqlite file there."""
-    games: list[GameInfo] = []
-    refused: list[StoreError] = []
-    for path in sorted(games_dir.glob("*.sqlite")) if games_dir.is_dir() else []:
-        try:
-            store = GameStore.open(path)
-            try:
-                games.append(GameInfo(path, store.setup.game_id.hex(), store.seat,
-                                      store.meta("status", "in progress"),
-                                      store.frame_count(), store.setup.rules))
-            finally:
-                store.close()
-        except StoreError as exc:
-            refused.append(exc)
-    return games, refused
+def _openings(db: sqlite3.Connection, path: Path) -> dict[int, bytes]:
+    """The openings table: at most MAX_OPENINGS rows, each a stage below MAX_FRAMES (a
+    stage takes frames) and a blob of at most MAX_FRAME_BYTES (it fits an OPEN frame)."""
+    if _rows(db, path, "SELECT count(*) FROM openings")[0][0] > MAX_OPENINGS:
+        raise CorruptGame(path, f"it keeps more than {MAX_OPENINGS} opening")
+    rows = _rows(db, path, f"SELECT stage, {_CHECKED.format('value')} FROM openings "
+                 "ORDER BY stage", {"limit": MAX_FRAME_BYTES})
+    kept = {}
+    for stage, *cell in rows:
+        if not 0 <= stage < MAX_FRAMES:
+            raise CorruptGame(path, f"it keeps an opening of stage {stage}, not 0 to "
+                              f"{MAX_FRAMES - 1}")
+        kept[stage] = _blob(path, tuple(cell), MAX_FRAME_BYTES, f"opening {stage}")
+    return kept

@@ -1,0 +1,137 @@
+"""What a joiner keeps across a crash during the handshake (spec/12-peers.md 12.3).
+
+A joiner's hello commits to its nonce, and once a roster holds that commitment the
+seat is the joiner's only if it opens that very nonce: a `join` run again with a fresh
+one is told that its seat went to another commitment. So before a hello with a new
+commitment leaves, and before the nonce is opened, the joiner writes down
+
+    pack(["joining", 1, nonce, offer, roster])
+
+in `<home>/joining/<32 hex digits of SHA-256(identity key, url)>` (mode 0600): the
+nonce, the host hello it answers (`offer`, the message's bytes, or nil) and the roster
+it opens its nonce for (the message's bytes, or nil). A restarted joiner answers the
+same offer with the same commitment, and once it has opened, opens again for that
+roster only and checks the reveal against it, even once the game has started and no
+hello is sent any more; a host hello of a later round makes it draw a fresh nonce, as
+before the crash (an opened nonce is spent). A `join` of the same invitation with the
+same key takes the record up. It is removed once the game's database exists, or when
+the handshake ends for good (a refusal, a timeout). A joiner given no invitation URL
+(a test's in-process seat) keeps it in memory only.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from peers.keys.home import ensure_dir, write_atomic
+from peers.net.config import PeerError
+from peers.net.link import MAX_MESSAGE_BYTES
+from peers.net.messages import (
+    Offer,
+    Roster,
+    hello_commitment,
+    parse_message,
+    read_offer,
+    read_roster,
+)
+from protocol.canonical import as_array, as_bytes, pack, unpack
+from protocol.errors import DealerlessError
+from protocol.setup import NONCE_BYTES
+
+#: The record's name and format version, its first two items.
+FORMAT = ("joining", 1)
+
+
+class RecordError(ValueError):
+    """A joiner's record cannot be read or does not decode; str() names the file. Like
+    any invalid input, it stops `join` (exit 1) and is left for the user to remove."""
+
+
+@dataclass
+class Joining:
+    """A joiner's handshake so far: its nonce, the offer it answers, the roster it opens
+    for (each a message as it arrived)."""
+
+    path: Path | None
+    nonce: bytes
+    offer: bytes | None = None
+    roster: bytes | None = None
+
+    @classmethod
+    def take_up(cls, games_dir: Path, key: bytes, url: str) -> Joining:
+        """The record of this key's `join` of `url`, or a new one with a fresh nonce (not
+        yet written). RecordError if it cannot be read."""
+        if not url:
+            return cls(None, os.urandom(NONCE_BYTES))
+        name = hashlib.sha256(key + url.encode()).hexdigest()[:32]
+        path = games_dir.parent / "joining" / name
+        _drop_leftovers(path)
+        try:
+            data = path.read_bytes()
+        except FileNotFoundError:
+            return cls(path, os.urandom(NONCE_BYTES))
+        except OSError as exc:
+            raise RecordError(f"cannot read {path}: {exc.strerror}") from None
+        try:
+            tag, version, nonce, offer, roster = as_array(
+                unpack(data, 3 * MAX_MESSAGE_BYTES), 5, "joining record")
+            if (tag, version) != FORMAT:
+                raise RecordError(f"{path} is not a {FORMAT[0]} record of version "
+                                  f"{FORMAT[1]}")
+            kept = cls(path, as_bytes(nonce, "nonce", NONCE_BYTES))
+            if offer is not None:
+                kept.offer = as_bytes(offer, "offer", max_len=MAX_MESSAGE_BYTES)
+                kept.offered()
+            if roster is not None:
+                kept.roster = as_bytes(roster, "roster", max_len=MAX_MESSAGE_BYTES)
+                seated = kept.seated()
+                seats = dict(zip(seated.keys, seated.commitments, strict=True))
+                if seats.get(key) != hello_commitment(kept.nonce):
+                    raise RecordError(f"{path} holds a roster that does not seat this key "
+                                      "with this nonce")
+        except (DealerlessError, PeerError) as exc:   # PeerError: a hello of another version
+            raise RecordError(f"{path} does not decode ({exc}); remove it to join afresh") \
+                from None
+        return kept
+
+    def offered(self) -> Offer:
+        """The host hello this joiner answers."""
+        return read_offer(self._message(self.offer, "hello"))
+
+    def seated(self) -> Roster:
+        """The roster this joiner opens its nonce for."""
+        return read_roster(self._message(self.roster, "roster"), self.offered())
+
+    def _message(self, data: bytes | None, kind: str) -> list[Any]:
+        obj = parse_message(data or b"")
+        if obj is None or len(obj) < 3 or obj[0] != kind:
+            raise RecordError(f"{self.path} holds a {kind} that does not decode")
+        return obj
+
+    def keep(self) -> None:
+        """Write the record down, before what it commits to leaves."""
+        if self.path is None:
+            return
+        ensure_dir(self.path.parent)
+        write_atomic(self.path, pack([*FORMAT, self.nonce, self.offer, self.roster]), 0o600)
+
+    def remove(self) -> None:
+        if self.path is None:
+            return
+        with contextlib.suppress(FileNotFoundError):
+            self.path.unlink()
+        _drop_leftovers(self.path)
+
+
+def _drop_leftovers(path: Path) -> None:
+    """Remove the temporary files of writes of `path` cut short (write_atomic names them
+    `.<name>.<random>.tmp`): a crash may leave one, holding a nonce."""
+    if path.parent.is_dir():
+        for tmp in path.parent.glob(f".{path.name}.*.tmp"):
+            with contextlib.suppress(FileNotFoundError):
+                tmp.unlink()
