@@ -94,7 +94,8 @@ def solana(ops: dict[str, int]) -> dict[str, int]:
 
 
 # Bram at komi 0 named, as before the default became 1.5 pips (spec/rules/bram.md D15).
-GAMES = (("bram", {"komi_halves": 0}, 2, 1), ("mexican-train", {"seats": 8}, 8, 2))
+GAMES = (("bram", {"komi_halves": 0}, 2, 1), ("mexican-train", {"seats": 8}, 8, 2),
+         ("mined-games", {"seats": 5}, 5, 3))
 
 
 def _kind(wire: bytes) -> str:
