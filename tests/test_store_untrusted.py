@@ -28,7 +28,8 @@ from hypothesis import strategies as st
 
 from peers.cli.main import main
 from peers.entropy import Entropy
-from peers.store.games import SCHEMA, CorruptGame, GameStore, find_game, list_games
+from peers.store.finding import find_game, list_games
+from peers.store.games import SCHEMA, CorruptGame, GameStore
 from peers.table.selfplay import Table, rule_params
 from peers.web.api import Api
 from peers.web.tables import TableError, Tables

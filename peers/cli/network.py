@@ -35,7 +35,8 @@ from peers.net.launch import open_host, open_join, reopen, url_host
 from peers.net.link import Link, LinkError
 from peers.net.peer import Peer
 from peers.net.relay import Chaos, Limits, run_relay
-from peers.store.games import GameNotFound, GameStore, StoreError, find_game
+from peers.store.finding import GameNotFound, find_game
+from peers.store.games import GameStore, StoreError
 from peers.table.driver import AsyncChooser, Event, NoticeEvent, SetupEvent, StepEvent
 from peers.table.report import headline
 from peers.table.selfplay import rule_params

@@ -9,7 +9,8 @@ from pathlib import Path
 
 from peers.cli.network import home_dir
 from peers.cli.options import EXIT_FAILED, fail
-from peers.store.games import GameNotFound, GameStore, StoreError, find_game, list_games
+from peers.store.finding import GameNotFound, find_game, list_games
+from peers.store.games import GameStore, StoreError
 
 
 def cmd_games(args: argparse.Namespace) -> int:

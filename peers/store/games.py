@@ -4,8 +4,9 @@ WAL mode with synchronous=FULL, one transaction per step. A peer persists a
 frame before it sends it, so after a crash it resends the stored bytes and
 never signs a second, different frame for the same step (equivocation). The
 database holds the setup, this seat's secret seed (so the file is 0600), the
-accepted frames and, if the game stopped on a proven violation, the frame
-that proved it.
+accepted frames, the frames a rival superseded (spec/10-session.md 10.8: records,
+never part of the transcript) and, if the game stopped on a proven violation, the
+frame that proved it.
 
 A database is untrusted input: any file can land in the games folder, and a crafted
 one brings its own schema, so a column declared BLOB may hold an integer, text or NULL.
@@ -22,7 +23,6 @@ import contextlib
 import os
 import sqlite3
 import time
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -36,11 +36,15 @@ SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value BLOB NOT NULL);
 CREATE TABLE IF NOT EXISTS frames (seq INTEGER PRIMARY KEY, wire BLOB NOT NULL);
 CREATE TABLE IF NOT EXISTS evidence (id INTEGER PRIMARY KEY, wire BLOB NOT NULL);
+CREATE TABLE IF NOT EXISTS superseded (id INTEGER PRIMARY KEY, seq INTEGER NOT NULL,
+                                       wire BLOB NOT NULL);
 """
 #: `PRAGMA user_version` of the schema above: this code has never set one.
 USER_VERSION = 0
 #: The seat secret `create` is given (os.urandom(32) by the handshake).
 SEED_BYTES = 32
+#: The most superseded frames a store keeps (10.8): as many as a transcript's frames.
+MAX_SUPERSEDED = MAX_FRAMES
 #: The meta values read as text: UTF-8 without control characters, no longer than a frame.
 TEXT_KEYS = ("seat", "role", "url", "listen", "path", "bot", "status")
 
@@ -67,16 +71,6 @@ def _line(text: str) -> str:
     """`text` with every control character escaped: file names and SQLite's messages
     come from the file, and a refusal is one line that cannot drive the terminal."""
     return "".join(c if c.isprintable() else ascii(c)[1:-1] for c in text)
-
-
-@dataclass(frozen=True)
-class GameInfo:
-    path: Path
-    game_id: str
-    seat: int
-    status: str
-    frames: int
-    rules: str = ""
 
 
 class GameStore:
@@ -171,6 +165,10 @@ class GameStore:
             frames += (offending,)
         return Transcript(self.setup, frames, tuple(self._evidence()))
 
+    def superseded(self) -> list[bytes]:
+        """The frames this seat held until a rival took their place (10.8), oldest first."""
+        return _wires(self.db, self.path, "superseded", "id")
+
     def _offending(self) -> bytes | None:
         return _meta(self.db, self.path, "offending", MAX_FRAME_BYTES)
 
@@ -190,6 +188,18 @@ class GameStore:
                     raise StoreError(f"step {seq} already holds a different frame")
                 return
             self.db.execute("INSERT INTO frames VALUES (?, ?)", (seq, wire))
+
+    def rewind(self, seq: int) -> None:
+        """Move the frames from `seq` on to the superseded records, in one transaction:
+        a rival took place `seq` (10.8). Only records beyond MAX_SUPERSEDED, the
+        oldest first, are ever forgotten."""
+        with self.db:
+            self.db.execute("BEGIN IMMEDIATE")
+            self.db.execute("INSERT INTO superseded (seq, wire) SELECT seq, wire FROM frames "
+                            "WHERE seq >= ? ORDER BY seq", (seq,))
+            self.db.execute("DELETE FROM frames WHERE seq >= ?", (seq,))
+            self.db.execute("DELETE FROM superseded WHERE id NOT IN (SELECT id FROM "
+                            "superseded ORDER BY id DESC LIMIT ?)", (MAX_SUPERSEDED,))
 
     def set_meta(self, key: str, value: bytes | str) -> None:
         data = value.encode() if isinstance(value, str) else value
@@ -262,7 +272,10 @@ def _check(db: sqlite3.Connection, path: Path) -> tuple[GameSetup, int]:
         raise CorruptGame(path, f"it holds more than the {MAX_FRAMES} frames of a transcript")
     if _rows(db, path, "SELECT count(*) FROM evidence")[0][0] > MAX_EVIDENCE:
         raise CorruptGame(path, f"it holds more than {MAX_EVIDENCE} evidence records")
-    for table, key in (("frames", "seq"), ("evidence", "id")):  # raises on the first bad one
+    if _rows(db, path, "SELECT count(*) FROM superseded")[0][0] > MAX_SUPERSEDED:
+        raise CorruptGame(path, f"it holds more than {MAX_SUPERSEDED} superseded frames")
+    # Each raises on its first bad value.
+    for table, key in (("frames", "seq"), ("evidence", "id"), ("superseded", "id")):
         _wires(db, path, table, key, "WHERE NOT (typeof(wire) = 'blob' AND "
                "length(wire) <= :limit)", most=1)
     return setup, int(seat)
@@ -323,67 +336,3 @@ def _wires(db: sqlite3.Connection, path: Path, table: str, key: str, where: str 
                  f"ORDER BY {key} LIMIT :most",
                  {**(params or {}), "limit": MAX_FRAME_BYTES, "most": most})
     return [_blob(path, row[1:], MAX_FRAME_BYTES, f"{table} {key} {row[0]}") for row in rows]
-
-
-# -- finding games ----------------------------------------------------------------------
-
-
-class GameNotFound(StoreError):
-    """The name given for a game is no game id prefix or path, or matches none or several."""
-
-
-GAME_ID_HEX = 64
-#: A database is named by this many hex digits of its game id (`GameStore.create`).
-FILE_ID_HEX = 16
-
-
-def find_game(games_dir: Path, name: str) -> Path:
-    """A game by the path of its database, or by any unambiguous prefix of its game id
-    (1 to 64 hex digits, as `dealerless games --json` prints it) among the local games."""
-    if os.sep in name or name.endswith(".sqlite") or (os.altsep and os.altsep in name):
-        path = Path(name).expanduser()
-        if not path.is_file():
-            raise GameNotFound(f"no game database at {path}")
-        return path
-    prefix = name.lower()
-    if not 1 <= len(prefix) <= GAME_ID_HEX or any(c not in "0123456789abcdef" for c in prefix):
-        raise GameNotFound(f"{name!r} is neither a game id (1 to {GAME_ID_HEX} hex digits, "
-                           "see `dealerless games`) nor a path to a .sqlite game database")
-    head = prefix[:FILE_ID_HEX]
-    files = sorted(p for p in games_dir.glob("*.sqlite") if p.stem.startswith(head)) \
-        if games_dir.is_dir() else []
-    if len(prefix) > FILE_ID_HEX:  # the file name holds only the id's first 16 digits
-        files = [p for p in files if _game_id(p).startswith(prefix)]
-    if len(files) != 1:
-        what = "no local game" if not files else f"{len(files)} local games"
-        raise GameNotFound(f"{what} under {games_dir} match{'es' if not files else ''} "
-                           f"{name!r}" + (": give more digits" if files else ""))
-    return files[0]
-
-
-def _game_id(path: Path) -> str:
-    """The full game id of a database, or "" if it is not a readable game."""
-    try:
-        store = GameStore.open(path)
-    except StoreError:
-        return ""
-    store.close()
-    return store.setup.game_id.hex()
-
-
-def list_games(games_dir: Path) -> tuple[list[GameInfo], list[StoreError]]:
-    """The games in `games_dir`, and the refusal of each other *.sqlite file there."""
-    games: list[GameInfo] = []
-    refused: list[StoreError] = []
-    for path in sorted(games_dir.glob("*.sqlite")) if games_dir.is_dir() else []:
-        try:
-            store = GameStore.open(path)
-            try:
-                games.append(GameInfo(path, store.setup.game_id.hex(), store.seat,
-                                      store.meta("status", "in progress"),
-                                      store.frame_count(), store.setup.rules))
-            finally:
-                store.close()
-        except StoreError as exc:
-            refused.append(exc)
-    return games, refused

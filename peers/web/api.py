@@ -16,7 +16,8 @@ from peers.bots.registry import BOTS, RULES_OF, check_bot
 from peers.net.config import MAX_SEATS, MIN_SEATS
 from peers.net.launch import parse_hostport
 from peers.net.link import check_url
-from peers.store.games import GameNotFound, GameStore, StoreError, find_game, list_games
+from peers.store.finding import GameNotFound, find_game, list_games
+from peers.store.games import GameStore, StoreError
 from peers.table.report import match_account
 from peers.table.selfplay import SET_NAMES, rule_params
 from peers.web.seat import Page, WebSeat

@@ -19,7 +19,8 @@ from peers.net.config import HOST, JOIN, PeerConfig, PeerError
 from peers.net.launch import open_host, open_join, reopen
 from peers.net.link import Link, LinkError
 from peers.net.peer import Peer
-from peers.store.games import GameStore, StoreError, find_game
+from peers.store.finding import find_game
+from peers.store.games import GameStore, StoreError
 from peers.table.driver import LocalDriver, NoticeEvent
 from peers.web.seat import WebSeat
 from protocol.errors import DealerlessError
