@@ -33,6 +33,18 @@ class LocalError(DealerlessError):
     """Our own caller misused the API: a bug on this side, not a remote fault."""
 
 
+class SealError(DealerlessError):
+    """A sealed commitment, its opening or a decryption share breaks a rule of
+    spec/06-proofs.md 6.6. `seat` is the seat to blame: the committer for the seal,
+    its opening and its plaintext, the sender for a decryption share. It need not be
+    the seat whose frame triggered the check (a share that completes a combination
+    can reveal the committer's bad padding)."""
+
+    def __init__(self, code: str, detail: str, seat: int) -> None:
+        super().__init__(code, detail)
+        self.seat = seat
+
+
 class Violation(DealerlessError):
     """A frame breaks the protocol (spec/10-session.md section 10.5).
 

@@ -40,11 +40,18 @@ class Tag(Enum):
     KEY_SHARE = b"dealerless/key-share"
     SAS = b"dealerless/short-auth-string"
     HELLO_COMMIT = b"dealerless/hello-commit"
-    MINED_COMMIT = b"dealerless/mined/commit"
     MINED_NONCE = b"dealerless/mined/nonce"
     MINED_MAP_SEED = b"dealerless/mined/map-seed"
     MINED_MAP = b"dealerless/mined/map"
     MINED_TIE = b"dealerless/mined/tie"
+    SEAL_GENERATOR = b"dealerless/h2p/seal"
+    SEAL_KEY = b"dealerless/seal/key"
+    SEAL_KEY_PROOF = b"dealerless/challenge/seal-key"
+    SEAL_CONTEXT = b"dealerless/seal/context"
+    SEAL_COEFF = b"dealerless/seal/coefficient"
+    SEAL_SHARE = b"dealerless/challenge/seal-share"
+    SEAL_DECRYPT = b"dealerless/challenge/seal-decrypt"
+    SEAL_STREAM = b"dealerless/seal/stream"
 
 
 def lp(part: bytes) -> bytes:

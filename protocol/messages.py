@@ -10,13 +10,16 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from .canonical import as_array, as_bytes, as_int, as_list, pack
+from .canonical import as_array, as_bytes, as_int, as_list
 from .deck import DecryptionShare
 from .dleq import DLEQ_PROOF_BYTES, DleqProof
 from .elgamal import CIPHERTEXT_BYTES, decode_deck, encode_deck
 from .errors import EncodingError
-from .group import POINT_BYTES, Point, decode_point
+from .group import POINT_BYTES, SCALAR_BYTES, Point, decode_point, decode_scalar, scalar_bytes
 from .schnorr import SCHNORR_PROOF_BYTES, SchnorrProof
+from .seal import DecryptionShare as SealShare
+from .seal import Seal, SealContext, SealProof
+from .sealed import decode_seal
 from .shuffle import Deck, ShuffleProof, proof_bytes
 
 COMMITMENT_BYTES = 32
@@ -159,59 +162,80 @@ class MoveBody:
 
 
 @dataclass(frozen=True, slots=True)
-class CommitBody:
-    """COMMIT: the seat's commitment to its orders for the stage (spec/10-session.md 10.8)."""
+class SealKeyBody:
+    """KEY of a simultaneous game: the seat's share key y and its proof of possession
+    (spec/10-session.md 10.8, 06-proofs.md 6.6.2)."""
 
-    commitment: bytes
+    key: Point
+    proof: SealProof
 
     def encode(self) -> list[Any]:
-        return [self.commitment]
+        return [self.key.data, *self.proof.encode()]
 
     @classmethod
-    def decode(cls, obj: Any) -> CommitBody:
-        (commit,) = as_array(obj, 1, "commit body")
-        return cls(as_bytes(commit, "commitment", COMMITMENT_BYTES))
+    def decode(cls, obj: Any) -> SealKeyBody:
+        key, c, z = as_array(obj, 3, "share key body")
+        return cls(decode_point(as_bytes(key, "share key", max_len=POINT_BYTES + 1)),
+                   SealProof.decode(as_bytes(c, "key proof c", max_len=SCALAR_BYTES + 1),
+                                    as_bytes(z, "key proof z", max_len=SCALAR_BYTES + 1)))
 
 
-#: Orders on the wire are at most this many bytes of msgpack (a pair of a 64-letter text
-#: and a small integer needs 68).
-MAX_ORDERS_BYTES = 128
+@dataclass(frozen=True, slots=True)
+class CommitBody:
+    """COMMIT: the seat's seal of its orders and nonce for the stage (10.8, 6.6.5)."""
+
+    seal: Seal
+
+    def encode(self) -> list[Any]:
+        return self.seal.encode()
+
+    @classmethod
+    def decode(cls, obj: Any, ctx: SealContext) -> CommitBody:
+        """Strictly, for the seal's context; SealError blames the committer."""
+        return cls(decode_seal(obj, ctx))
 
 
 @dataclass(frozen=True, slots=True)
 class OpenBody:
-    """OPEN: the orders the seat committed to and the commitment's nonce (10.8). The
-    orders' shape depends on the stage; the rules decode them."""
+    """OPEN: the seal secret s of the seat's COMMIT; the orders and nonce come from the
+    seal (10.8, 6.6.6)."""
 
-    orders: Any
-    nonce: bytes
+    secret: int
 
     def encode(self) -> list[Any]:
-        return [self.orders, self.nonce]
+        return [scalar_bytes(self.secret)]
 
     @classmethod
     def decode(cls, obj: Any) -> OpenBody:
-        orders, nonce = as_array(obj, 2, "open body")
-        if len(pack(orders)) > MAX_ORDERS_BYTES:
-            raise EncodingError("body/orders-size", f"orders take at most {MAX_ORDERS_BYTES} "
-                                "bytes")
-        return cls(orders, as_bytes(nonce, "nonce", NONCE_BYTES))
+        (secret,) = as_array(obj, 1, "open body")
+        return cls(decode_scalar(as_bytes(secret, "seal secret", max_len=SCALAR_BYTES + 1)))
 
 
 @dataclass(frozen=True, slots=True)
 class AbsentBody:
-    """ABSENT: the sender declares that `seat` missed its deadline in `stage` (10.8)."""
+    """ABSENT: the sender declares that `seat` missed its deadline in `stage` (10.8);
+    against a sealed OPEN it carries the sender's decryption share of that seat's seal."""
 
     seat: int
     stage: int
+    share: SealShare | None = None
 
     def encode(self) -> list[Any]:
-        return [self.seat, self.stage]
+        head: list[Any] = [self.seat, self.stage]
+        return head if self.share is None else [*head, self.share.encode()]
 
     @classmethod
-    def decode(cls, obj: Any) -> AbsentBody:
-        seat, stage = as_array(obj, 2, "absent body")
-        return cls(as_int(seat, "absent seat", 0, 255), as_int(stage, "stage", 0, 1 << 16))
+    def decode(cls, obj: Any, sender: int) -> AbsentBody:
+        """Strictly; a decryption share by 6.6.7 checks 1-2, blaming `sender`."""
+        items = as_list(obj, "absent body", 3)
+        if len(items) < 2:
+            raise EncodingError("schema/array", "absent body: [seat, stage] or "
+                                "[seat, stage, decryption share]")
+        seat = as_int(items[0], "absent seat", 0, 255)
+        stage = as_int(items[1], "stage", 0, 1 << 16)
+        if len(items) == 2:
+            return cls(seat, stage)
+        return cls(seat, stage, SealShare.decode(items[2], sender))
 
 
 @dataclass(frozen=True, slots=True)

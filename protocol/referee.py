@@ -12,10 +12,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from .commit_reveal import opened_orders
 from .errors import LocalError, Violation
 from .frames import Frame, MessageType
 from .game import Game
-from .messages import AbsentBody, ChooseBody, MoveBody, OpenBody
+from .messages import AbsentBody, ChooseBody, MoveBody
 from .rules.base import Outcome
 from .rules.mined_round import Orders
 from .session import apply_frame, authenticate, awaiting, final_outcome
@@ -52,19 +53,30 @@ def earlier_step_violation(accepted: Frame, other: Frame) -> Violation | None:
     return None
 
 
-def stage_text(frame: Frame) -> str:
-    """An accepted OPEN, ABSENT or CHOOSE frame for people (10.8)."""
-    if frame.type is MessageType.ABSENT:
-        body = AbsentBody.decode(frame.body)
-        return f"declares seat {body.seat} absent in stage {body.stage}"
-    if frame.type is MessageType.CHOOSE:
-        return f"names seat {ChooseBody.decode(frame.body).seat} the elimination candidate"
-    orders = OpenBody.decode(frame.body).orders
+def orders_text(orders: Any) -> str:
+    """Opened orders of a stage for people (rules/mined-games.md 4.1)."""
     if orders is None:
         return "opens its map-seed nonce"
     if type(orders[0]) is int:
         return f"starts on B1 r{orders[0]} c{orders[1]}"
     return Orders(orders[0], orders[1]).text()
+
+
+def stage_text(game: Game, before: PublicState, after: PublicState, frame: Frame) -> str:
+    """An accepted OPEN, ABSENT or CHOOSE frame for people (10.8), from the states before
+    and after it: the orders an OPEN opened, and the orders a seal the table opened held."""
+    if frame.type is MessageType.ABSENT:
+        body = AbsentBody.decode(frame.body, frame.seat)
+        text = f"declares seat {body.seat} absent in stage {body.stage}"
+        withheld = after.rules_state.withheld
+        if len(withheld) > len(before.rules_state.withheld):
+            by = ", ".join(map(str, withheld[-1][2]))
+            orders = opened_orders(game, before, frame)
+            text += f"; seats {by} open its seal: {orders_text(orders)}"
+        return text
+    if frame.type is MessageType.CHOOSE:
+        return f"names seat {ChooseBody.decode(frame.body).seat} the elimination candidate"
+    return orders_text(opened_orders(game, before, frame))
 
 
 class Referee:
@@ -76,6 +88,9 @@ class Referee:
         self.violation: Violation | None = None
         self._offending: bytes | None = None  # the frame that proved `violation`
         self._before: list[PublicState] = []  # the state each accepted frame applied to
+        # A simultaneous game's moves for people (10.8): an OPEN's orders are in its seal,
+        # so they are read when the frame is accepted, from the state before it.
+        self._stage_moves: list[dict[str, Any]] = []
 
     @property
     def awaiting(self) -> tuple[int, MessageType] | None:
@@ -111,16 +126,21 @@ class Referee:
                     and frame.seq < len(self.frames)):
                 self._check_earlier(frame)
                 return None
-            state = apply_frame(self.game, self.state, frame)
+            before = self.state
+            state = apply_frame(self.game, before, frame)
         except Violation as v:
             if v.authenticated:
                 self.violation = v
                 if not self.evidence or self.evidence[-1] != wire:
                     self._offending = wire
             raise
-        self._before.append(self.state)
+        self._before.append(before)
         self.state = state
         self.frames.append(frame)
+        if self.game.simultaneous and frame.type in (MessageType.OPEN, MessageType.ABSENT,
+                                                     MessageType.CHOOSE):
+            self._stage_moves.append({"frame": frame.seq, "seat": frame.seat, "move":
+                                      stage_text(self.game, before, self.state, frame)})
         return frame
 
     def state_before(self, seq: int) -> PublicState:
@@ -135,6 +155,7 @@ class Referee:
         dropped = self.frames[seq:]
         self.state = self.state_before(seq)
         del self.frames[seq:], self._before[seq:]
+        self._stage_moves = [m for m in self._stage_moves if m["frame"] < seq]
         return dropped
 
     def _check_earlier(self, frame: Frame) -> None:
@@ -159,14 +180,16 @@ class Referee:
             frames += (self._offending,)
         return Transcript(self.game.setup, frames, tuple(self.evidence))
 
+    def stage_move(self, seq: int) -> str:
+        """The text of the accepted OPEN, ABSENT or CHOOSE frame `seq` (10.8)."""
+        return str(next(m["move"] for m in self._stage_moves if m["frame"] == seq))
+
     def moves(self) -> list[dict[str, Any]]:
         """The moves made so far, in order, as {frame, seat, move} with the move's text;
         in a simultaneous game, the opened orders, declarations and the winner's choice."""
         rules = self.game.rules
         if self.game.simultaneous:
-            return [{"frame": f.seq, "seat": f.seat, "move": stage_text(f)}
-                    for f in self.frames if f.type in (MessageType.OPEN, MessageType.ABSENT,
-                                                       MessageType.CHOOSE)]
+            return list(self._stage_moves)
         return [{"frame": f.seq, "seat": f.seat,
                  "move": rules.move_text(rules.move_from_id(MoveBody.decode(f.body).move_id))}
                 for f in self.frames if f.type is MessageType.MOVE]

@@ -19,7 +19,6 @@ from typing import Any
 
 from .cannot_play import prove_cannot_play
 from .claims import claim_statement
-from .commit_reveal import orders_commitment
 from .context import Context
 from .deck import DecryptionShare, joint_key, make_share, open_tile, own_share, shuffle_round
 from .deck_phases import commitment
@@ -32,17 +31,19 @@ from .identity import Identity
 from .messages import (
     AbsentBody,
     ChooseBody,
-    CommitBody,
     KeyBody,
     MoveBody,
     NonceBody,
     OpenBody,
+    SealKeyBody,
     ShareEntry,
     SharesBody,
     ShuffleBody,
 )
 from .rules.base import DrawingRules
 from .schnorr import prove_key
+from .seal import deal, decryption_share, pad, prove_share_key, seal_secret, share_key
+from .sealed import PLAINTEXT_BYTES, holders_context, sealed_plaintext, stored_seal
 from .session import awaiting
 from .state import HIDDEN, Phase, PublicState
 from .tiles import Tile
@@ -80,24 +81,17 @@ class SeatAgent:
         self._hand: dict[int, Tile] | None = None
         self._orders_key = H(Tag.MINED_NONCE, secret_seed, gid, b"orders nonce key")[:32]
         self._pending: dict[int, tuple[Any, bytes]] = {}  # stage -> (orders, nonce)
+        # The share key of a simultaneous game (10.8): its seals' holders decrypt with it.
+        self._seal_x = share_key(secret_seed, gid) if game.simultaneous else 0
 
     def __repr__(self) -> str:  # never print secrets
         return f"SeatAgent(seat={self.seat})"
 
     def owed(self, state: PublicState) -> MessageType | None:
-        """The type of the frame this seat owes now, or None. Besides its turn: in a
-        simultaneous game, the COMMIT or OPEN it still owes while it is being declared
-        absent (10.8)."""
+        """The type of the frame this seat owes now, or None. A declaration of absence is
+        never owed: see `may_declare` (10.8)."""
         due = awaiting(state)
-        if due is not None and due[0] == self.seat:
-            return due[1]
-        if self.game.simultaneous and state.phase is Phase.ABSENT:
-            rules = self.game.stages
-            rs = state.rules_state
-            if rs.absent is not None and rs.absent[0] == self.seat:
-                kind = rules.due(rules.answered(rs))
-                return MessageType.COMMIT if kind == ("commit", self.seat) else MessageType.OPEN
-        return None
+        return due[1] if due is not None and due[0] == self.seat else None
 
     def owes(self, state: PublicState) -> bool:
         return self.owed(state) is not None
@@ -172,14 +166,14 @@ class SeatAgent:
 
     def _stage_body(self, state: PublicState, fresh: bytes,
                     choose: Chooser | None) -> tuple[MessageType, Any]:
-        """COMMIT, OPEN, ABSENT or CHOOSE of a simultaneous rule set (10.8)."""
+        """KEY, COMMIT, OPEN or CHOOSE of a simultaneous rule set (10.8)."""
         rules = self.game.stages
         rs = state.rules_state
         phase = state.phase
-        if phase is Phase.ABSENT and rs.absent is not None and rs.absent[0] == self.seat:
-            # Answering late, while being declared absent: the frame it owed all along.
-            rs = rules.answered(rs)
-            phase = Phase.COMMIT if rules.due(rs) == ("commit", self.seat) else Phase.OPEN
+        gid = self.game.game_id
+        if phase is Phase.KEYS:
+            key, proof = prove_share_key(self._seal_x, gid, self.seat, fresh)
+            return MessageType.KEY, SealKeyBody(key, proof).encode()
         if phase is Phase.COMMIT:
             orders = None
             if rules.takes_orders(rs):
@@ -193,21 +187,21 @@ class SeatAgent:
                                  f"break {exc.code}: {exc.detail}") from None
             require_fresh(fresh)
             nonce = H(Tag.MINED_NONCE, self._orders_key, u64(rs.stage), fresh)[:32]
+            # The one thing to remember until the OPEN: the seal is rebuilt from it.
             self._pending[rs.stage] = (orders, nonce)
-            return MessageType.COMMIT, CommitBody(orders_commitment(
-                self.game.game_id, rs.stage, self.seat, orders, nonce)).encode()
+            ctx = holders_context(gid, rs.stage, self.seat, rs.keys)
+            plaintext = pad(sealed_plaintext(orders, nonce), PLAINTEXT_BYTES)
+            return MessageType.COMMIT, deal(ctx, nonce, plaintext, fresh).encode()
         if phase is Phase.OPEN:
             if rs.stage not in self._pending:
                 raise LocalError("seat/lost-orders", f"this seat's orders of stage {rs.stage} "
                                  "were not kept (a restart between commit and open)")
-            # Kept until a later stage: the frame may have to be built again on a later
-            # state (sent while the other seats were declaring this seat absent).
-            for stage in [t for t in self._pending if t < rs.stage]:
-                del self._pending[stage]
-            orders, nonce = self._pending[rs.stage]
-            return MessageType.OPEN, OpenBody(orders, nonce).encode()
-        if phase is Phase.ABSENT:
-            return MessageType.ABSENT, AbsentBody(rs.absent[0], rs.stage).encode()
+            # Kept for the whole game: the frame may have to be built again on a later
+            # state (sent while the other seats were declaring this seat absent), or
+            # after a rival took a place in an earlier stage (10.8) and the chain rewound.
+            _orders, nonce = self._pending[rs.stage]
+            ctx = holders_context(gid, rs.stage, self.seat, rs.keys)
+            return MessageType.OPEN, OpenBody(seal_secret(ctx, nonce)).encode()
         if phase is Phase.CHOOSE:
             return MessageType.CHOOSE, ChooseBody(self._choice(state, choose)).encode()
         raise LocalError("seat/done", "the game is over")
@@ -223,15 +217,36 @@ class SeatAgent:
             raise LocalError("seat/illegal-choice", f"the chooser picked {picked!r}")
         return picked
 
-    def declare_absent(self, state: PublicState) -> bytes:
-        """An ABSENT frame naming the seat that owes the next COMMIT or OPEN (10.8), for
-        when it missed the deadline the seats agreed on."""
+    def may_declare(self, state: PublicState) -> bool:
+        """Whether this seat may declare the seat that owes the next KEY, COMMIT or OPEN
+        absent now (10.8): against a sealed OPEN it holds a share of the seal, otherwise it
+        is living; it is not that seat and has not declared it yet."""
         due = awaiting(state)
-        if due is None or due[1] not in (MessageType.COMMIT, MessageType.OPEN) \
-                or due[0] == self.seat:
-            raise LocalError("seat/no-absence", "no other seat owes a commit or open now")
-        return self.sign(state, MessageType.ABSENT,
-                         AbsentBody(due[0], state.rules_state.stage).encode())
+        if not self.game.simultaneous or due is None or due[0] == self.seat or due[1] not in (
+                MessageType.KEY, MessageType.COMMIT, MessageType.OPEN):
+            return False
+        rules, rs = self.game.stages, state.rules_state
+        if rs.absent is not None and any(d == self.seat for d, _ in rs.absent[1]):
+            return False
+        if rules.sealed(rs, due[0]):
+            return self.seat in rules.holders(rs, due[0])
+        return self.seat in rs.playing()
+
+    def declare_absent(self, state: PublicState, fresh: bytes) -> bytes:
+        """An ABSENT frame naming the seat that owes the next KEY, COMMIT or OPEN (10.8),
+        for when it missed the deadline the seats agreed on; against a sealed OPEN it
+        carries this seat's decryption share of that seat's seal."""
+        if not self.may_declare(state):
+            raise LocalError("seat/no-absence", "this seat may not declare anyone absent now")
+        due = awaiting(state)
+        assert due is not None
+        rules, rs = self.game.stages, state.rules_state
+        share = None
+        if rules.sealed(rs, due[0]):
+            ctx = holders_context(self.game.game_id, rs.stage, due[0], rs.keys)
+            seal = stored_seal(bytes(rs.commits[due[0]]), ctx)
+            share = decryption_share(ctx, seal, self.seat, self._seal_x, fresh)
+        return self.sign(state, MessageType.ABSENT, AbsentBody(due[0], rs.stage, share).encode())
 
     def share_for(self, state: PublicState, position: int, fresh: bytes) -> DecryptionShare:
         """This seat's decryption share of `position`, proven for the current step."""

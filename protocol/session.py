@@ -25,7 +25,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from .commit_reveal import on_absent, on_choose, on_commit, on_open, out_of_turn_allowed
+from .commit_reveal import (
+    on_absent,
+    on_choose,
+    on_commit,
+    on_open,
+    on_seal_key,
+    out_of_turn_allowed,
+)
 from .deck_phases import (
     deck_outcome,
     on_deal,
@@ -45,9 +52,15 @@ from .state import Phase, PublicState
 
 Handler = Callable[[Game, PublicState, Frame], PublicState]
 
+
+def on_keys(game: Game, state: PublicState, frame: Frame) -> PublicState:
+    """KEY: a deck game's key share (10.4), or a simultaneous game's share key (10.8)."""
+    return (on_seal_key if game.simultaneous else on_key)(game, state, frame)
+
+
 #: The phase table (spec/10-session.md section 10.2). Nothing else is legal.
 PHASES: dict[tuple[Phase, MessageType], Handler] = {
-    (Phase.KEYS, MessageType.KEY): on_key,
+    (Phase.KEYS, MessageType.KEY): on_keys,
     (Phase.NONCES, MessageType.NONCE): on_nonce,
     (Phase.SHUFFLE, MessageType.SHUFFLE): on_shuffle,
     (Phase.DEAL, MessageType.DEAL): on_deal,
@@ -57,20 +70,17 @@ PHASES: dict[tuple[Phase, MessageType], Handler] = {
     (Phase.COMMIT, MessageType.COMMIT): on_commit,
     (Phase.OPEN, MessageType.OPEN): on_open,
     (Phase.CHOOSE, MessageType.CHOOSE): on_choose,
-    (Phase.ABSENT, MessageType.ABSENT): on_absent,
-    # Out of turn (10.8, see out_of_turn_allowed): the first declaration that a seat is
-    # absent, from any other living seat, and that seat's late answer while it is declared.
+    # Out of turn (10.8, see out_of_turn_allowed): a declaration that the seat owing a
+    # simultaneous game's KEY, COMMIT or OPEN is absent, from any other seat.
+    (Phase.KEYS, MessageType.ABSENT): on_absent,
     (Phase.COMMIT, MessageType.ABSENT): on_absent,
     (Phase.OPEN, MessageType.ABSENT): on_absent,
-    (Phase.ABSENT, MessageType.COMMIT): on_commit,
-    (Phase.ABSENT, MessageType.OPEN): on_open,
 }
 
-#: What the seat to send owes in each phase (an ABSENT frame is never owed while a
-#: COMMIT or OPEN is: it is the other seats' remedy against the owing seat's silence).
+#: What the seat to send owes in each phase (an ABSENT frame is never owed: it is the
+#: other seats' remedy against the owing seat's silence).
 EXPECTED: dict[Phase, MessageType] = {
-    phase: mtype for phase, mtype in PHASES
-    if (mtype is MessageType.ABSENT) == (phase is Phase.ABSENT)}
+    phase: mtype for phase, mtype in PHASES if mtype is not MessageType.ABSENT}
 
 
 def awaiting(state: PublicState) -> tuple[int, MessageType] | None:
@@ -133,7 +143,7 @@ def apply_frame(game: Game, state: PublicState, frame: Frame) -> PublicState:
         raise blame("state/hash-mismatch", "the frame commits to a different public state")
     if state.phase is Phase.DONE:                                              # 7
         raise blame("frame/after-end", "the game is over")
-    if seat != state.turn and not out_of_turn_allowed(state, frame):          # 8
+    if seat != state.turn and not out_of_turn_allowed(game, state, frame):          # 8
         raise blame("frame/out-of-turn", f"seat {state.turn} owes the next frame")
     handler = PHASES.get((state.phase, frame.type))                            # 9
     if handler is None:

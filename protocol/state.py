@@ -41,13 +41,12 @@ class Phase(StrEnum):
     REVEAL = "reveal"
     COMMIT = "commit"     # simultaneous rule sets (10.8): a seat commits to its orders
     OPEN = "open"         # ... and opens them
-    ABSENT = "absent"     # ... the other seats declare a silent seat absent
     CHOOSE = "choose"     # ... the winner names the elimination candidate
     DONE = "done"
 
 
 #: The phases of a simultaneous rule set by what its rules say is owed (10.8).
-STAGE_PHASES = {"commit": Phase.COMMIT, "open": Phase.OPEN, "absent": Phase.ABSENT,
+STAGE_PHASES = {"keys": Phase.KEYS, "commit": Phase.COMMIT, "open": Phase.OPEN,
                 "choose": Phase.CHOOSE}
 
 

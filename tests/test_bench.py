@@ -6,6 +6,7 @@ import json
 
 import pytest
 
+from peers.bench.seal import STEPS as SEAL_STEPS
 from peers.cli.main import main
 
 
@@ -46,6 +47,20 @@ def test_bench_json_has_the_promised_figures(capsys: pytest.CaptureFixture[str])
     assert report["cannot_play_floor_ratio"] == max(cannot["prove"]["ratio"],
                                                     cannot["verify"]["ratio"])
     assert set(report["shuffle_V_per_tile"]) == {"28"}
+    # Sealed commitments (spec/06-proofs.md 6.6.9), m recipients, threshold t.
+    for m, rep in report["seal"].items():
+        m_, t = int(m), int(m) // 2 + 1
+        assert (rep["m"], rep["t"]) == (m_, t) and m_ in (4, 7)
+        counts = {name: (rep[name]["ops"]["var"], rep[name]["ops"]["base"],
+                         rep[name]["ops"]["valid"]) for name in rep if name in SEAL_STEPS}
+        assert counts == {"deal": (t + 3 * m_, 1, 0), "verify": (4 * m_, 0, t + m_),
+                          "open": (1, 1, 0), "share": (2, 2, 0), "verify_share": (3, 1, 1),
+                          "combine": (t, 0, 0)}
+        for name in SEAL_STEPS:
+            assert rep[name]["ratio"] == pytest.approx(rep[name]["median_ms"]
+                                                       / rep[name]["floor_ms"])
+    assert report["seal_floor_ratio"] == max(rep[name]["ratio"] for rep in
+                                             report["seal"].values() for name in SEAL_STEPS)
     game = report["game"]
     assert game["frames"] > 20 and game["transcript_bytes"] > 10_000
     assert report["game_verify_floor_ratio"] == game["verify"]["ratio"]
@@ -62,6 +77,7 @@ def test_bench_table_and_usage_errors(capsys: pytest.CaptureFixture[str]) -> Non
     out = capsys.readouterr().out
     assert "floor_ratio_max" in out and "shuffle_V_per_tile" in out
     assert "cannot_play_V" in out and "cannot play (double-twelve, hand 15, forbidden 76" in out
+    assert "sealed commitments" in out and "seal_floor_ratio" in out
     assert main(["bench", "--sizes", "30"]) == 2
 
 

@@ -15,7 +15,7 @@ from gen_code_table import registry  # noqa: E402
 
 #: The constructors through which a code reaches a verdict; LocalError is a local bug.
 RAISERS = {"EncodingError", "DealerlessError", "Violation", "RuleViolation", "ProofError",
-           "DeckError", "SignatureError", "blame"}
+           "DeckError", "SignatureError", "SealError", "blame"}
 
 
 def raised_codes() -> dict[str, str]:

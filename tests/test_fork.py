@@ -15,7 +15,6 @@ from protocol.errors import Violation
 from protocol.fork import rank, rivals, takes_place
 from protocol.frames import MessageType, parse_frame
 from protocol.identity import Identity
-from protocol.messages import AbsentBody
 from protocol.referee import Referee
 from protocol.seat import SeatAgent
 from protocol.setup import GameSetup
@@ -36,9 +35,9 @@ def table(seed: int = 1) -> tuple[GameSetup, list[SeatAgent], Referee]:
     return setup, agents, ref
 
 
-def play_to(ref: Referee, agents: list[SeatAgent], seq: int) -> None:
-    """Every seat sends what it owes, in turn, until `seq` frames are accepted."""
-    while len(ref.frames) < seq:
+def play_to_open(ref: Referee, agents: list[SeatAgent]) -> None:
+    """Every seat sends what it owes, in turn, until seat 1 owes the map seed's OPEN."""
+    while ref.awaiting != (1, MessageType.OPEN):
         due = ref.awaiting
         assert due is not None
         ref.receive(agents[due[0]].next_frame(ref.state, os.urandom(32), lambda v: None))
@@ -50,13 +49,14 @@ def race(ref: Referee, agents: list[SeatAgent]) -> tuple[bytes, bytes, bytes]:
     due = ref.awaiting
     assert due == (1, MessageType.OPEN)
     answer = agents[1].next_frame(ref.state, os.urandom(32))
-    return answer, agents[2].declare_absent(ref.state), agents[3].declare_absent(ref.state)
+    return (answer, agents[2].declare_absent(ref.state, os.urandom(32)),
+            agents[3].declare_absent(ref.state, os.urandom(32)))
 
 
 def test_a_declaration_takes_the_place_from_the_late_answer_and_the_lower_declarer_wins(
         ) -> None:
     _, agents, ref = table()
-    play_to(ref, agents, SEATS + 1)          # the map seed's commits, and seat 0's open
+    play_to_open(ref, agents)          # share keys, the map seed's commits, seat 0's open
     answer, by2, by3 = (parse_frame(w) for w in race(ref, agents))
     assert rivals(answer, by2) and rivals(by2, by3) and rivals(by3, answer)
     assert rank(by2) < rank(by3) < rank(answer)
@@ -65,13 +65,13 @@ def test_a_declaration_takes_the_place_from_the_late_answer_and_the_lower_declar
     assert not takes_place(answer, by2, []) and not takes_place(answer, answer, [])
     # A declarer that has built on the answer conceded the place to it.
     ref.receive(answer.wire)
-    later = parse_frame(agents[2].next_frame(ref.state, os.urandom(32)))
+    later = parse_frame(agents[2].next_frame(ref.state, os.urandom(32), lambda v: None))
     assert later.seat == 2 and not takes_place(by2, answer, [later])
 
 
 def test_the_referee_rewinds_to_the_place_and_every_order_reaches_one_chain() -> None:
     _, agents, ref = table()
-    play_to(ref, agents, SEATS + 1)
+    play_to_open(ref, agents)
     frames = race(ref, agents)
     chains = set()
     for order in ([0, 1, 2], [2, 1, 0], [1, 0, 2], [0, 2, 1]):
@@ -96,7 +96,7 @@ def test_the_referee_rewinds_to_the_place_and_every_order_reaches_one_chain() ->
 def test_a_store_keeps_superseded_frames_as_records_and_a_transcript_never_holds_one(
         tmp_path: Path) -> None:
     setup, agents, ref = table()
-    play_to(ref, agents, SEATS + 1)
+    play_to_open(ref, agents)
     answer, by2, _ = race(ref, agents)
     store = GameStore.create(tmp_path, setup, 0, os.urandom(32), {})
     for f in ref.frames:
@@ -120,16 +120,16 @@ def test_a_store_keeps_superseded_frames_as_records_and_a_transcript_never_holds
 
 def test_the_same_seat_on_two_histories_is_not_equivocation_but_on_one_place_it_is() -> None:
     _, agents, ref = table()
-    play_to(ref, agents, SEATS + 1)
+    play_to_open(ref, agents)
     _, by2, by3 = race(ref, agents)
     other = Referee(ref.game.setup)
     for f in ref.frames:
         other.receive(f.wire)
     ref.receive(by3)
     other.receive(by2)
-    # Seat 0 co-signs the declaration on both histories, at the same seq.
-    mine = agents[0].next_frame(ref.state, os.urandom(32))
-    theirs = agents[0].next_frame(other.state, os.urandom(32))
+    # Seat 0 declares too, on both histories, at the same seq.
+    mine = agents[0].declare_absent(ref.state, os.urandom(32))
+    theirs = agents[0].declare_absent(other.state, os.urandom(32))
     assert parse_frame(mine).seq == parse_frame(theirs).seq and mine != theirs
     ref.receive(mine)
     with pytest.raises(Violation) as caught:
@@ -137,9 +137,8 @@ def test_the_same_seat_on_two_histories_is_not_equivocation_but_on_one_place_it_
     assert caught.value.code == "frame/chain" and not caught.value.authenticated
     assert ref.violation is None
     # A second, different frame of seat 0 for the same place is equivocation.
-    body = AbsentBody(1, ref.state_before(len(ref.frames) - 1).rules_state.stage + 1)
-    twice = agents[0].sign(ref.state_before(len(ref.frames) - 1), MessageType.ABSENT,
-                           body.encode())
+    place = ref.state_before(len(ref.frames) - 1)
+    twice = agents[0].sign(place, MessageType.ABSENT, [1, place.rules_state.stage])
     with pytest.raises(Violation) as caught:
         ref.receive(twice)
     assert caught.value.code == "frame/equivocation" and caught.value.seat == 0

@@ -112,7 +112,7 @@ def judged(cheat: Cheat) -> Violation:
 
 def test_a_reveal_that_does_not_open_the_commitment_is_blamed_on_its_seat() -> None:
     v = judged(mined_cheats.wrong_reveal())
-    assert "do not open seat 2's commitment" in v.detail
+    assert "seat 2's opening secret does not open its seal" in v.detail
 
 
 def test_orders_that_break_the_rules_are_blamed_on_their_seat() -> None:
@@ -138,20 +138,19 @@ def test_the_winner_names_the_ec_when_several_die_in_a_signed_frame() -> None:
     assert verdict.moves[-1]["move"] == "names seat 2 the elimination candidate"
 
 
-def test_a_late_reveal_forfeits_on_the_other_seats_declarations() -> None:
-    t, late = mined_cheats.late_reveal(seat=3, stage=3)
+def test_a_withheld_open_is_opened_by_a_majority_of_the_other_seats() -> None:
+    t, late = mined_cheats.withheld_open(seat=3, stage=3)
     data = t.referees[0].transcript().encode()
     verdict = replay(data)
     assert verdict.exit_code == 0 and verdict.complete
     out = verdict.to_json()["outcome"]
-    assert out["elimination_candidate"] == 3 and out["status"][3] == "forfeit"
-    assert out["forfeits"] == [{"seat": 3, "stage": 3, "declared_by": [0, 1, 2, 4],
-                                "proven": False}]
+    assert out["status"][3] != "forfeit" and out["forfeits"] == []
+    assert out["withheld"] == [{"seat": 3, "stage": 3, "opened_by": [1, 2, 4]}]
     declarations = [m for m in verdict.moves if "absent" in m["move"]]
-    assert [m["seat"] for m in declarations] == [0, 1, 2, 4]
+    assert [m["seat"] for m in declarations] == [4, 2, 1]   # any order, not seat order
+    assert "seats 1, 2, 4 open its seal: " in declarations[-1]["move"]
     text = account(verdict)
-    assert "Seat 3 forfeited in stage 3: seats 0, 1, 2, 4 each signed" in text
-    assert "rests on their declarations, not on proof" in text
+    assert "Seat 3 withheld its OPEN in stage 3: seats 1, 2, 4 opened its seal" in text
     # The late OPEN, arriving after the declarations, changes nothing and is evidence
     # against nobody: it raced the first declaration for the same step.
     for ref in t.referees:
@@ -161,9 +160,22 @@ def test_a_late_reveal_forfeits_on_the_other_seats_declarations() -> None:
         assert ref.violation is None and ref.complete
 
 
+def test_a_missing_commit_forfeits_on_a_majority_of_declarations() -> None:
+    t, _late = mined_cheats.late_commit(seat=3, stage=3)
+    verdict = replay(t.referees[0].transcript().encode())
+    assert verdict.exit_code == 0 and verdict.complete
+    out = verdict.to_json()["outcome"]
+    assert out["elimination_candidate"] == 3 and out["status"][3] == "forfeit"
+    assert out["forfeits"] == [{"seat": 3, "stage": 3, "declared_by": [1, 2, 4],
+                                "proven": False}]
+    text = account(verdict)
+    assert "Seat 3 forfeited in stage 3: seats 1, 2, 4 each signed" in text
+    assert "rests on their declarations, not on proof" in text
+
+
 @pytest.mark.parametrize("stage", [0, 1])
 def test_a_forfeit_in_the_map_or_start_stage_ends_the_game_at_once(stage: int) -> None:
-    t, _late = mined_cheats.late_reveal(seat=1, stage=stage)
+    t, _late = mined_cheats.late_commit(seat=1, stage=stage)
     verdict = replay(t.referees[0].transcript().encode())
     assert verdict.exit_code == 0
     out = verdict.to_json()["outcome"]
@@ -174,13 +186,70 @@ def test_a_forfeit_in_the_map_or_start_stage_ends_the_game_at_once(stage: int) -
     assert rules.state_from_json(rules.state_to_json(state.rules_state)) == state.rules_state
 
 
-def test_declarations_must_name_the_owing_seat_and_come_from_another_living_seat() -> None:
+def test_a_seat_that_never_sends_its_share_key_forfeits() -> None:
+    t = mined_cheats.table(5)
+    mined_cheats.advance_to(t, mined_cheats.owes(Phase.KEYS, 2, 0))
+    mined_cheats.declare(t, [4, 0, 3])
+    s = mined_cheats.state(t)
+    assert s.rules_state.miners[2].status == "forfeit" and s.rules_state.keys[2] is None
+    assert s.phase is Phase.KEYS and s.turn == 3
+    verdict = replay(t.play().encode())
+    out = verdict.to_json()["outcome"]
+    assert verdict.exit_code == 0 and out["elimination_candidate"] == 2
+    assert out["forfeits"] == [{"seat": 2, "stage": 0, "declared_by": [0, 3, 4],
+                                "proven": False}]
+
+
+def test_a_bad_seal_is_blamed_on_its_committer_at_once() -> None:
+    v = judged(mined_cheats.bad_seal())
+    assert "does not match seat 2's commitments" in v.detail
+
+
+def test_a_bad_decryption_share_is_blamed_on_its_sender() -> None:
+    v = judged(mined_cheats.bad_decryption_share(seat=3, liar=0))
+    assert "seat 0's decryption share of seat 3's seal" in v.detail
+
+
+def test_a_recovered_plaintext_that_is_no_orders_is_blamed_on_the_committer() -> None:
+    cheat = mined_cheats.sealed_garbage(seat=1)
+    v = judged(cheat)
+    assert v.detail.startswith("recovered from its seal: seat 1's sealed plaintext")
+    sender = parse_frame(cheat.bad_frame)
+    assert sender.type is MessageType.ABSENT and sender.seat != 1
+
+
+def test_two_colluding_silent_seats_do_not_stall_the_table() -> None:
+    """Seat 3 withholds its OPEN and seat 4, a holder of its seal, never declares; the
+    three others open the seal, seat 4 then owes its own OPEN, and they open that too."""
+    t = mined_cheats.table(5)
+    mined_cheats.advance_to(t, mined_cheats.owes(Phase.OPEN, 3, 3))
+    mined_cheats.declare(t, [2, 0, 1])
+    s = mined_cheats.state(t)
+    assert (s.phase, s.turn) == (Phase.OPEN, 4)
+    mined_cheats.declare(t, [1, 0, 2])
+    stages = 3
+    while t.step() is not None:
+        s = mined_cheats.state(t)
+        if s.phase is Phase.OPEN and s.turn == 3 and stages < 5:
+            mined_cheats.declare(t, [0, 1, 2])   # both keep silent in later stages
+            stages += 1
+    verdict = replay(t.referees[0].transcript().encode())
+    assert verdict.exit_code == 0 and verdict.complete
+    out = verdict.to_json()["outcome"]
+    assert out["forfeits"] == []
+    assert [w["seat"] for w in out["withheld"]][:2] == [3, 4]
+
+
+def test_declarations_must_name_the_owing_seat_and_come_from_an_eligible_seat() -> None:
     t = mined_cheats.table(5)
     mined_cheats.advance_to(t, mined_cheats.owes(Phase.OPEN, 3, 2))
     s = mined_cheats.state(t)
-    for sender, body, code in ((1, AbsentBody(2, 2), "absent/wrong-seat"),
-                               (1, AbsentBody(3, 5), "absent/wrong-seat"),
-                               (3, AbsentBody(3, 2), "absent/declarer")):
+    good = AbsentBody.decode(parse_frame(t.agents[1].declare_absent(s, bytes(32))).body, 1)
+    for sender, body, code in ((1, AbsentBody(2, 2, good.share), "absent/wrong-seat"),
+                               (1, AbsentBody(3, 5, good.share), "absent/wrong-seat"),
+                               (3, AbsentBody(3, 2, good.share), "absent/declarer"),
+                               (1, AbsentBody(3, 2), "absent/share"),
+                               (2, good, "seal/decryption-proof")):
         ref = Referee(t.setup)
         for f in t.referees[0].frames:
             ref.receive(f.wire)
@@ -189,23 +258,26 @@ def test_declarations_must_name_the_owing_seat_and_come_from_another_living_seat
         assert (info.value.code, info.value.seat) == (code, sender)
 
 
-def test_a_second_declaration_out_of_turn_is_blamed() -> None:
+def test_a_seat_declares_a_silent_seat_once() -> None:
     t = mined_cheats.table(5)
     mined_cheats.advance_to(t, mined_cheats.owes(Phase.OPEN, 3, 2))
-    t.deliver(t.agents[4].declare_absent(mined_cheats.state(t)))
+    wire = t.agents[4].declare_absent(mined_cheats.state(t), bytes(32))
+    t.deliver(wire)
     s = mined_cheats.state(t)
-    assert s.phase is Phase.ABSENT and s.turn == 0
+    assert (s.phase, s.turn) == (Phase.OPEN, 3)          # seat 3 still owes its OPEN
+    assert not t.agents[4].may_declare(s) and t.agents[1].may_declare(s)
+    again = t.agents[4].sign(s, MessageType.ABSENT, AbsentBody.decode(
+        parse_frame(wire).body, 4).encode())
     with pytest.raises(Violation) as info:
-        t.referees[0].receive(t.agents[1].sign(s, MessageType.ABSENT,
-                                               AbsentBody(3, 2).encode()))
-    assert (info.value.code, info.value.seat) == ("frame/out-of-turn", 1)
+        t.referees[0].receive(again)
+    assert (info.value.code, info.value.seat) == ("absent/declarer", 4)
 
 
 def test_dispute_and_check_step_judge_a_stage_frame_alone(tmp_path: Path) -> None:
     cheat = mined_cheats.wrong_reveal()
     data = cheat.transcript()
     bad = check_step(dispute_package(data, cheat.frame))
-    assert bad.violation is not None and bad.violation.code == "open/commitment-mismatch"
+    assert bad.violation is not None and bad.violation.code == "seal/opening"
     assert bad.violation.seat == cheat.seat
     good = check_step(dispute_package(data, cheat.frame - 1))
     assert good.valid and good.next_state_hash is not None
@@ -215,36 +287,38 @@ def test_dispute_and_check_step_judge_a_stage_frame_alone(tmp_path: Path) -> Non
     assert run("dispute", str(path), str(cheat.frame), "--out", str(pkg)).returncode == 0
     proc = run("check-step", str(pkg), "--json")
     assert proc.returncode == 1
-    assert json.loads(proc.stdout)["violation"]["rule"] == "open/commitment-mismatch"
+    assert json.loads(proc.stdout)["violation"]["rule"] == "seal/opening"
 
 
 def test_a_seat_that_answers_while_declared_absent_stays_in_the_game() -> None:
     t = mined_cheats.table(5)
     mined_cheats.advance_to(t, mined_cheats.owes(Phase.OPEN, 3, 2))
-    t.deliver(t.agents[0].declare_absent(mined_cheats.state(t)))
+    mined_cheats.declare(t, [0])
     s = mined_cheats.state(t)
-    assert s.phase is Phase.ABSENT and s.rules_state.absent == (3, (0,))
-    assert t.agents[3].owed(s) is MessageType.OPEN and t.agents[1].owed(s) is MessageType.ABSENT
+    assert s.phase is Phase.OPEN and s.turn == 3
+    assert [d for d, _ in s.rules_state.absent[1]] == [0] and s.rules_state.absent[0] == 3
+    assert t.agents[3].owed(s) is MessageType.OPEN and t.agents[1].may_declare(s)
     t = mined_cheats.answered_late()
     s = mined_cheats.state(t)
     assert s.rules_state.absent is None and s.rules_state.nonces[3] is not None
     data = t.play().encode()
     verdict = replay(data)
-    assert verdict.exit_code == 0 and verdict.to_json()["outcome"]["forfeits"] == []
+    out = verdict.to_json()["outcome"]
+    assert verdict.exit_code == 0 and out["forfeits"] == [] and out["withheld"] == []
     assert verdict.moves[-1]["move"] != "declares seat 3 absent in stage 2"
 
 
 def test_while_declared_absent_a_seat_may_send_only_the_frame_it_owed() -> None:
     t = mined_cheats.table(5)
     mined_cheats.advance_to(t, mined_cheats.owes(Phase.COMMIT, 3, 2))
-    t.deliver(t.agents[0].declare_absent(mined_cheats.state(t)))
+    mined_cheats.declare(t, [0])
     s = mined_cheats.state(t)
-    opening = t.agents[3].sign(s, MessageType.OPEN, [["", 0], bytes(32)])
+    opening = t.agents[3].sign(s, MessageType.OPEN, [bytes(32)])
     with pytest.raises(Violation) as info:
         t.referees[1].receive(opening)
     assert (info.value.code, info.value.seat) == ("frame/unexpected-type", 3)
     with pytest.raises(Violation) as other:
-        t.referees[2].receive(t.agents[4].sign(s, MessageType.COMMIT, [bytes(32)]))
+        t.referees[2].receive(t.agents[4].sign(s, MessageType.COMMIT, [[], [], b""]))
     assert (other.value.code, other.value.seat) == ("frame/out-of-turn", 4)
 
 
@@ -290,7 +364,21 @@ def test_a_cut_game_is_a_valid_prefix_naming_who_owes_and_the_remedy() -> None:
     text = account(verdict)
     assert "seat 2 owes the next frame (an open frame)" in text
     assert "Not proven: that seat 2 abandoned the game" in text
-    assert "every other living seat may sign that seat 2 is absent" in text
+    assert "any other seat may sign that seat 2 is absent" in text
+    assert "its seal opens and its orders count" in text
+
+
+@pytest.mark.parametrize(("phase", "kind"), [(Phase.OPEN, "open"), (Phase.COMMIT, "commit"),
+                                             (Phase.KEYS, "key")])
+def test_a_file_cut_after_a_declaration_names_the_seat_that_owes(phase: Phase,
+                                                                  kind: str) -> None:
+    t = mined_cheats.table(5)
+    mined_cheats.advance_to(t, mined_cheats.owes(phase, 2, 0 if phase is Phase.KEYS else 3))
+    mined_cheats.declare(t, [4])        # one declarer moved, but seat 2 still owes
+    verdict = replay(t.referees[0].transcript().encode())
+    assert verdict.exit_code == 3 and verdict.awaiting == (2, kind)
+    article = "an" if kind == "open" else "a"
+    assert f"seat 2 owes the next frame ({article} {kind} frame)" in account(verdict)
 
 
 def test_a_forged_package_state_with_illegal_opened_orders_is_refused_not_a_crash() -> None:
@@ -321,7 +409,8 @@ PACKAGES = _packages()
 @settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(which=st.integers(0, len(PACKAGES) - 1), path=st.lists(st.integers(0, 30), max_size=3),
        key=st.sampled_from(["stage", "map", "dur", "miners", "commits", "opened", "nonces",
-                            "absent", "forfeits", "pool", "end", "result"]),
+                            "absent", "forfeits", "pool", "end", "result", "keys",
+                            "withheld"]),
        value=JSONISH)
 def test_a_forged_mined_state_is_refused_or_judged_never_a_crash(
         which: int, path: list[int], key: str, value: object) -> None:
@@ -357,7 +446,7 @@ LAST_OPEN = _last_open()
 @settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(path=st.lists(st.integers(0, 30), max_size=3),
        key=st.sampled_from(["stage", "dur", "miners", "commits", "opened", "nonces",
-                            "absent", "forfeits", "pool", "result"]),
+                            "absent", "forfeits", "pool", "result", "keys", "withheld"]),
        value=JSONISH)
 def test_a_frame_signed_on_a_forged_state_is_judged_never_a_crash(
         path: list[int], key: str, value: object) -> None:

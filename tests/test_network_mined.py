@@ -1,6 +1,6 @@
 """Mined Games over the network (spec/12-peers.md, spec/10-session.md 10.8): five peers
 through a relay that drops, duplicates and reorders; a seat that goes silent is declared
-absent by the other four and the game still ends complete; and five real `dealerless`
+absent by a majority of the other four and the game still ends complete; and five real `dealerless`
 processes through `dealerless relay`."""
 
 from __future__ import annotations
@@ -105,7 +105,8 @@ async def test_a_seat_that_goes_silent_is_declared_absent_and_the_game_ends(
     assert out["status"][gone] == "forfeit" and out["elimination_candidate"] == gone
     (forfeit,) = out["forfeits"]
     assert forfeit["seat"] == gone and forfeit["stage"] == 3 and not forfeit["proven"]
-    assert sorted(forfeit["declared_by"]) == sorted(seats)
+    # A majority of the other four (10.8): the first three after it by the stagger.
+    assert len(forfeit["declared_by"]) == 3 and set(forfeit["declared_by"]) < set(seats)
 
 
 def test_five_processes_play_mined_games_through_a_relay(tmp_path: Path) -> None:

@@ -27,18 +27,20 @@ import hashlib
 import json
 import sys
 from collections.abc import Callable, Iterator
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from peers.cheats import mined_games as mined_cheats
 from peers.entropy import Entropy
 from peers.table.selfplay import Table
 from protocol.canonical import pack, unpack
-from protocol.commit_reveal import orders_commitment as mined_commitment
 from protocol.errors import DealerlessError, LocalError, Violation
-from protocol.frames import FRAME_VERSION, MessageType, signed_message
+from protocol.frames import FRAME_VERSION, MessageType, parse_frame, signed_message
+from protocol.group import G
+from protocol.group import add as add_points
 from protocol.messages import (
     AbsentBody,
-    CommitBody,
     MoveBody,
     NonceBody,
     OpenBody,
@@ -46,6 +48,8 @@ from protocol.messages import (
 )
 from protocol.rules.base import RuleViolation
 from protocol.rules.bram_state import PASS
+from protocol.seal import seal_secret
+from protocol.sealed import holders_context
 from protocol.session import step
 from protocol.state import Claim, Phase, PublicState
 from protocol.verifier import check_step, committed_state_hashes, dispute_packages, make_package
@@ -350,9 +354,10 @@ def _forged(c: Crafter, name: str, state: PublicState, wire: bytes) -> Case:
 
 
 def mined_cases() -> list[Case]:
-    """Mined Games frames (10.8) breaking what only a commit-reveal stage checks."""
+    """Mined Games frames (10.8) breaking what only a sealed commit-reveal stage checks."""
     c = Crafter("mined-games", {"seats": 5}, ("greedy", "random") * 2 + ("greedy",), 5)
     cases: list[Case] = []
+    t = c.table
 
     def add(name: str, wire: bytes) -> None:
         cases.append((name, c.package(wire), c.state.hash(c.game.rules)))
@@ -364,13 +369,29 @@ def mined_cases() -> list[Case]:
     add("ABSENT by seat 1 naming itself", c.frame(1, MessageType.ABSENT,
                                                    AbsentBody(1, stage).encode()))
     orders, nonce = ["UU", 99], bytes(range(32))   # 99 names no action
-    c.table.deliver(c.frame(1, MessageType.COMMIT, CommitBody(
-        mined_commitment(c.game.game_id, stage, 1, orders, nonce)).encode()))
+    seal = mined_cheats.seal_of(t, 1, orders, nonce)
+    first = seal.shares[0]
+    forged = replace(seal, shares=(replace(first, point=add_points(first.point, G)),
+                                   *seal.shares[1:]))
+    add("COMMIT whose share for seat 0 does not match the commitments",
+        c.frame(1, MessageType.COMMIT, forged.encode()))
+    t.deliver(c.frame(1, MessageType.COMMIT, seal.encode()))
     c.advance(lambda s: s.phase is Phase.OPEN and s.turn == 1)
-    add("OPEN of committed orders naming no action",
-        c.frame(1, MessageType.OPEN, OpenBody(orders, nonce).encode()))
-    add("OPEN of orders over 128 bytes",
-        c.frame(1, MessageType.OPEN, OpenBody("U" * 130, nonce).encode()))
+    ctx = holders_context(c.game.game_id, stage, 1, c.state.rules_state.keys)
+    add("OPEN of sealed orders naming no action",
+        c.frame(1, MessageType.OPEN, OpenBody(seal_secret(ctx, nonce)).encode()))
+    add("OPEN whose secret does not open the seal",
+        c.frame(1, MessageType.OPEN, OpenBody(seal_secret(ctx, bytes(32))).encode()))
+    add("ABSENT against a sealed OPEN without a decryption share",
+        c.frame(0, MessageType.ABSENT, AbsentBody(1, stage).encode()))
+    honest = AbsentBody.decode(parse_frame(t.agents[0].declare_absent(
+        c.state, c.fresh())).body, 0)
+    assert honest.share is not None
+    add("ABSENT whose decryption share is seat 0's but signed by seat 2",
+        c.frame(2, MessageType.ABSENT, honest.encode()))
+    mined_cheats.declare(t, [4, 3])
+    add("ABSENT whose share opens a seal of orders naming no action (seat 1's)",
+        t.agents[2].declare_absent(c.state, c.fresh()))
     return cases
 
 

@@ -13,12 +13,16 @@ loser's REVEAL, so the margin is unknown (spec/11-verify.md 11.2 step 5, rules/b
 D14). `mexican-train-3` is a complete three-seat Mexican Train round with draws and
 "cannot play" claims (spec/10-session.md 10.4); `mineshaft-4` a four-seat Mineshaft
 round. `mined-games-5` is a complete five-seat Mined Games game (commit-reveal stages,
-spec/10-session.md 10.8); `mined-forfeit` one where seat 3 never opens its orders of
-stage 3 and the other four declare it absent; `mined-choice` one where two miners die
+spec/10-session.md 10.8); `mined-forfeit` one where seat 3 never commits its orders of
+stage 3 and a majority of the others (seats 4, 2, 1) declares it absent, so it forfeits;
+`mined-withheld` one where seat 3 seals its orders of stage 3 but never opens them, and
+seats 4, 2 and 1 declare it absent with their decryption shares, which open its seal: the
+game goes on with its orders; `mined-choice` one where two miners die
 in lava and the token winner names the elimination candidate in a CHOOSE frame;
 `mined-answered-late` one where seat 3 is declared absent by seat 0 and opens its orders
-before the others declare, so the declaration lapses; the
-cheats of peers/cheats/mined_games.py give `mined-wrong-reveal`, `mined-illegal-orders` and
+before the others declare, so the declaration lapses; the cheats of
+peers/cheats/mined_games.py give `mined-wrong-reveal`, `mined-illegal-orders`,
+`mined-bad-seal`, `mined-bad-decryption-share`, `mined-sealed-garbage` and
 `mined-bad-choice`. Every other file is the transcript an
 honest seat saves after one of the cheats in peers/cheats/deck_games.py (`false-claim` is a
 Mexican Train seat that could play but draws or passes with a forged proof;
@@ -69,12 +73,15 @@ def build() -> dict[str, bytes]:
         files[name] = make().transcript()
     files["mined-games-5"] = selfplay("mined-games", {"seats": 5},
                                       ("greedy", "random") * 2 + ("greedy",), seed=1).encode()
-    forfeit, _late = mined_cheats.late_reveal(seed=5, seat=3, stage=3)
+    forfeit, _late = mined_cheats.late_commit(seed=5, seat=3, stage=3)
     files["mined-forfeit"] = forfeit.referees[0].transcript().encode()
+    withheld, _late = mined_cheats.withheld_open(seed=5, seat=3, stage=3)
+    files["mined-withheld"] = withheld.referees[0].transcript().encode()
     files["mined-choice"] = mined_cheats.two_die_in_lava(choice=2).play().encode()
     files["mined-answered-late"] = mined_cheats.answered_late().play().encode()
     for cheat in (mined_cheats.wrong_reveal(), mined_cheats.illegal_orders(),
-                  mined_cheats.bad_choice()):
+                  mined_cheats.bad_seal(), mined_cheats.bad_decryption_share(),
+                  mined_cheats.sealed_garbage(), mined_cheats.bad_choice()):
         files[cheat.name] = cheat.transcript()
     files["protocol-1"] = (OUT / "protocol-1.transcript").read_bytes()
     return files

@@ -14,14 +14,12 @@ from __future__ import annotations
 
 import os
 import statistics
-import time
-from collections.abc import Callable
 from functools import partial
 from typing import Any
 
-from nacl import bindings as na
-from nacl.signing import SigningKey, VerifyKey
-
+from peers.bench.ops import Step, sample_op_costs
+from peers.bench.ops import random_scalar as _random_scalar
+from peers.bench.seal import run_seal, seal_lines
 from peers.entropy import Entropy
 from peers.table.selfplay import Table, selfplay
 from protocol.cannot_play import (
@@ -35,8 +33,7 @@ from protocol.cannot_play import (
 from protocol.context import Context
 from protocol.deck import initial_deck, joint_key, make_share, verify_share
 from protocol.elgamal import Ciphertext, decode_deck, encode_deck
-from protocol.group import OPS, L, base_mul, mul
-from protocol.hashing import Tag, hash_to_point
+from protocol.group import base_mul, mul
 from protocol.shuffle import (
     ShuffleProof,
     apply_shuffle,
@@ -49,72 +46,6 @@ from protocol.tiles import DOUBLE_NINE, DOUBLE_SIX, DOUBLE_TWELVE
 from protocol.verifier import replay
 
 SETS = {28: DOUBLE_SIX, 55: DOUBLE_NINE, 91: DOUBLE_TWELVE}
-OP_NAMES = ("var", "base", "add", "valid", "h2p", "sig")
-
-
-def _random_scalar() -> int:
-    return int.from_bytes(os.urandom(64), "little") % L
-
-
-def _op_table() -> dict[str, Callable[[], object]]:
-    k = _random_scalar().to_bytes(32, "little")
-    p = na.crypto_scalarmult_ed25519_base_noclamp(k)
-    q = na.crypto_core_ed25519_from_uniform(os.urandom(32))
-    label = os.urandom(16)
-    signer = SigningKey(os.urandom(32))
-    message = os.urandom(256)
-    signature = signer.sign(message).signature
-    verifier = bytes(signer.verify_key)
-    return {
-        "var": lambda: na.crypto_scalarmult_ed25519_noclamp(k, p),
-        "base": lambda: na.crypto_scalarmult_ed25519_base_noclamp(k),
-        "add": lambda: na.crypto_core_ed25519_add(p, q),
-        "valid": lambda: na.crypto_core_ed25519_is_valid_point(p),
-        "h2p": lambda: hash_to_point(Tag.GENERATOR, label),
-        "sig": lambda: VerifyKey(verifier).verify(message, signature),
-    }
-
-
-def sample_op_costs(samples: dict[str, list[float]], batch: int = 100, batches: int = 2) -> None:
-    """Append per-call seconds of each raw group operation, one sample per batch."""
-    for name, fn in _op_table().items():
-        for _ in range(batches):
-            t0 = time.perf_counter()
-            for _ in range(batch):
-                fn()
-            samples.setdefault(name, []).append((time.perf_counter() - t0) / batch)
-
-
-class Step:
-    """Timing samples and operation counts of one protocol step."""
-
-    def __init__(self) -> None:
-        self.samples: list[float] = []
-        self.ops: dict[str, int] = {}
-
-    def run(self, fn: Callable[[], Any]) -> Any:
-        OPS.reset()
-        t0 = time.perf_counter()
-        out = fn()
-        self.samples.append(time.perf_counter() - t0)
-        self.ops = OPS.snapshot()
-        return out
-
-    def run_batch(self, fn: Callable[[], Any], count: int) -> None:
-        """Time `count` calls as one sample (per call), for steps too short to time alone."""
-        OPS.reset()
-        t0 = time.perf_counter()
-        for _ in range(count):
-            fn()
-        self.samples.append((time.perf_counter() - t0) / count)
-        self.ops = {name: n // count for name, n in OPS.snapshot().items()}
-
-    def report(self, costs: dict[str, float]) -> dict[str, Any]:
-        median = statistics.median(self.samples)
-        floor = sum(self.ops[name] * costs[name] for name in OP_NAMES)
-        return {"median_ms": median * 1e3, "floor_ms": floor * 1e3,
-                "ratio": median / floor if floor else None, "ops": dict(self.ops),
-                "runs": len(self.samples)}
 
 
 def bench_shuffle(n: int, reps: int,
@@ -315,6 +246,7 @@ def run(reps: int = 9, sizes: tuple[int, ...] = (28, 55, 91),
     cannot_play = _cannot_play_report(cp_steps, cp_stmt, cp_size, _medians(local))
     for name, v in local.items():
         everything.setdefault(name, []).extend(v)
+    sealed = run_seal(reps, everything, _medians)
     ratios = [dleq["prove"]["ratio"], dleq["verify"]["ratio"],
               cannot_play["prove"]["ratio"], cannot_play["verify"]["ratio"]]
     for rep in shuffles.values():
@@ -340,6 +272,7 @@ def run(reps: int = 9, sizes: tuple[int, ...] = (28, 55, 91),
         "cannot_play_V": {step: cannot_play[step]["V"] for step in ("prove", "verify")},
         "cannot_play_floor_ratio": max(cannot_play["prove"]["ratio"],
                                        cannot_play["verify"]["ratio"]),
+        **sealed,
         "reps": reps,
     }
 
@@ -397,4 +330,5 @@ def render(result: dict[str, Any]) -> str:
                      f"table_verify_floor_ratio {result['table_verify_floor_ratio']:.2f}")
     per_tile = ", ".join(f"N={n}: {v:.1f}" for n, v in result["shuffle_V_per_tile"].items())
     lines.append(f"shuffle_V_per_tile {per_tile}")
+    lines += seal_lines(result)
     return "\n".join(lines)

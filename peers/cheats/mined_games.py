@@ -1,6 +1,8 @@
-"""Deviating seats in Mined Games (spec/10-session.md 10.8): a reveal that does not open
-its commitment, orders that break the rules, a seat that never opens (declared absent by
-the others), a winner naming a living seat; for tests and golden transcripts.
+"""Deviating seats in Mined Games (spec/10-session.md 10.8): an opening secret that does
+not open the seal, orders that break the rules, a seal with a bad share, a bad
+decryption share, a sealed plaintext that is no orders, a seat that withholds its OPEN
+(the table opens its seal), a seat that never commits (it forfeits), a winner naming a
+living seat; for tests and golden transcripts.
 
 Like peers/cheats/deck_games.py: a seeded game is played honestly up to the cheat, then the
 cheater signs one bad frame with its own key.
@@ -8,15 +10,18 @@ cheater signs one bad frame with its own key.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from dataclasses import replace
 from typing import Any
 
 from peers.cheats.deck_games import Cheat
 from peers.entropy import Entropy
 from peers.table.selfplay import Table
-from protocol.commit_reveal import orders_commitment as commitment
-from protocol.frames import MessageType
-from protocol.messages import ChooseBody, CommitBody, OpenBody
+from protocol.frames import MessageType, parse_frame
+from protocol.group import G, L, add
+from protocol.messages import AbsentBody, ChooseBody, OpenBody
+from protocol.seal import Seal, deal, pad, seal_secret
+from protocol.sealed import PLAINTEXT_BYTES, holders_context, sealed_plaintext
 from protocol.seat import SeatView
 from protocol.state import Phase, PublicState
 
@@ -49,39 +54,126 @@ def prefix(t: Table) -> tuple[bytes, ...]:
 
 
 def wrong_reveal(seed: int = 5, seat: int = 2) -> Cheat:
-    """The seat opens orders other than those it committed to in round 1."""
+    """The seat opens its round-1 seal with a secret that is not the seal's (10.8)."""
     t = table(seed)
     advance_to(t, owes(Phase.OPEN, seat, 2))
-    orders, nonce = t.agents[seat]._pending[2]
-    other = ["", 0] if orders != ["", 0] else ["", 1]
-    bad = t.agents[seat].sign(state(t), MessageType.OPEN, OpenBody(other, nonce).encode())
-    return Cheat("mined-wrong-reveal", prefix(t), bad, seat, "open/commitment-mismatch",
-                 table=t)
+    s = state(t)
+    ctx = holders_context(t.setup.game_id, 2, seat, s.rules_state.keys)
+    secret = seal_secret(ctx, t.agents[seat]._pending[2][1])
+    bad = t.agents[seat].sign(s, MessageType.OPEN, OpenBody((secret + 1) % L).encode())
+    return Cheat("mined-wrong-reveal", prefix(t), bad, seat, "seal/opening", table=t)
+
+
+def seal_of(t: Table, seat: int, orders: Any, nonce: bytes, plaintext: bytes | None = None,
+            fresh: bytes = bytes(32)) -> Seal:
+    """A seal by `seat` for the current stage of `orders` and `nonce` (or of `plaintext`,
+    padded or not, for a cheat that seals garbage)."""
+    s = state(t)
+    ctx = holders_context(t.setup.game_id, s.rules_state.stage, seat, s.rules_state.keys)
+    data = pad(sealed_plaintext(orders, nonce), PLAINTEXT_BYTES) if plaintext is None \
+        else plaintext
+    return deal(ctx, nonce, data, fresh)
 
 
 def illegal_orders(seed: int = 5, seat: int = 1) -> Cheat:
-    """The seat commits to six steps without a garnet in round 1, then opens them."""
+    """The seat seals six steps without a garnet in round 1, then opens them."""
     t = table(seed)
     advance_to(t, owes(Phase.COMMIT, seat, 2))
     orders, nonce = ["LLLLLL", 0], bytes(range(32))
-    s = state(t)
-    t.deliver(t.agents[seat].sign(s, MessageType.COMMIT, CommitBody(commitment(
-        t.setup.game_id, 2, seat, orders, nonce)).encode()))
+    t.deliver(t.agents[seat].sign(state(t), MessageType.COMMIT,
+                                  seal_of(t, seat, orders, nonce).encode()))
     advance_to(t, owes(Phase.OPEN, seat, 2))
-    bad = t.agents[seat].sign(state(t), MessageType.OPEN, OpenBody(orders, nonce).encode())
+    s = state(t)
+    ctx = holders_context(t.setup.game_id, 2, seat, s.rules_state.keys)
+    bad = t.agents[seat].sign(s, MessageType.OPEN, OpenBody(seal_secret(ctx, nonce)).encode())
     return Cheat("mined-illegal-orders", prefix(t), bad, seat, "mined/too-many-moves",
                  table=t)
 
 
-def late_reveal(seed: int = 5, seat: int = 3, stage: int = 3) -> tuple[Table, bytes]:
-    """The seat commits in `stage` but never opens; once its deadline passes, every other
-    living seat declares it absent, and the game goes on without it to the end. Returns
-    the table at the end and the late OPEN the seat would have sent."""
+def bad_seal(seed: int = 5, seat: int = 2) -> Cheat:
+    """The seat's round-1 seal carries a share that does not match its commitments: every
+    seat proves it at once, before anything is opened (10.8, 6.6.5)."""
+    t = table(seed)
+    advance_to(t, owes(Phase.COMMIT, seat, 2))
+    good = seal_of(t, seat, ["", 0], bytes(range(32)))
+    first = good.shares[0]
+    forged = replace(good, shares=(replace(first, point=add(first.point, G)),
+                                   *good.shares[1:]))
+    bad = t.agents[seat].sign(state(t), MessageType.COMMIT, forged.encode())
+    return Cheat("mined-bad-seal", prefix(t), bad, seat, "seal/share-proof", table=t)
+
+
+def declare(t: Table, seats: Sequence[int]) -> None:
+    """Each of `seats` in turn declares the seat that now owes the next frame absent, until
+    that seat no longer owes it (its seal opened, or it forfeited)."""
+    due = t.referees[0].awaiting
+    for d in seats:
+        if t.referees[0].awaiting != due:
+            return
+        t.deliver(t.agents[d].declare_absent(state(t), t.entropy.bytes(f"declare {d}")))
+
+
+def holders(t: Table, seat: int) -> list[int]:
+    return list(t.referees[0].game.stages.holders(state(t).rules_state, seat))
+
+
+def bad_decryption_share(seed: int = 5, seat: int = 3, liar: int = 0) -> Cheat:
+    """`seat` withholds its round-1 OPEN; `liar` declares it absent with a decryption share
+    that is not its own: its sender is blamed at once (10.8, 6.6.7)."""
+    t = table(seed)
+    advance_to(t, owes(Phase.OPEN, seat, 2))
+    s = state(t)
+    wire = t.agents[liar].declare_absent(s, t.entropy.bytes("liar"))
+    body = AbsentBody.decode(parse_frame(wire).body, liar)
+    assert body.share is not None
+    forged = replace(body, share=replace(body.share, point=add(body.share.point, G)))
+    bad = t.agents[liar].sign(s, MessageType.ABSENT, forged.encode())
+    return Cheat("mined-bad-decryption-share", prefix(t), bad, liar, "seal/decryption-proof",
+                 table=t)
+
+
+def sealed_garbage(seed: int = 5, seat: int = 1) -> Cheat:
+    """The seat seals bytes that are no orders in round 1 and withholds its OPEN; the
+    declaration that opens the seal proves the plaintext bad, and the committer is blamed
+    (10.8): the seal binds what it holds."""
+    t = table(seed)
+    advance_to(t, owes(Phase.COMMIT, seat, 2))
+    garbage = pad(b"\x93" + bytes(40), PLAINTEXT_BYTES)  # an array of 3, then junk
+    t.deliver(t.agents[seat].sign(state(t), MessageType.COMMIT,
+                                  seal_of(t, seat, None, bytes(range(32)), garbage).encode()))
+    advance_to(t, owes(Phase.OPEN, seat, 2))
+    needed = holders(t, seat)
+    t_needed = len(needed) // 2 + 1
+    declare(t, needed[:t_needed - 1])
+    last = needed[t_needed - 1]
+    bad = t.agents[last].declare_absent(state(t), t.entropy.bytes("last"))
+    return Cheat("mined-sealed-garbage", prefix(t), bad, seat, "open/plaintext", table=t)
+
+
+def withheld_open(seed: int = 5, seat: int = 3, stage: int = 3,
+                  declarers: Sequence[int] | None = None) -> tuple[Table, bytes]:
+    """The seat seals its orders in `stage` but never opens them; once its deadline passes
+    the other seats declare it absent, each with its decryption share, and the first
+    majority of them opens its seal: the orders count, and the game goes on to the end.
+    Returns the table at the end and the late OPEN the seat would have sent."""
     t = table(seed)
     advance_to(t, owes(Phase.OPEN, seat, stage))
     late = t.agents[seat].next_frame(state(t), t.entropy.bytes("late"))
-    first = next(s for s in state(t).rules_state.playing() if s != seat)
-    t.deliver(t.agents[first].declare_absent(state(t)))
+    declare(t, declarers if declarers is not None else list(reversed(holders(t, seat))))
+    while t.step() is not None:
+        pass
+    return t, late
+
+
+def late_commit(seed: int = 5, seat: int = 3, stage: int = 3) -> tuple[Table, bytes]:
+    """The seat never commits in `stage`; a majority of the other living seats declares it
+    absent and it forfeits (nothing of it is sealed yet). Returns the table at the end and
+    the late COMMIT."""
+    t = table(seed)
+    advance_to(t, owes(Phase.COMMIT, seat, stage))
+    late = t.agents[seat].next_frame(state(t), t.entropy.bytes("late"), t.choosers[seat])
+    others = [s for s in state(t).rules_state.playing() if s != seat]
+    declare(t, list(reversed(others))[:len(others) // 2 + 1])
     while t.step() is not None:
         pass
     return t, late
@@ -118,11 +210,10 @@ def bad_choice(seed: int = 5) -> Cheat:
 
 
 def answered_late(seed: int = 5, seat: int = 3, stage: int = 2) -> Table:
-    """Seat 0 declares the seat absent while it owes its OPEN; the seat answers before the
-    others have declared, the declaration lapses, and the game is played to the end."""
+    """Seat 0 declares the seat absent while it owes its OPEN; the seat answers before a
+    majority has declared, the declaration lapses, and the game is played to the end."""
     t = table(seed)
     advance_to(t, owes(Phase.OPEN, seat, stage))
-    first = next(s for s in state(t).rules_state.playing() if s != seat)
-    t.deliver(t.agents[first].declare_absent(state(t)))
+    declare(t, [next(s for s in state(t).rules_state.playing() if s != seat)])
     t.deliver(t.agents[seat].next_frame(state(t), t.entropy.bytes("answer")))
     return t

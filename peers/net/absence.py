@@ -1,11 +1,12 @@
-"""When a seat may declare a silent seat absent (spec/10-session.md 10.8, spec/12-peers.md 12.3).
+"""When a seat declares a silent seat absent (spec/10-session.md 10.8, spec/12-peers.md 12.3).
 
-Only simultaneous games declare absence: a seat that owes a COMMIT or OPEN past
-the timeout is declared absent by the other living seats, the first of them after
-one timeout, the next after two, and so on, so that two seats rarely race to be
-first. A seat co-signs a declaration under way only once the absent seat has been
-silent for the whole timeout by its own clock, so that one seat declaring too
-early cannot make the others forfeit a seat still in time.
+Only simultaneous games declare absence: a seat that owes a KEY, COMMIT or OPEN past the
+timeout may be declared absent by any other eligible seat, in any order (against a sealed
+OPEN, each declaration carries the declarer's decryption share). Every eligible seat
+declares once the owing seat has been silent for the whole timeout by its own clock, so
+that one seat declaring too early cannot make the others act on a seat still in time;
+the eligible seats are staggered by a fraction of the timeout, counted from the seat
+after the owing one, so that two honest seats rarely race for the same step.
 """
 
 from __future__ import annotations
@@ -14,9 +15,12 @@ import time
 
 from protocol.frames import MessageType
 from protocol.referee import Referee
+from protocol.seat import SeatAgent
 
 #: The frames whose silence a declaration of absence answers.
-ANSWERED = (MessageType.COMMIT, MessageType.OPEN)
+ANSWERED = (MessageType.KEY, MessageType.COMMIT, MessageType.OPEN)
+#: The stagger between two eligible declarers, as a fraction of the timeout.
+STAGGER = 0.25
 
 
 class AbsenceClock:
@@ -24,39 +28,49 @@ class AbsenceClock:
 
     def __init__(self, move_timeout: float) -> None:
         self.timeout = move_timeout
-        # (stage, seat) -> when this seat first saw that seat owe a COMMIT or OPEN.
-        self.silent_since: dict[tuple[int, int], float] = {}
+        # (stage, seat, type) -> when this seat first saw that seat owe that frame.
+        self.silent_since: dict[tuple[int, int, MessageType], float] = {}
+
+    def _key(self, ref: Referee) -> tuple[int, int, MessageType] | None:
+        due = ref.awaiting
+        if not ref.game.simultaneous or due is None or due[1] not in ANSWERED:
+            return None
+        return ref.state.rules_state.stage, due[0], due[1]
 
     def watch(self, ref: Referee, me: int) -> None:
-        """Start the clock on the seat the game now waits for, if it is another's frame."""
+        """Start the clock on the seat the game now waits for, if it owes another's frame."""
+        key = self._key(ref)
+        if key is not None and key[1] != me:
+            self.silent_since.setdefault(key, time.monotonic())
+
+    def eligible(self, ref: Referee) -> list[int]:
+        """The seats that may declare the owing seat absent (10.8), from the seat after it:
+        against a sealed OPEN its seal's holders, otherwise the other living seats."""
         due = ref.awaiting
-        if ref.game.simultaneous and due is not None and due[0] != me and due[1] in ANSWERED:
-            self.silent_since.setdefault((ref.state.rules_state.stage, due[0]),
-                                         time.monotonic())
+        assert due is not None
+        rules, rs, owing = ref.game.stages, ref.state.rules_state, due[0]
+        seats = rules.holders(rs, owing) if rules.sealed(rs, owing) else [
+            s for s in rs.playing() if s != owing]
+        k = ref.game.seats
+        return sorted(seats, key=lambda s: (s - owing) % k)
 
-    def until_ready(self, ref: Referee) -> float:
-        """Seconds until this seat may co-sign the declaration under way."""
-        absent = ref.state.rules_state.absent
-        key = (ref.state.rules_state.stage, absent[0] if absent else -1)
-        since = self.silent_since.setdefault(key, time.monotonic())
-        return since + self.timeout - time.monotonic()
-
-    def ready(self, ref: Referee, owed: MessageType) -> bool:
-        """Whether to send the frame this seat owes now: every frame at once, except a
-        declaration of absence before its time (see until_ready)."""
-        return owed is not MessageType.ABSENT or self.until_ready(ref) <= 0
-
-    def turn(self, ref: Referee, me: int, due: tuple[int, MessageType],
-             overdue: float) -> float | None:
-        """For a seat `overdue` seconds past its timeout: 0 if this seat declares it absent
-        now, else the seconds to keep listening before this seat's turn to declare; None
-        to give up (a deck game, or no declaration can help)."""
-        if not ref.game.simultaneous or due[1] not in ANSWERED:
+    def declare_in(self, ref: Referee, agent: SeatAgent) -> float | None:
+        """Seconds until this seat declares the owing seat absent (0 or less: now), or None
+        if it may not (it owes the frame itself, is not eligible, or has declared)."""
+        key = self._key(ref)
+        if key is None or not agent.may_declare(ref.state):
             return None
-        others = [s for s in ref.state.rules_state.playing() if s != due[0]]
-        if me not in others:
-            # A dead seat only watches: it waits while the living may still declare.
-            later = len(others) * self.timeout - overdue
-            return later if later > 0 else None
-        later = others.index(me) * self.timeout - overdue
-        return later if later > 0 else 0.0
+        since = self.silent_since.setdefault(key, time.monotonic())
+        slot = self.eligible(ref).index(agent.seat)
+        return since + self.timeout * (1 + STAGGER * slot) - time.monotonic()
+
+    def give_up_in(self, ref: Referee) -> float | None:
+        """Seconds until this seat stops waiting for the owing seat: every eligible seat has
+        had its turn to declare and a timeout more. None for a frame no declaration answers
+        (a deck game's, which only its own seat can send)."""
+        key = self._key(ref)
+        if key is None:
+            return None
+        since = self.silent_since.setdefault(key, time.monotonic())
+        slots = len(self.eligible(ref))
+        return since + self.timeout * (2 + STAGGER * slots) - time.monotonic()

@@ -56,6 +56,8 @@ class Peer:
         self.answers = AnswerLimit(config.sync_interval)
         self.absence = AbsenceClock(config.move_timeout)
         self.forks = Forks()
+        # When another seat last showed that it holds frames we lack (monotonic time).
+        self.behind_at = -1e9
 
     async def run(self) -> PeerResult:
         store = self.store or await Handshake(self.link, self.cfg, self.answers,
@@ -94,30 +96,35 @@ class Peer:
             due = ref.awaiting
             self.absence.watch(ref, store.seat)
             owed = agent.owed(ref.state)
-            if owed is not None and self.absence.ready(ref, owed):
+            if owed is not None:
                 await self._send_own(store, ref, agent, owed)
                 deadline, wait = time.monotonic() + cfg.move_timeout, cfg.sync_interval
                 continue
             # Checked on every pass: a stream of messages that make no progress (stale
             # SYNCs, hellos, garbage) must not keep a silent seat from timing out.
             left = deadline - time.monotonic()
-            if owed is MessageType.ABSENT:
-                left = self.absence.until_ready(ref)  # not due yet by this seat's clock
-            elif due is not None and left <= 0:
-                turn = self.absence.turn(ref, store.seat, due, -left)
-                if turn is None:
-                    return self._abandoned(store, due[0], due[1].label)
-                if turn == 0:
-                    await self._declare_absent(store, ref, agent, due[0])
-                    deadline, wait = time.monotonic() + cfg.move_timeout, cfg.sync_interval
-                    continue
-                left = turn  # not this seat's turn to declare yet: keep listening
-            message = await self.link.recv(min(wait, max(left, 0.01)))
+            declare = self.absence.declare_in(ref, agent)
+            if declare is not None and self._behind():
+                declare = max(declare, cfg.sync_interval)   # catch up before judging
+            if declare is not None and declare <= 0 and due is not None:
+                await self._declare_absent(store, ref, agent, due[0])
+                deadline, wait = time.monotonic() + cfg.move_timeout, cfg.sync_interval
+                continue
+            give_up = self.absence.give_up_in(ref)
+            if give_up is not None:
+                # A simultaneous game: wait while this seat or another may still declare,
+                # and while the table moves (races for a place can make declaring slow).
+                left = max(left, give_up)
+            if due is not None and left <= 0:
+                return self._abandoned(store, due[0], due[1].label)
+            nap = left if declare is None else min(left, declare)
+            message = await self.link.recv(min(wait, max(nap, 0.01)))
             if message is None:
                 await self.link.send(self._sync(ref))
                 # Back off while the other side is thinking: a person may take minutes,
-                # and every SYNC costs the relay a slot in the room's log.
-                wait = min(wait * 1.5, MAX_SYNC_INTERVAL)
+                # and every SYNC costs the relay a slot in the room's log. But ask four
+                # times a timeout: a lost frame must not make us give up on its seat.
+                wait = min(wait * 1.5, MAX_SYNC_INTERVAL, cfg.move_timeout / 4)
                 continue
             if await self._handle(store, ref, message):
                 deadline, wait = time.monotonic() + cfg.move_timeout, cfg.sync_interval
@@ -130,8 +137,8 @@ class Peer:
 
     async def _declare_absent(self, store: GameStore, ref: Referee, agent: SeatAgent,
                               seat: int) -> None:
-        log.info("declaring seat %d absent after %.0f s", seat, self.cfg.move_timeout)
-        await self._send(store, ref, agent.declare_absent(ref.state))
+        log.info("declaring seat %d absent after %.1f s", seat, self.cfg.move_timeout)
+        await self._send(store, ref, agent.declare_absent(ref.state, os.urandom(32)))
 
     async def _send_own(self, store: GameStore, ref: Referee, agent: SeatAgent,
                         mtype: MessageType) -> None:
@@ -191,6 +198,7 @@ class Peer:
         if type(value) is not int or not 0 <= value < 1 << 32 or not isinstance(head, bytes):
             return
         if value > have:
+            self.behind_at = time.monotonic()
             if self.answers.may_answer(("behind", have)):
                 await self.link.send(self._sync(ref))
             return
@@ -220,6 +228,9 @@ class Peer:
             log.info("seat %d's frame takes place %d (10.8): going on from it",
                      rival.seat, rival.seq)
             self.forks.give_up(store, ref, rival.seq)
+            # Silence is judged afresh on the new chain: a clock started on the old one
+            # would make this seat declare at once a seat whose frame it has not seen.
+            self.absence.silent_since.clear()
             self._take(store, ref, wire)
             return True
         if self.forks.elsewhere(ref, wire):
@@ -244,9 +255,17 @@ class Peer:
         self._progress(ref, frame)
         return True
 
+    def _behind(self) -> bool:
+        """Whether another seat showed lately that it holds frames we lack: a seat that
+        declares absent a seat whose frame it merely has not received yet signs a rival
+        (10.8) for a place the table may have left long ago."""
+        return time.monotonic() - self.behind_at < MAX_SYNC_INTERVAL
+
     def _hold_or_drop(self, ref: Referee, wire: bytes, v: Violation) -> None:
         if v.code == "frame/sequence":
             seq = parse_frame(wire).seq
+            if seq > len(ref.frames):
+                self.behind_at = time.monotonic()
             if len(ref.frames) < seq < len(ref.frames) + MAX_PENDING:
                 self.pending[seq] = wire   # early: its turn will come
                 return

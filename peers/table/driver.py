@@ -20,7 +20,7 @@ from protocol.errors import LocalError
 from protocol.frames import Frame, MessageType
 from protocol.identity import Identity
 from protocol.messages import MoveBody
-from protocol.referee import Referee, stage_text
+from protocol.referee import Referee
 from protocol.seat import SeatView
 from protocol.verifier import Verdict, replay
 
@@ -100,8 +100,8 @@ NOTES = {
     MessageType.MOVE: "move checked",
     MessageType.REVEAL: "reveal shares verified",
     MessageType.DRAW: "share of the drawn tile verified (only the drawer can open it)",
-    MessageType.COMMIT: "commitment to secret orders received",
-    MessageType.OPEN: "orders opened their commitment and obey the rules",
+    MessageType.COMMIT: "seal of secret orders verified (a majority of the others can open it)",
+    MessageType.OPEN: "the seal opened, and its orders obey the rules",
     MessageType.ABSENT: "declaration that the owing seat missed its deadline",
     MessageType.CHOOSE: "the winner named the elimination candidate",
 }
@@ -112,7 +112,7 @@ def describe(referee: Referee, frame: Frame) -> StepEvent:
     if frame.type is MessageType.SHUFFLE:
         note = f"{note} ({len(referee.game.deck_tiles)} tiles)"
     elif frame.type in (MessageType.OPEN, MessageType.ABSENT, MessageType.CHOOSE):
-        note = f"{stage_text(frame)}: {note}"
+        note = f"{referee.stage_move(frame.seq)}: {note}"
     elif frame.type is MessageType.MOVE:
         rules = referee.game.rules
         body = MoveBody.decode(frame.body)  # the step has checked it

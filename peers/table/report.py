@@ -42,9 +42,14 @@ def headline(verdict: Verdict) -> str:
         owes = f"seat {seat} owes the next frame ({article} {message} frame)"
         silence = NOT_PROVEN_SILENCE.format(seat=seat)
         if verdict.setup is not None and verdict.setup.rules == "mined-games" and message in (
-                "commit", "open"):
-            silence += (f" Past that deadline every other living seat may sign that seat {seat} "
-                        "is absent, and it forfeits (spec/10-session.md 10.8).")
+                "key", "commit", "open"):
+            silence += (f" Past that deadline any other seat may sign that seat {seat} is "
+                        "absent: " + (
+                            "with a majority of its seal's holders, each giving its "
+                            "decryption share, its seal opens and its orders count as if it "
+                            "had opened them" if message == "open" else
+                            "with a majority of the other living seats, it forfeits")
+                        + " (spec/10-session.md 10.8).")
         d = verdict.decided
         if d is None:
             return (f"VALID PREFIX of {verdict.frames} frames: {owes}.\n"
@@ -79,6 +84,11 @@ def mined_headline(out: MinedOutcome) -> str:
         lines.append(f"Seat {seat} forfeited in stage {stage}: seats {names} each signed that "
                      f"it missed its deadline. This rests on their declarations, not on proof: "
                      "a transcript cannot prove silence (spec/rules/mined-games.md D16).")
+    for seat, stage, by in out.withheld:
+        names = ", ".join(str(d) for d in by)
+        lines.append(f"Seat {seat} withheld its OPEN in stage {stage}: seats {names} opened "
+                     "its seal with their decryption shares, and its sealed orders counted "
+                     "as if it had opened them (spec/rules/mined-games.md D20).")
     return "\n".join(lines)
 
 

@@ -278,13 +278,19 @@ class StageState(Protocol):
     def stage(self) -> int: ...
 
     @property
-    def commits(self) -> Sequence[bytes | None]:
-        """Per seat, its commitment of this stage, or None."""
+    def keys(self) -> Sequence[bytes | None]:
+        """Per seat, its share key (a point), or None before it sent one."""
         ...
 
     @property
-    def absent(self) -> tuple[int, tuple[int, ...]] | None:
-        """(the seat being declared absent, the seats that declared it so far), or None."""
+    def commits(self) -> Sequence[bytes | None]:
+        """Per seat, its seal of this stage (msgpack), or None."""
+        ...
+
+    @property
+    def absent(self) -> tuple[int, tuple[tuple[int, bytes | None], ...]] | None:
+        """(the seat being declared absent, the declarations so far: each the declarer and
+        its decryption share of that seat's seal, or None), or None."""
         ...
 
 
@@ -303,9 +309,10 @@ class SimultaneousRules(RuleSet[StageStateT, Any], Protocol[StageStateT]):
 
     It is a RuleSet with no deck: the session never shuffles or deals for it, and uses
     these members instead of the deck game's. `due(state)` says what is owed next and by
-    whom: ("commit" | "open" | "absent" | "choose", seat), or None once the game is over;
-    the session's phase and turn always follow it. The session checks that an opening opens
-    the seat's commitment; everything else is the rules' to judge, raising RuleViolation.
+    whom: ("keys" | "commit" | "open" | "choose", seat), or None once the game is over;
+    the session's phase and turn always follow it. The session checks the share keys, seals,
+    openings and decryption shares; everything else is the rules' to judge, raising
+    RuleViolation.
     """
 
     def start_state(self) -> StageStateT:
@@ -314,8 +321,12 @@ class SimultaneousRules(RuleSet[StageStateT, Any], Protocol[StageStateT]):
 
     def due(self, state: StageStateT) -> tuple[str, int] | None: ...
 
+    def share_key(self, state: StageStateT, seat: int, key: bytes) -> StageStateT:
+        """Record the seat's share key, checked by the session."""
+        ...
+
     def commit(self, state: StageStateT, seat: int, value: bytes) -> StageStateT:
-        """Record the seat's commitment for the stage."""
+        """Record the seat's seal for the stage, checked by the session."""
         ...
 
     def decode_orders(self, state: StageStateT, obj: Any) -> Any:
@@ -337,8 +348,23 @@ class SimultaneousRules(RuleSet[StageStateT, Any], Protocol[StageStateT]):
         ...
 
     def declare_absent(self, game_id: bytes, state: StageStateT, declarer: int, seat: int,
-                       stage: int) -> StageStateT:
-        """`declarer` says that `seat`, which owes a COMMIT or OPEN of `stage`, is absent."""
+                       stage: int, share: bytes | None) -> StageStateT:
+        """`declarer` says that `seat`, which owes a KEY, COMMIT or OPEN of `stage`, is
+        absent; `share` is its decryption share when `sealed` says the OPEN is sealed."""
+        ...
+
+    def holders(self, state: StageStateT, seat: int) -> list[int]:
+        """The seats that hold shares of `seat`'s seal in this stage."""
+        ...
+
+    def sealed(self, state: StageStateT, seat: int) -> bool:
+        """Whether `seat` owes an OPEN that a majority of its seal's holders can open."""
+        ...
+
+    def recovered(self, game_id: bytes, state: StageStateT, seat: int, orders: Any,
+                  nonce: bytes) -> StageStateT:
+        """The table opened `seat`'s seal from the declarations: record the orders as its
+        opening, and that it withheld them."""
         ...
 
     def answered(self, state: StageStateT) -> StageStateT:

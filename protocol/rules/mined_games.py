@@ -141,26 +141,22 @@ class MinedGamesRules:
         return MinedState(
             seats=k, stage=START_STAGE if mine else SEED_STAGE, mine=mine,
             dur=mine.fresh_durability() if mine else (), miners=(Miner(None),) * k,
-            commits=(None,) * k, opened=(None,) * k, nonces=(None,) * k)
+            commits=(None,) * k, opened=(None,) * k, nonces=(None,) * k, keys=(None,) * k)
 
     def is_over(self, state: MinedState) -> bool:
         return state.end is not None
 
     def due(self, state: MinedState) -> tuple[str, int] | None:
-        """What is owed next and by whom: ("commit" | "open" | "absent" | "choose", seat)."""
+        """What is owed next and by whom: ("keys" | "commit" | "open" | "choose", seat).
+        While a seat is being declared absent it still owes its frame (10.8)."""
         if state.result is not None:
             return None if state.result.ec is not None else ("choose", _winner(state))
-        if state.absent is not None:
-            seat, declared = state.absent
-            rest = [s for s in state.playing() if s != seat and s not in declared]
-            return "absent", rest[0]
         playing = state.playing()
-        for s in playing:
-            if state.commits[s] is None:
-                return "commit", s
-        for s in playing:
-            if state.nonces[s] is None:
-                return "open", s
+        for kind, missing in (("keys", state.keys), ("commit", state.commits),
+                              ("open", state.nonces)):
+            for s in playing:
+                if missing[s] is None:
+                    return kind, s
         raise LocalError("mined/state", "every seat has opened but the stage is unresolved")
 
     def takes_orders(self, state: MinedState) -> bool:
@@ -175,10 +171,21 @@ class MinedGamesRules:
         """RuleViolation if decoded `orders` break the rules for `seat` (section 4.2)."""
         check_stage_orders(state, seat, orders)
 
+    def share_key(self, state: MinedState, seat: int, key: bytes) -> MinedState:
+        """Record the seat's share key (10.8), which the session has checked."""
+        keys = list(state.keys)
+        keys[seat] = key
+        return replace(state, keys=tuple(keys), absent=None)
+
     def commit(self, state: MinedState, seat: int, value: bytes) -> MinedState:
+        """Record the seat's seal (10.8), which the session has checked."""
         commits = list(state.commits)
         commits[seat] = value
-        return replace(state, commits=tuple(commits))
+        return replace(state, commits=tuple(commits), absent=None)
+
+    def holders(self, state: MinedState, seat: int) -> list[int]:
+        """The seats that hold shares of `seat`'s seal (10.8)."""
+        return state.holders(seat)
 
     def open(self, game_id: bytes, state: MinedState, seat: int, orders: Any,
              nonce: bytes) -> MinedState:
@@ -186,7 +193,7 @@ class MinedGamesRules:
         stage once every living seat has opened."""
         opened, nonces = list(state.opened), list(state.nonces)
         opened[seat], nonces[seat] = orders, nonce
-        state = replace(state, opened=tuple(opened), nonces=tuple(nonces))
+        state = replace(state, opened=tuple(opened), nonces=tuple(nonces), absent=None)
         return self._maybe_resolve(game_id, state)
 
     def play_stage(self, game_id: bytes, state: MinedState, orders: Mapping[int, Any],
@@ -215,36 +222,68 @@ class MinedGamesRules:
         return resolve_stage(game_id, state, self.width, self.height, self.rounds)[0]
 
     def declare_absent(self, game_id: bytes, state: MinedState, declarer: int, seat: int,
-                       stage: int) -> MinedState:
-        """`declarer` says `seat` missed its deadline in `stage` (section 8, D16). When
-        every other living seat has said so, `seat` forfeits: it is dead, and the stage
-        goes on without it."""
+                       stage: int, share: bytes | None = None) -> MinedState:
+        """`declarer` says `seat`, which owes the next KEY, COMMIT or OPEN of `stage`, missed
+        its deadline (section 8, D16, D19, D20). Against a sealed OPEN the declarer is a
+        holder of the seal and `share` its decryption share, which the session checked;
+        the session opens the seal once enough are in (`opened_by`). Otherwise, once a
+        majority of the other living seats has declared, `seat` forfeits: it is dead, and
+        the stage goes on without it."""
         due = self.due(state)
-        owing = state.absent[0] if state.absent else due[1] if due else None
-        if seat != owing or stage != state.stage:
-            raise RuleViolation("absent/wrong-seat", f"seat {owing} owes the next frame of "
-                                f"stage {state.stage}; the declaration names seat {seat} in "
-                                f"stage {stage}")
-        if declarer == seat or not state.miners[declarer].alive:
-            raise RuleViolation("absent/declarer", "only another living seat may declare")
-        declared = (*(state.absent[1] if state.absent else ()), declarer)
-        if set(declared) != set(state.playing()) - {seat}:
+        if due is None or due[0] == "choose" or seat != due[1] or stage != state.stage:
+            owing = "no seat owes" if due is None or due[0] == "choose" else \
+                f"seat {due[1]} owes"
+            raise RuleViolation("absent/wrong-seat", f"{owing} the next frame of stage "
+                                f"{state.stage}; the declaration names seat {seat} in stage "
+                                f"{stage}")
+        sealed = self.sealed(state, seat)
+        eligible = state.holders(seat) if sealed else [
+            s for s in state.playing() if s != seat]
+        before = state.absent[1] if state.absent is not None else ()
+        if declarer not in eligible or any(d == declarer for d, _ in before):
+            raise RuleViolation("absent/declarer", f"seat {declarer} may not declare seat "
+                                f"{seat} absent: " + ("it already has" if declarer in eligible
+                                else "only " + _seats(eligible) + " may"))
+        if (share is not None) != sealed:
+            raise RuleViolation("absent/share", "a declaration against a sealed OPEN carries "
+                                "a decryption share, and only such a declaration does")
+        declared = (*before, (declarer, share))
+        if sealed or len(declared) < majority(len(eligible)):
             return replace(state, absent=(seat, declared))
+        return self._forfeit(game_id, state, seat, tuple(sorted(d for d, _ in declared)))
+
+    def sealed(self, state: MinedState, seat: int) -> bool:
+        """Whether the OPEN `seat` owes can be recovered from its seal without it: its seal
+        is in and has shares (two holders or more, 10.8)."""
+        return (state.commits[seat] is not None and state.nonces[seat] is None
+                and len(state.holders(seat)) >= 2)
+
+    def recovered(self, game_id: bytes, state: MinedState, seat: int, orders: Any,
+                  nonce: bytes) -> MinedState:
+        """The table opened `seat`'s seal from the declarers' shares (D20): the orders count
+        as if the seat had opened them, and the state records who opened it."""
+        assert state.absent is not None and state.absent[0] == seat
+        openers = tuple(sorted(d for d, _ in state.absent[1]))
+        state = replace(state, withheld=(*state.withheld, (seat, state.stage, openers)))
+        return self.open(game_id, state, seat, orders, nonce)
+
+    def _forfeit(self, game_id: bytes, state: MinedState, seat: int,
+                 declared: tuple[int, ...]) -> MinedState:
         miners, commits = list(state.miners), list(state.commits)
         opened, nonces = list(state.opened), list(state.nonces)
         miners[seat] = replace(miners[seat], status="forfeit", died=state.stage)
         commits[seat] = opened[seat] = nonces[seat] = None
         state = replace(state, miners=tuple(miners), commits=tuple(commits),
                         opened=tuple(opened), nonces=tuple(nonces), absent=None,
-                        forfeits=(*state.forfeits, (seat, state.stage, tuple(sorted(declared)))))
+                        forfeits=(*state.forfeits, (seat, state.stage, declared)))
         # Every declarer is alive, so someone is still playing.
         if all(state.commits[s] is not None for s in state.playing()):
             return self._maybe_resolve(game_id, state)
         return state
 
     def answered(self, state: MinedState) -> MinedState:
-        """The seat declared absent sent its frame before every other seat had declared:
-        the declarations lapse (section 8)."""
+        """The seat declared absent sent its frame before the declarations were complete:
+        they lapse (section 8)."""
         return replace(state, absent=None)
 
     def choose(self, state: MinedState, seat: int, chosen: int) -> MinedState:
@@ -266,7 +305,8 @@ class MinedGamesRules:
             raise LocalError("rules/not-over", "the game is not over")
         return MinedOutcome(result.winner, result.ec, state.end, result.how,
                             tuple(m.money for m in state.miners),
-                            tuple(m.status for m in state.miners), state.forfeits, state.pool)
+                            tuple(m.status for m in state.miners), state.forfeits, state.pool,
+                            state.withheld)
 
     # -- the state as JSON (section 9) --------------------------------------------------
 
@@ -275,6 +315,16 @@ class MinedGamesRules:
 
     def state_from_json(self, obj: object) -> MinedState:
         return state_from_json(obj, self.seats, self.width, self.height, self.map, self.rounds)
+
+
+def majority(m: int) -> int:
+    """t = m // 2 + 1 of m seats (10.8): the declarations a forfeit needs, and the shares
+    that open a seal of m holders."""
+    return m // 2 + 1
+
+
+def _seats(seats: list[int]) -> str:
+    return "seats " + ", ".join(map(str, seats)) if seats else "no seat"
 
 
 def _winner(state: MinedState) -> int:

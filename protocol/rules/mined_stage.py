@@ -40,6 +40,7 @@ class MinedOutcome:
     status: tuple[str, ...]
     forfeits: tuple[tuple[int, int, tuple[int, ...]], ...]
     pool: int
+    withheld: tuple[tuple[int, int, tuple[int, ...]], ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         return {"token_winner": self.winner, "elimination_candidate": self.elimination_candidate,
@@ -47,6 +48,8 @@ class MinedOutcome:
                 "status": list(self.status),
                 "forfeits": [{"seat": s, "stage": t, "declared_by": list(d),
                               "proven": False} for s, t, d in self.forfeits],
+                "withheld": [{"seat": s, "stage": t, "opened_by": list(d)}
+                             for s, t, d in self.withheld],
                 "prize_pool_added": self.pool}
 
 
@@ -103,7 +106,9 @@ def finish(game_id: bytes, state: MinedState, end: str) -> MinedState:
     the verdict."""
     if state.stage > START_STAGE:
         state = replace(state, miners=_iron_bonus(state.miners))
-    return replace(state, end=end, result=final_result(game_id, state))
+    # The seals go (nothing is left to open); the last stage's openings stay in the state.
+    return replace(state, end=end, result=final_result(game_id, state),
+                   commits=(None,) * state.seats, absent=None)
 
 
 def resolve_stage(game_id: bytes, state: MinedState, width: int, height: int,

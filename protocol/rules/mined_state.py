@@ -14,6 +14,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..errors import DealerlessError, EncodingError
+from ..group import decode_point
+from ..sealed import check_seal_bytes
 from .base import RuleViolation
 from .mined_map import KINDS, MAX_SIDE, MineMap, parse_map
 from .mined_round import (
@@ -29,7 +31,13 @@ from .mined_round import (
 
 SEED_STAGE, START_STAGE = 0, 1
 MAX_ROUNDS = 10
-COMMITMENT_BYTES = NONCE_BYTES = 32
+KEY_BYTES = NONCE_BYTES = DECRYPTION_SHARE_BYTES = 32
+#: A stage's COMMIT is a seal (spec/10-session.md 10.8): at most this many bytes of msgpack.
+MAX_SEAL_BYTES = 4096
+
+#: One declaration of absence: the declarer and, against a withheld OPEN, its decryption
+#: share of the silent seat's seal (None against a missing KEY or COMMIT).
+Declaration = tuple[int, bytes | None]
 
 
 @dataclass(frozen=True)
@@ -51,14 +59,18 @@ class MinedState:
     mine: MineMap | None                   # None until the map seed is drawn
     dur: tuple[tuple[int, ...], ...]       # durability per floor, row-major
     miners: tuple[Miner, ...]
-    commits: tuple[bytes | None, ...]      # this stage's commitments, per seat
+    commits: tuple[bytes | None, ...]      # this stage's seals (msgpack), per seat
     opened: tuple[Any, ...]                # this stage's opened orders (wire form) or None
     nonces: tuple[bytes | None, ...]       # this stage's opened nonces
-    absent: tuple[int, tuple[int, ...]] | None = None  # (seat declared absent, declarers)
+    # (the seat declared absent, its declarations in the order they came)
+    absent: tuple[int, tuple[Declaration, ...]] | None = None
     forfeits: tuple[tuple[int, int, tuple[int, ...]], ...] = ()  # (seat, stage, declarers)
     pool: int = 0                          # dollars the emeralds added to the prize pool
     end: str | None = None                 # why the game ended, once it has
     result: Result | None = None
+    keys: tuple[bytes | None, ...] = ()    # per seat, its share key (a point), once sent
+    # (seat, stage, declarers whose shares opened its seal): OPENs the table recovered
+    withheld: tuple[tuple[int, int, tuple[int, ...]], ...] = ()
 
     @property
     def round(self) -> int:
@@ -67,6 +79,12 @@ class MinedState:
     def playing(self) -> list[int]:
         """The seats that commit and open in this stage: alive, in seat order."""
         return [s for s, m in enumerate(self.miners) if m.alive]
+
+    def holders(self, seat: int) -> list[int]:
+        """The recipients of `seat`'s seal (10.8): every other seat with a share key. A
+        forfeit or a death ends the game after its stage (6), so within a stage this set
+        never changes, and a seat that forfeits in it still holds its shares."""
+        return [s for s in range(self.seats) if s != seat and self.keys[s] is not None]
 
     @property
     def hand_counts(self) -> tuple[int, ...]:
@@ -116,7 +134,7 @@ def check_stage_orders(state: MinedState, seat: int, orders: Any) -> None:
 # -- the state as JSON (section 9) ------------------------------------------------------
 
 def state_to_json(state: MinedState) -> dict[str, object]:
-    """The state as a JSON object of exactly the 12 keys of section 9."""
+    """The state as a JSON object of exactly the 14 keys of section 9."""
 
     def hexes(xs: tuple[bytes | None, ...]) -> list[str | None]:
         return [None if x is None else x.hex() for x in xs]
@@ -131,13 +149,15 @@ def state_to_json(state: MinedState) -> dict[str, object]:
         "commits": hexes(state.commits),
         "opened": list(state.opened),
         "nonces": hexes(state.nonces),
-        "absent": None if state.absent is None else [state.absent[0],
-                                                     list(state.absent[1])],
+        "absent": None if state.absent is None else [state.absent[0], [
+            [d, None if share is None else share.hex()] for d, share in state.absent[1]]],
         "forfeits": [[s, t, list(d)] for s, t, d in state.forfeits],
         "pool": state.pool,
         "end": state.end,
         "result": None if res is None else [res.winner, res.ec, res.how,
                                             list(res.choose_from)],
+        "keys": hexes(state.keys),
+        "withheld": [[s, t, list(d)] for s, t, d in state.withheld],
     }
 
 
@@ -161,7 +181,7 @@ def _from_json(obj: object, seats: int, width: int, height: int, map_text: str,
                rounds: int) -> MinedState:
     assert isinstance(obj, dict) and sorted(obj) == sorted(
         ["stage", "map", "dur", "miners", "commits", "opened", "nonces", "absent",
-         "forfeits", "pool", "end", "result"])
+         "forfeits", "pool", "end", "result", "keys", "withheld"])
     k = seats
     stage = _int(obj["stage"], 0, rounds + START_STAGE)
     text = obj["map"]
@@ -177,19 +197,24 @@ def _from_json(obj: object, seats: int, width: int, height: int, map_text: str,
                                           and all(len(f) == len(kf) for f, kf in
                                                   zip(dur, mine.kinds, strict=True)))
     miners = tuple(_miner(m, mine) for m in _list(obj["miners"]))
-    commits = tuple(None if c is None else _hex(c, COMMITMENT_BYTES)
+    commits = tuple(None if c is None else _hex(c, 0, MAX_SEAL_BYTES)
                     for c in _list(obj["commits"]))
     nonces = tuple(None if n is None else _hex(n, NONCE_BYTES) for n in _list(obj["nonces"]))
+    keys = tuple(None if y is None else decode_point(_hex(y, KEY_BYTES)).data
+                 for y in _list(obj["keys"]))
     opened = tuple(_list(obj["opened"]))
-    assert len(miners) == len(commits) == len(nonces) == len(opened) == k
+    assert len(miners) == len(commits) == len(nonces) == len(opened) == len(keys) == k
     absent_obj = obj["absent"]
     absent = None
     if absent_obj is not None:
         who, by = _list(absent_obj)
-        absent = (_int(who, 0, k - 1), tuple(_int(x, 0, k - 1) for x in _list(by)))
-    forfeits = tuple((_int(s, 0, k - 1), _int(t, 0, stage),
-                      tuple(_int(x, 0, k - 1) for x in _list(d)))
-                     for s, t, d in (_list(f) for f in _list(obj["forfeits"])))
+        absent = (_int(who, 0, k - 1), tuple(
+            (_int(d, 0, k - 1), None if sh is None else _hex(sh, DECRYPTION_SHARE_BYTES))
+            for d, sh in (_list(x) for x in _list(by))))
+    forfeits, withheld = (tuple((_int(s, 0, k - 1), _int(t, 0, stage),
+                                 tuple(_int(x, 0, k - 1) for x in _list(d)))
+                                for s, t, d in (_list(f) for f in _list(obj[key])))
+                          for key in ("forfeits", "withheld"))
     assert end is None or isinstance(end, str)
     res_obj = obj["result"]
     result = None
@@ -201,16 +226,16 @@ def _from_json(obj: object, seats: int, width: int, height: int, map_text: str,
                         tuple(_int(x, 0, k - 1) for x in _list(among)))
     assert (end is None) == (result is None)
     state = MinedState(k, stage, mine, dur, miners, commits, opened, nonces, absent,
-                       forfeits, _int(obj["pool"], 0, 1 << 40), end, result)
+                       forfeits, _int(obj["pool"], 0, 1 << 40), end, result, keys, withheld)
     for s in range(k):
         m = miners[s]
         placed = stage > START_STAGE or (stage == START_STAGE and end is not None)
         never = m.died is not None and m.died <= START_STAGE  # forfeited before placing
         assert (m.at is None) == (not placed or never)
         assert m.alive == (m.died is None)
-        # Until the game ends, only the living commit; the last stage's stay in the end.
-        assert miners[s].alive or commits[s] is None or end is not None
-        assert commits[s] is not None or nonces[s] is None
+        # Only the living commit; at the end the seals go and the openings stay.
+        assert miners[s].alive or commits[s] is None
+        assert commits[s] is not None or nonces[s] is None or end is not None
         if nonces[s] is None:
             assert opened[s] is None
         else:
@@ -218,15 +243,30 @@ def _from_json(obj: object, seats: int, width: int, height: int, map_text: str,
             if end is None:  # opened orders passed the rules' checks (4.2)
                 check_stage_orders(state, s, opened[s])
     living = state.playing()
+    for s, c in enumerate(commits):  # a seal needs its sender's share key first (10.8)
+        if c is not None:
+            assert keys[s] is not None and end is None
+            check_seal_bytes(c, len(state.holders(s)))
     if absent is not None:
-        who, by = absent
-        assert who in living and state.nonces[who] is None and end is None
-        assert len(set(by)) == len(by) and set(by) < set(living) - {who}
+        _check_absent(state, absent)
     if result is not None and result.ec is None:
         dead = [s for s in range(k) if s not in living]
         assert result.winner in living and len(result.choose_from) > 1
         assert set(result.choose_from) <= set(dead)
     return state
+
+
+def _check_absent(state: MinedState, absent: tuple[int, tuple[Declaration, ...]]) -> None:
+    """A declaration under way names a living seat that owes a frame of the stage; against a
+    withheld OPEN every declarer holds a share of its seal and left one (10.8)."""
+    who, by = absent
+    declarers = [d for d, _ in by]
+    assert who in state.playing() and state.nonces[who] is None and state.end is None
+    assert len(set(declarers)) == len(declarers) and who not in declarers
+    sealed = state.commits[who] is not None and len(state.holders(who)) >= 2
+    for d, share in by:
+        assert (share is not None) == sealed
+        assert d in state.holders(who) if sealed else state.miners[d].alive
 
 
 def _miner(obj: object, mine: MineMap | None) -> Miner:
@@ -255,7 +295,10 @@ def _list(x: object) -> list[Any]:
     return x
 
 
-def _hex(x: object, n: int) -> bytes:
-    if not isinstance(x, str) or len(x) != 2 * n or x != x.lower():
-        raise ValueError(f"{x!r} is not {n} bytes of lowercase hex")
+def _hex(x: object, n: int, most: int | None = None) -> bytes:
+    """`n` bytes of lowercase hex, or n..most bytes if `most` is given."""
+    hi = n if most is None else most
+    if not isinstance(x, str) or not 2 * n <= len(x) <= 2 * hi or len(x) % 2 \
+            or x != x.lower():
+        raise ValueError(f"{x!r} is not {n}..{hi} bytes of lowercase hex")
     return bytes.fromhex(x)

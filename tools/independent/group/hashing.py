@@ -38,6 +38,14 @@ TAGS = {
     "MINED_MAP_SEED": "dealerless/mined/map-seed",
     "MINED_MAP": "dealerless/mined/map",
     "MINED_TIE": "dealerless/mined/tie",
+    "SEAL_GENERATOR": "dealerless/h2p/seal",
+    "SEAL_KEY": "dealerless/seal/key",
+    "SEAL_KEY_PROOF": "dealerless/challenge/seal-key",
+    "SEAL_CONTEXT": "dealerless/seal/context",
+    "SEAL_COEFF": "dealerless/seal/coefficient",
+    "SEAL_SHARE": "dealerless/challenge/seal-share",
+    "SEAL_DECRYPT": "dealerless/challenge/seal-decrypt",
+    "SEAL_STREAM": "dealerless/seal/stream",
 }
 T = {k: v.encode() for k, v in TAGS.items()}
 

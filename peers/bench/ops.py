@@ -1,0 +1,87 @@
+"""The raw group-operation costs and the timer of one protocol step (spec/09-bench.md).
+
+A step's *floor* is the number of group operations it made (counted by
+protocol.group.OPS) times the measured cost of each; `Step.report` gives its median
+time, its floor and their ratio.
+"""
+
+from __future__ import annotations
+
+import os
+import statistics
+import time
+from collections.abc import Callable
+from typing import Any
+
+from nacl import bindings as na
+from nacl.signing import SigningKey, VerifyKey
+
+from protocol.group import OPS, L
+from protocol.hashing import Tag, hash_to_point
+
+OP_NAMES = ("var", "base", "add", "valid", "h2p", "sig")
+
+
+def random_scalar() -> int:
+    return int.from_bytes(os.urandom(64), "little") % L
+
+
+def _op_table() -> dict[str, Callable[[], object]]:
+    k = random_scalar().to_bytes(32, "little")
+    p = na.crypto_scalarmult_ed25519_base_noclamp(k)
+    q = na.crypto_core_ed25519_from_uniform(os.urandom(32))
+    label = os.urandom(16)
+    signer = SigningKey(os.urandom(32))
+    message = os.urandom(256)
+    signature = signer.sign(message).signature
+    verifier = bytes(signer.verify_key)
+    return {
+        "var": lambda: na.crypto_scalarmult_ed25519_noclamp(k, p),
+        "base": lambda: na.crypto_scalarmult_ed25519_base_noclamp(k),
+        "add": lambda: na.crypto_core_ed25519_add(p, q),
+        "valid": lambda: na.crypto_core_ed25519_is_valid_point(p),
+        "h2p": lambda: hash_to_point(Tag.GENERATOR, label),
+        "sig": lambda: VerifyKey(verifier).verify(message, signature),
+    }
+
+
+def sample_op_costs(samples: dict[str, list[float]], batch: int = 100, batches: int = 2) -> None:
+    """Append per-call seconds of each raw group operation, one sample per batch."""
+    for name, fn in _op_table().items():
+        for _ in range(batches):
+            t0 = time.perf_counter()
+            for _ in range(batch):
+                fn()
+            samples.setdefault(name, []).append((time.perf_counter() - t0) / batch)
+
+
+class Step:
+    """Timing samples and operation counts of one protocol step."""
+
+    def __init__(self) -> None:
+        self.samples: list[float] = []
+        self.ops: dict[str, int] = {}
+
+    def run(self, fn: Callable[[], Any]) -> Any:
+        OPS.reset()
+        t0 = time.perf_counter()
+        out = fn()
+        self.samples.append(time.perf_counter() - t0)
+        self.ops = OPS.snapshot()
+        return out
+
+    def run_batch(self, fn: Callable[[], Any], count: int) -> None:
+        """Time `count` calls as one sample (per call), for steps too short to time alone."""
+        OPS.reset()
+        t0 = time.perf_counter()
+        for _ in range(count):
+            fn()
+        self.samples.append((time.perf_counter() - t0) / count)
+        self.ops = {name: n // count for name, n in OPS.snapshot().items()}
+
+    def report(self, costs: dict[str, float]) -> dict[str, Any]:
+        median = statistics.median(self.samples)
+        floor = sum(self.ops[name] * costs[name] for name in OP_NAMES)
+        return {"median_ms": median * 1e3, "floor_ms": floor * 1e3,
+                "ratio": median / floor if floor else None, "ops": dict(self.ops),
+                "runs": len(self.samples)}

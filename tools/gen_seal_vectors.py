@@ -1,0 +1,279 @@
+#!/usr/bin/env python3
+"""Generate spec/vectors/seal.json: sealed commitments (spec/06-proofs.md 6.6).
+
+    python tools/gen_seal_vectors.py          # rewrite the file
+    python tools/gen_seal_vectors.py --check  # exit 1 if it differs from the code
+
+Every seed, nonce and `fresh` input is SHA-512("dealerless-vectors/" || label), as in
+tools/gen_vectors.py, so anyone can regenerate the file. spec/vectors/README.md
+documents every field.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import itertools
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from protocol.canonical import pack
+from protocol.errors import DealerlessError, SealError
+from protocol.group import IDENTITY_BYTES, P_FIELD, L, base_mul, scalar_bytes
+from protocol.hashing import VERSION, Tag, hash_to_scalar, u64
+from protocol.seal import (
+    DecryptionShare,
+    Seal,
+    SealContext,
+    combine,
+    deal,
+    decode_secret,
+    decryption_share,
+    open_with_secret,
+    pad,
+    prove_share_key,
+    seal_context,
+    seal_generator,
+    seal_secret,
+    share_key,
+    unpad,
+    verify_decryption_share,
+    verify_seal,
+    verify_share_key,
+)
+
+OUT = Path(__file__).resolve().parent.parent / "spec" / "vectors" / "seal.json"
+GAME = hashlib.sha512(b"dealerless-vectors/seal/game").digest()[:32]
+STAGE = 5
+SEATS = 8
+SIZE = 48
+SMALL_ORDER = bytes(32)  # y = 0: order 4
+NON_CANONICAL = (P_FIELD + 1).to_bytes(32, "little")
+HIGH_SCALAR = L.to_bytes(32, "little")
+
+
+def seed(label: str) -> bytes:
+    return hashlib.sha512(b"dealerless-vectors/" + label.encode()).digest()[:32]
+
+
+KEYS = {j: share_key(seed(f"seal/key/{j}"), GAME) for j in range(SEATS)}
+
+
+def key_vectors() -> list[dict[str, Any]]:
+    out = []
+    for j, x in KEYS.items():
+        key, proof = prove_share_key(x, GAME, j, seed(f"seal/key-fresh/{j}"))
+        out.append({"seat": j, "seed": seed(f"seal/key/{j}").hex(), "x": str(x),
+                    "y": key.data.hex(), "fresh": seed(f"seal/key-fresh/{j}").hex(),
+                    "c": scalar_bytes(proof.c).hex(), "z": scalar_bytes(proof.z).hex()})
+    return out
+
+
+def context(m: int, committer: int) -> SealContext:
+    seats = [j for j in range(SEATS) if j != committer][:m]
+    return seal_context(GAME, STAGE, committer, [(j, base_mul(KEYS[j])) for j in seats])
+
+
+def outcome(fn: Any) -> tuple[str, int | None]:
+    try:
+        fn()
+    except SealError as exc:
+        return exc.code, exc.seat
+    return "ok", None
+
+
+def deal_vector(name: str, m: int, committer: int, data: bytes | None,
+                plaintext: bytes) -> tuple[dict[str, Any], SealContext, Seal]:
+    ctx = context(m, committer)
+    nonce, fresh = seed(f"seal/{name}/nonce"), seed(f"seal/{name}/fresh")
+    seal = deal(ctx, nonce, plaintext, fresh)
+    coeffs = [hash_to_scalar(Tag.SEAL_COEFF, ctx.digest, nonce, u64(j)) for j in range(ctx.t)]
+    s = seal_secret(ctx, nonce)
+    opened = open_with_secret(ctx, seal, s)
+    vec: dict[str, Any] = {
+        "name": name, "game_id": GAME.hex(), "stage": STAGE, "committer": committer,
+        "recipients": [j for j, _ in ctx.recipients], "m": ctx.m, "t": ctx.t,
+        "context": ctx.digest.hex(), "nonce": nonce.hex(), "fresh": fresh.hex(),
+        "size": SIZE, "plaintext": plaintext.hex(),
+        "coefficients": [str(a) for a in coeffs], "secret": scalar_bytes(s).hex(),
+        "seal_point": base_mul(s).data.hex(),
+        "commitments": [c.data.hex() for c in seal.commitments],
+        "shares": [{"seat": j, "e": j + 1, "point": sh.point.data.hex(),
+                    "c": scalar_bytes(sh.proof.c).hex(), "z": scalar_bytes(sh.proof.z).hex()}
+                   for (j, _), sh in zip(ctx.recipients, seal.shares, strict=False)],
+        "ciphertext": seal.ciphertext.hex(), "wire": pack(seal.encode()).hex(),
+    }
+    code, _ = outcome(lambda: unpad(opened, committer))
+    vec["unpad"] = ({"expected": "ok", "data": data.hex()} if data is not None
+                    else {"expected": code})
+    assert code == ("ok" if data is not None else "seal/padding")
+    if ctx.share_count:
+        dec = {j: decryption_share(ctx, seal, j, KEYS[j], seed(f"seal/{name}/dec/{j}"))
+               for j, _ in ctx.recipients}
+        vec["decryption_shares"] = [
+            {"seat": j, "fresh": seed(f"seal/{name}/dec/{j}").hex(),
+             "point": d.point.data.hex(), "c": scalar_bytes(d.proof.c).hex(),
+             "z": scalar_bytes(d.proof.z).hex(), "wire": pack(d.encode()).hex()}
+            for j, d in dec.items()]
+        subsets = list(itertools.combinations(sorted(dec), ctx.t))
+        vec["combinations"] = []
+        for subset in (subsets[0], subsets[len(subsets) // 2], subsets[-1]):
+            text = combine(ctx, seal, {j: dec[j].point for j in subset})
+            assert text == plaintext
+            vec["combinations"].append({"seats": list(subset), "plaintext": text.hex()})
+    return vec, ctx, seal
+
+
+def tamper(value: list[Any], where: tuple[int, ...], new: Any) -> list[Any]:
+    out: list[Any] = [list(value[0]), [list(s) for s in value[1]], value[2]]
+    target: Any = out
+    for i in where[:-1]:
+        target = target[i]
+    target[where[-1]] = new
+    return out
+
+
+def seal_cases(deal_name: str, ctx: SealContext, seal: Seal,
+               other: Seal) -> list[dict[str, Any]]:
+    """Verification cases on one deal: (name, wire value) -> expected code and blame."""
+    v = seal.encode()
+    z = int.from_bytes(v[1][1][2], "little")
+    cases: list[tuple[str, Any, int]] = [
+        ("the deal itself", v, SIZE),
+        ("array of 2", v[:2], SIZE),
+        ("one commitment too few", [v[0][:-1], v[1], v[2]], SIZE),
+        ("one commitment too many", [v[0] + [v[0][0]], v[1], v[2]], SIZE),
+        ("one share too few", [v[0], v[1][:-1], v[2]], SIZE),
+        ("ciphertext one byte long", v, SIZE - 1),
+        ("a challenge that is an integer", tamper(v, (1, 0, 1), 5), SIZE),
+        ("identity commitment", tamper(v, (0, 1), IDENTITY_BYTES), SIZE),
+        ("small-order encrypted share", tamper(v, (1, 2, 0), SMALL_ORDER), SIZE),
+        ("non-canonical commitment", tamper(v, (0, 0), NON_CANONICAL), SIZE),
+        ("response not below L", tamper(v, (1, 3, 2), HIGH_SCALAR), SIZE),
+        ("bad share proof: response + 1", tamper(v, (1, 1, 2), scalar_bytes((z + 1) % L)),
+         SIZE),
+        ("share of seat 1 given to seat 0", tamper(v, (1, 0, 0), v[1][1][0]), SIZE),
+        ("a commitment of another seal", tamper(v, (0, 2), other.encode()[0][2]), SIZE),
+        ("a seal made for another stage", other.encode(), SIZE),
+    ]
+    out = []
+    for name, value, size in cases:
+        def check(value: Any = value, size: int = size) -> None:
+            verify_seal(ctx, Seal.decode(value, ctx, size))
+        code, blame = outcome(check)
+        out.append({"name": name, "deal": deal_name, "check": "seal", "size": size,
+                    "wire": pack(value).hex(), "expected": code, "blame": blame})
+    return out
+
+
+def opening_cases(deal_name: str, ctx: SealContext, seal: Seal) -> list[dict[str, Any]]:
+    s = seal_secret(ctx, seed(f"seal/{deal_name}/nonce"))
+    out = []
+    for name, secret in (("the committer's secret", scalar_bytes(s)),
+                         ("secret + 1", scalar_bytes((s + 1) % L)),
+                         ("secret + L, not canonical", (s + L).to_bytes(32, "little")),
+                         ("zero", bytes(32))):
+        code, blame = outcome(lambda secret=secret: open_with_secret(  # type: ignore[misc]
+            ctx, seal, decode_secret(ctx, secret)))
+        out.append({"name": name, "deal": deal_name, "check": "opening",
+                    "secret": secret.hex(), "expected": code, "blame": blame})
+    return out
+
+
+def decryption_cases(deal_name: str, ctx: SealContext, seal: Seal,
+                     other: tuple[SealContext, Seal]) -> list[dict[str, Any]]:
+    (a, _), (b, _) = ctx.recipients[:2]
+    share = decryption_share(ctx, seal, a, KEYS[a], seed(f"seal/{deal_name}/dec/{a}"))
+    share_b = decryption_share(ctx, seal, b, KEYS[b], seed(f"seal/{deal_name}/dec/{b}"))
+    foreign = decryption_share(other[0], other[1], a, KEYS[a], seed("seal/other/dec"))
+    w = share.encode()
+    cases = [("a valid share", a, w), ("seat a's share sent as seat b's", b, w),
+             ("seat b's point with seat a's proof", a, [share_b.encode()[0], *w[1:]]),
+             ("response + 1", a, [*w[:2], scalar_bytes((share.proof.z + 1) % L)]),
+             ("a share of another stage's seal", a, foreign.encode()),
+             ("identity point", a, [IDENTITY_BYTES, *w[1:]]),
+             ("small-order point", a, [SMALL_ORDER, *w[1:]]),
+             ("non-canonical point", a, [NON_CANONICAL, *w[1:]]),
+             ("challenge not below L", a, [w[0], HIGH_SCALAR, w[2]]),
+             ("array of 2", a, w[:2])]
+    out = []
+    for name, seat, value in cases:
+        def check(seat: int = seat, value: Any = value) -> None:
+            verify_decryption_share(ctx, seal, seat, DecryptionShare.decode(value, seat))
+        code, blame = outcome(check)
+        out.append({"name": name, "deal": deal_name, "check": "decryption", "seat": seat,
+                    "wire": pack(value).hex(), "expected": code, "blame": blame})
+    return out
+
+
+def other_cases() -> list[dict[str, Any]]:
+    out = []
+    key, proof = prove_share_key(KEYS[3], GAME, 3, seed("seal/key-fresh/3"))
+    for name, seat, game in (("seat 3's key proof", 3, GAME),
+                             ("seat 3's key proof claimed for seat 4", 4, GAME),
+                             ("seat 3's key proof in another game", 3, bytes(32))):
+        code, blame = outcome(lambda seat=seat, game=game: verify_share_key(  # type: ignore[misc]
+            key, proof, game, seat))
+        out.append({"name": name, "check": "key", "seat": seat, "game_id": game.hex(),
+                    "y": key.data.hex(), "c": scalar_bytes(proof.c).hex(),
+                    "z": scalar_bytes(proof.z).hex(), "expected": code, "blame": blame})
+    for name, data in (("empty", b"\x00\x00" + bytes(6)), ("full", b"\x00\x06abcdef"),
+                       ("nonzero fill", b"\x00\x02ab\x00\x01\x00\x00"),
+                       ("length beyond the data", b"\x00\x07abcdef"), ("one byte", b"\x00")):
+        code, blame = outcome(lambda data=data: unpad(data, 6))  # type: ignore[misc]
+        entry = {"name": name, "check": "unpad", "committer": 6, "padded": data.hex(),
+                 "expected": code, "blame": blame}
+        if code == "ok":
+            entry["data"] = unpad(data, 6).hex()
+        out.append(entry)
+    return out
+
+
+def build() -> dict[str, Any]:
+    deals, contexts = [], {}
+    for name, m, committer, data, fill in (
+            ("m=1", 1, 1, b"two seats: nothing shared", None),
+            ("m=2", 2, 0, b"[3, \"ENNE\"]", None),
+            ("m=4", 4, 2, b"orders of seat 2", None),
+            ("m=7", 7, 2, b"seven recipients, t = 4", None),
+            ("m=2, nonzero fill", 2, 1, None, b"\x00\x02ab" + b"\x01" * (SIZE - 4))):
+        plaintext = fill if data is None else pad(data, SIZE)
+        assert plaintext is not None
+        vec, ctx, seal = deal_vector(name, m, committer, data, plaintext)
+        deals.append(vec)
+        contexts[name] = (ctx, seal)
+    ctx4, seal4 = contexts["m=4"]
+    other_ctx = seal_context(GAME, STAGE + 1, 2, list(ctx4.recipients))
+    other = deal(other_ctx, seed("seal/other/nonce"), pad(b"other", SIZE), seed("seal/other"))
+    cases = (seal_cases("m=4", ctx4, seal4, other) + opening_cases("m=4", ctx4, seal4)
+             + decryption_cases("m=4", ctx4, seal4, (other_ctx, other)) + other_cases())
+    return {"about": {"generated_by": "python tools/gen_seal_vectors.py",
+                      "seeds": "SHA-512('dealerless-vectors/' || label)[:32]",
+                      "spec": "spec/06-proofs.md 6.6", "version": VERSION.decode()},
+            "generator": seal_generator().data.hex(), "keys": key_vectors(), "deals": deals,
+            "other_seal": {"stage": STAGE + 1, "committer": 2, "wire": pack(other.encode()).hex()},
+            "cases": cases}
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[1])
+    parser.add_argument("--check", action="store_true", help="compare instead of writing")
+    args = parser.parse_args()
+    text = json.dumps(build(), indent=1, sort_keys=True) + "\n"
+    if args.check:
+        if not OUT.exists() or OUT.read_text() != text:
+            print(f"stale vectors: {OUT.name}", file=sys.stderr)
+            return 1
+        return 0
+    OUT.write_text(text)
+    return 0
+
+
+if __name__ == "__main__":
+    try:
+        sys.exit(main())
+    except DealerlessError as exc:
+        print(f"gen_seal_vectors: {exc}", file=sys.stderr)
+        sys.exit(1)
