@@ -240,6 +240,48 @@ def test_two_colluding_silent_seats_do_not_stall_the_table() -> None:
     assert [w["seat"] for w in out["withheld"]][:2] == [3, 4]
 
 
+def test_two_colluding_seats_silent_at_commit_both_forfeit_and_the_game_ends() -> None:
+    t = mined_cheats.table(5)
+    mined_cheats.advance_to(t, mined_cheats.owes(Phase.COMMIT, 3, 2))
+    mined_cheats.declare(t, [0, 2, 1])               # seat 4 keeps silent too
+    s = mined_cheats.state(t)
+    assert (s.phase, s.turn) == (Phase.COMMIT, 4)
+    mined_cheats.declare(t, [2, 0])                  # a majority of the 3 others left
+    while t.step() is not None:
+        pass
+    verdict = replay(t.referees[0].transcript().encode())
+    out = verdict.to_json()["outcome"]
+    assert verdict.exit_code == 0 and verdict.complete
+    assert out["forfeits"] == [
+        {"seat": 3, "stage": 2, "declared_by": [0, 1, 2], "proven": False},
+        {"seat": 4, "stage": 2, "declared_by": [0, 2], "proven": False}]
+
+
+def test_with_too_few_seats_left_to_open_a_seal_the_cut_file_names_the_owing_seat() -> None:
+    """Three seats: seat 1 withholds its OPEN and seat 2 stays silent too; seat 0's share
+    alone (t = 2 of its 2 holders) opens nothing, and the game stalls naming seat 1."""
+    t = mined_cheats.table(5, seats=3)
+    mined_cheats.advance_to(t, mined_cheats.owes(Phase.OPEN, 1, 2))
+    mined_cheats.declare(t, [0])
+    s = mined_cheats.state(t)
+    assert (s.phase, s.turn) == (Phase.OPEN, 1) and not t.agents[0].may_declare(s)
+    verdict = replay(t.referees[0].transcript().encode())
+    assert verdict.exit_code == 3 and verdict.awaiting == (1, "open")
+    assert "seat 1 owes the next frame (an open frame)" in account(verdict)
+
+
+def test_with_two_seats_a_withheld_open_forfeits_as_nothing_is_shared() -> None:
+    t = mined_cheats.table(5, seats=2)
+    mined_cheats.advance_to(t, mined_cheats.owes(Phase.OPEN, 1, 2))
+    s = mined_cheats.state(t)
+    assert not t.referees[0].game.stages.sealed(s.rules_state, 1)
+    mined_cheats.declare(t, [0])
+    t.play()
+    out = replay(t.referees[0].transcript().encode()).to_json()["outcome"]
+    assert out["forfeits"] == [{"seat": 1, "stage": 2, "declared_by": [0], "proven": False}]
+    assert out["withheld"] == [] and out["elimination_candidate"] == 1
+
+
 def test_declarations_must_name_the_owing_seat_and_come_from_an_eligible_seat() -> None:
     t = mined_cheats.table(5)
     mined_cheats.advance_to(t, mined_cheats.owes(Phase.OPEN, 3, 2))

@@ -44,11 +44,12 @@ from protocol.messages import (
     MoveBody,
     NonceBody,
     OpenBody,
+    SealKeyBody,
     SharesBody,
 )
 from protocol.rules.base import RuleViolation
 from protocol.rules.bram_state import PASS
-from protocol.seal import seal_secret
+from protocol.seal import prove_share_key, seal_secret
 from protocol.sealed import holders_context
 from protocol.session import step
 from protocol.state import Claim, Phase, PublicState
@@ -362,8 +363,14 @@ def mined_cases() -> list[Case]:
     def add(name: str, wire: bytes) -> None:
         cases.append((name, c.package(wire), c.state.hash(c.game.rules)))
 
+    key, proof = prove_share_key(t.agents[0]._seal_x, c.game.game_id, 1, c.fresh())
+    add("KEY whose share key proof is bound to seat 1, signed by seat 0",
+        c.frame(0, MessageType.KEY, SealKeyBody(key, proof).encode()))
     c.advance(lambda s: s.phase is Phase.COMMIT and s.turn == 1 and s.rules_state.stage == 2)
     stage = c.state.rules_state.stage
+    add("COMMIT that is an array of one commitment, not a seal",
+        c.frame(1, MessageType.COMMIT, [bytes(32)]))
+    add("ABSENT of four items", c.frame(3, MessageType.ABSENT, [1, stage, None, None]))
     add("ABSENT by seat 3 naming seat 2, while seat 1 owes",
         c.frame(3, MessageType.ABSENT, AbsentBody(2, stage).encode()))
     add("ABSENT by seat 1 naming itself", c.frame(1, MessageType.ABSENT,
@@ -380,6 +387,8 @@ def mined_cases() -> list[Case]:
     ctx = holders_context(c.game.game_id, stage, 1, c.state.rules_state.keys)
     add("OPEN of sealed orders naming no action",
         c.frame(1, MessageType.OPEN, OpenBody(seal_secret(ctx, nonce)).encode()))
+    add("OPEN whose secret is not below L",
+        c.frame(1, MessageType.OPEN, [bytes([0xff] * 32)]))
     add("OPEN whose secret does not open the seal",
         c.frame(1, MessageType.OPEN, OpenBody(seal_secret(ctx, bytes(32))).encode()))
     add("ABSENT against a sealed OPEN without a decryption share",

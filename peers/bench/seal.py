@@ -5,8 +5,8 @@ timed against its operation-count floor: `deal`; `verify` (the seal from its wir
 msgpack, strict decoding, every share proof); `open` (the committer's secret from its 32
 bytes, the check against C_0, decryption, unpadding); `share` (one recipient's
 decryption share and proof); `verify_share` (one share from its wire bytes); `combine`
-(t verified shares to the unpadded plaintext). The plaintext is the largest orders
-value a COMMIT can carry (protocol.sealed.MAX_ORDERS_BYTES), padded.
+(t verified shares to the unpadded plaintext). The plaintext is a COMMIT's: 192 bytes
+(protocol.sealed.PLAINTEXT_BYTES, spec/10-session.md 10.8), filled to its end.
 """
 
 from __future__ import annotations
@@ -35,10 +35,10 @@ from protocol.seal import (
     verify_decryption_share,
     verify_seal,
 )
-from protocol.sealed import MAX_ORDERS_BYTES
+from protocol.sealed import PLAINTEXT_BYTES
 
 RECIPIENTS = (4, 7)
-SIZE = MAX_ORDERS_BYTES + 2
+SIZE = PLAINTEXT_BYTES
 STEPS = ("deal", "verify", "open", "share", "verify_share", "combine")
 #: Calls timed together as one sample: a single short step is too quick to time alone.
 BATCH = {"deal": 5, "verify": 5, "open": 20, "share": 20, "verify_share": 20, "combine": 20}
@@ -50,7 +50,7 @@ def _step_calls(m: int) -> dict[str, Callable[[], Any]]:
     ctx: SealContext = seal_context(os.urandom(32), 1, 0,
                                     [(j, base_mul(x)) for j, x in xs.items()])
     nonce = os.urandom(32)
-    plaintext = pad(os.urandom(MAX_ORDERS_BYTES), SIZE)
+    plaintext = pad(os.urandom(SIZE - 2), SIZE)
     seal = deal(ctx, nonce, plaintext, os.urandom(32))
     wire = pack(seal.encode())
     secret = scalar_bytes(seal_secret(ctx, nonce))

@@ -261,12 +261,18 @@ def _check_absent(state: MinedState, absent: tuple[int, tuple[Declaration, ...]]
     withheld OPEN every declarer holds a share of its seal and left one (10.8)."""
     who, by = absent
     declarers = [d for d, _ in by]
-    assert who in state.playing() and state.nonces[who] is None and state.end is None
+    living = state.playing()
+    owing = next((s for have in (state.keys, state.commits, state.nonces) for s in living
+                  if have[s] is None), None)
+    assert who == owing and state.end is None
     assert len(set(declarers)) == len(declarers) and who not in declarers
     sealed = state.commits[who] is not None and len(state.holders(who)) >= 2
+    eligible = state.holders(who) if sealed else [s for s in living if s != who]
+    assert 0 < len(by) < len(eligible) // 2 + 1     # complete declarations take effect
     for d, share in by:
-        assert (share is not None) == sealed
-        assert d in state.holders(who) if sealed else state.miners[d].alive
+        assert (share is not None) == sealed and d in eligible
+        if share is not None:
+            decode_point(share)
 
 
 def _miner(obj: object, mine: MineMap | None) -> Miner:

@@ -116,9 +116,12 @@ def verify(data: bytes) -> Verdict:
             move = g.rules.move_from_id(fr.body[0])
             verdict.moves.append({"frame": fr.seq, "seat": fr.seat, "move": move.text()})
         elif fr.type in (9, 10, 11):   # 11.1 moves of mined-games
-            text = (orders_text(fr.body[0]) if fr.type == 9 else
+            text = (orders_text(st.rules.last_orders) if fr.type == 9 else
                     f"declares seat {fr.body[0]} absent in stage {fr.body[1]}"
                     if fr.type == 10 else f"names seat {fr.body[0]} the elimination candidate")
+            if fr.type == 10 and st.rules.opened_now:   # this declaration opened a seal
+                seats = ", ".join(str(d) for d in st.rules.withheld[-1][2])
+                text += f"; seats {seats} open its seal: {orders_text(st.rules.last_orders)}"
             verdict.moves.append({"frame": fr.seq, "seat": fr.seat, "move": text})
         verdict.state, verdict.frames = st, len(accepted)
     if verdict.violation is None or not verdict.violation.authenticated:   # 4

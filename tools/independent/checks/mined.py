@@ -71,4 +71,6 @@ def from_json(rules: MinedGames, obj: dict[str, Any]) -> State:
     st.nonces = [None if n is None else bytes.fromhex(n) for n in obj["nonces"]]
     st.absent, st.forfeits = copy.deepcopy(obj["absent"]), copy.deepcopy(obj["forfeits"])
     st.pool, st.end, st.result = obj["pool"], obj["end"], copy.deepcopy(obj["result"])
+    st.keys = [None if y is None else bytes.fromhex(y) for y in obj["keys"]]
+    st.withheld = copy.deepcopy(obj["withheld"])
     return st

@@ -33,7 +33,6 @@ TAGS = {
     "KEY_SHARE": "dealerless/key-share",
     "SAS": "dealerless/short-auth-string",
     "HELLO_COMMIT": "dealerless/hello-commit",
-    "MINED_COMMIT": "dealerless/mined/commit",
     "MINED_NONCE": "dealerless/mined/nonce",
     "MINED_MAP_SEED": "dealerless/mined/map-seed",
     "MINED_MAP": "dealerless/mined/map",

@@ -10,11 +10,9 @@ from __future__ import annotations
 
 from typing import Any
 
-import msgpack
-
-from independent.errors import fail_rule
+from independent.errors import SpecError, fail_rule
 from independent.group.hashing import H
-from independent.group.ops import u64
+from independent.rules import mined_seals as seals
 from independent.rules.mined_map import KIND, RESOURCE, State, generate, parse_map
 from independent.rules.mined_round import ATTACK, MINE, STEP, play_round
 
@@ -22,11 +20,6 @@ ACTION_WORDS = {0: "", 1: "mine here", 2: "mine U", 3: "mine D", 4: "mine L", 5:
                 6: "mine above", 7: "mine above-U", 8: "mine above-D", 9: "mine above-L",
                 10: "mine above-R", 11: "attack U", 12: "attack D", 13: "attack L",
                 14: "attack R"}
-
-
-def msgpack_of(v: Any) -> bytes:
-    """8.1 for the values orders can be (nil, integers, text, arrays)."""
-    return msgpack.packb(v, use_bin_type=True)
 
 
 class MinedGames:
@@ -62,6 +55,7 @@ class MinedGames:
     # -- 10.8 -----------------------------------------------------------------------------
     def start(self) -> State:
         st = State(self.seats)
+        st.keys = [None] * self.seats
         st.w, st.h = self.width, self.height
         if self.map:
             _, _, st.floors = parse_map(self.map)
@@ -70,45 +64,31 @@ class MinedGames:
         return st
 
     def due(self, st: State) -> tuple[str, int] | None:
+        """10.8: keys, then seals, then openings, each in seat order; a seat being declared
+        absent still owes its frame."""
         if st.result is not None:
             return None if st.result[1] is not None else ("choose", st.result[0])
-        if st.absent is not None:
-            rest = [s for s in st.living() if s != st.absent[0] and s not in st.absent[1]]
-            return "absent", rest[0]
-        for s in st.living():
-            if st.commits[s] is None:
-                return "commit", s
-        for s in st.living():
-            if st.nonces[s] is None:
-                return "open", s
+        for kind, have in (("keys", st.keys), ("commit", st.commits), ("open", st.nonces)):
+            for s in st.living():
+                if have[s] is None:
+                    return kind, s
         raise AssertionError("nothing owed in an unresolved stage")
 
-    def on_commit(self, st: State, seat: int, body: Any) -> None:
-        if not isinstance(body, list) or len(body) != 1:
-            fail_rule("schema/array", "commit body")
-        c = body[0]
-        if not isinstance(c, bytes):
-            fail_rule("schema/bytes", "commitment")
-        if len(c) != 32:
-            fail_rule("schema/bytes", "commitment")
-        st.commits[seat] = c
+    def on_key(self, gid: bytes, st: State, seat: int, body: Any) -> None:
+        seals.on_key(gid, st, seat, body)
+
+    def on_commit(self, gid: bytes, st: State, seat: int, body: Any) -> None:
+        seals.on_commit(gid, st, seat, body)
 
     def on_open(self, gid: bytes, st: State, seat: int, body: Any) -> None:
-        if not isinstance(body, list) or len(body) != 2:
-            fail_rule("schema/array", "open body")
-        orders, nonce = body
-        if len(msgpack_of(orders)) > 128:
-            fail_rule("body/orders-size")
-        if not isinstance(nonce, bytes):
-            fail_rule("schema/bytes", "nonce")
-        if len(nonce) != 32:
-            fail_rule("schema/bytes", "nonce")
-        c = H("MINED_COMMIT", gid, u64(st.stage), bytes([seat]), msgpack_of(orders),
-              nonce)[:32]
-        if c != st.commits[seat]:
-            fail_rule("open/commitment-mismatch")
+        orders, nonce = seals.on_open(gid, st, seat, body)
+        self.record(gid, st, seat, orders, nonce)
+
+    def record(self, gid: bytes, st: State, seat: int, orders: Any, nonce: bytes) -> None:
+        """An opening, by the seat or by the table: 4.1, 4.2, then resolve once all are in."""
         self.check(st, seat, self.shape(st, orders))
         st.opened[seat], st.nonces[seat] = orders, nonce
+        st.last_orders, st.opened_now = orders, True
         if all(st.nonces[s] is not None for s in st.living()):
             self.resolve(gid, st)
 
@@ -164,31 +144,26 @@ class MinedGames:
                 fail_rule("mined/off-mine")
 
     def on_absent(self, gid: bytes, st: State, seat: int, body: Any) -> None:
-        if not isinstance(body, list) or len(body) != 2:
-            fail_rule("schema/array", "absent body")
-        who, stage = body
-        for x, hi in ((who, 255), (stage, 65536)):
-            if type(x) is not int:
-                fail_rule("schema/int")
-            if not 0 <= x <= hi:
-                fail_rule("schema/int")
-        owing = st.absent[0] if st.absent else self.due(st)[1]  # type: ignore[index]
-        if who != owing or stage != st.stage:
-            fail_rule("absent/wrong-seat")
-        if seat == who or st.miners[seat].status != "alive":
-            fail_rule("absent/declarer")
-        declared = (st.absent[1] if st.absent else []) + [seat]
-        if set(declared) != set(st.living()) - {who}:
-            st.absent = [who, declared]
-            return
-        st.absent = None
-        m = st.miners[who]
-        m.status, m.died = "forfeit", st.stage
-        st.commits[who] = st.opened[who] = st.nonces[who] = None
-        st.forfeits.append([who, st.stage, sorted(declared)])
-        if all(st.commits[s] is not None for s in st.living()) and all(
-                st.nonces[s] is not None for s in st.living()):
-            self.resolve(gid, st)
+        """8 and 10.8: a declaration; a forfeit, or the table opens the seal (D20)."""
+        st.opened_now = False
+        result, value = seals.on_absent(gid, st, seat, body, self.due(st))
+        who = body[0]
+        if result == "forfeit":
+            m = st.miners[who]
+            m.status, m.died = "forfeit", st.stage
+            st.commits[who] = st.opened[who] = st.nonces[who] = None
+            st.forfeits.append([who, st.stage, value])
+            if all(st.commits[s] is not None for s in st.living()) and all(
+                    st.nonces[s] is not None for s in st.living()):
+                self.resolve(gid, st)
+        elif result == "opened":
+            orders, nonce, openers = value
+            st.withheld.append([who, st.stage, openers])
+            try:
+                self.check(st, who, self.shape(st, orders))
+            except SpecError as e:   # D21: the committer's, not the declarer's
+                raise seals.Blame(e.code, who) from None
+            self.record(gid, st, who, orders, nonce)
 
     def on_choose(self, st: State, seat: int, body: Any) -> None:
         if not isinstance(body, list) or len(body) != 1:
@@ -228,6 +203,7 @@ class MinedGames:
             k = self.seats
             st.stage += 1
             st.commits, st.opened, st.nonces = [None] * k, [None] * k, [None] * k
+        st.absent = None
 
     def reachable(self, st: State) -> bool:
         """D11."""
@@ -278,6 +254,7 @@ class MinedGames:
                    else "died with the least money")
             result = [winner, draw([s for s in cands if ms[s].money == least]), how, []]
         st.end, st.result = end, result
+        st.commits = [None] * len(ms)   # 9: the seals go at the end; the openings stay
 
     def outcome(self, st: State) -> dict[str, Any]:
         """11.1's outcome object for mined-games."""
@@ -288,6 +265,8 @@ class MinedGames:
                 "status": [m.status for m in st.miners],
                 "forfeits": [{"seat": s, "stage": t, "declared_by": d, "proven": False}
                              for s, t, d in st.forfeits],
+                "withheld": [{"seat": s, "stage": t, "opened_by": d}
+                             for s, t, d in st.withheld],
                 "prize_pool_added": st.pool}
 
 

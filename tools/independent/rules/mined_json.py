@@ -6,14 +6,40 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from independent.errors import RuleError, fail_rule
+from independent.errors import RuleError, SpecError, fail_rule
+from independent.group.ops import decode_point
 from independent.rules.mined_games import MinedGames
 from independent.rules.mined_map import KIND, WEIGHTS, Miner, State, map_text, parse_map
+from independent.rules.mined_seals import holders, majority, sealed
+from independent.wire.msgpack_lib import pack, unpack
 
 ENDS = ("every miner is dead", "a miner died", "no resource is reachable")
 HOWS = ("least money", "died", "forfeited", "chosen by the winner", "died with the least money",
         "forfeited with the least money")
 STATUSES = ("alive", "lava", "attack", "forfeit")
+
+
+def seal_hex(v: Any) -> bytes:
+    """9 `commits`: a seal's msgpack as lowercase hex."""
+    if not (type(v) is str and len(v) % 2 == 0 and 0 < len(v) <= 8192
+            and all(c in "0123456789abcdef" for c in v)):
+        fail_rule("rules/state-json", "a seal as lowercase hex")
+    return bytes.fromhex(v)
+
+
+def seal_shape(data: bytes, m: int) -> bool:
+    """The shape of 6.6.5 for m holders: t commitments, n shares of 3, 192 bytes; canonical."""
+    try:
+        v = unpack(data, len(data))
+    except SpecError:
+        return False
+    t, n = (m // 2 + 1, m) if m >= 2 else (1, 0)
+    return (type(v) is list and len(v) == 3 and type(v[0]) is list and len(v[0]) == t
+            and type(v[1]) is list and len(v[1]) == n and type(v[2]) is bytes
+            and len(v[2]) == 192 and pack(v) == data
+            and all(type(c) is bytes and len(c) == 32 for c in v[0])
+            and all(type(e) is list and len(e) == 3
+                    and all(type(b) is bytes and len(b) == 32 for b in e) for e in v[1]))
 
 
 def verdict_sets(ms: list[Miner]) -> tuple[list[int], list[int], str, list[int]]:
@@ -69,8 +95,8 @@ def state_from_json(rules: MinedGames, obj: Any) -> State:
         return bytes.fromhex(v)
 
     keys = {"stage", "map", "dur", "miners", "commits", "opened", "nonces", "absent",
-            "forfeits", "pool", "end", "result"}
-    need(type(obj) is dict and set(obj) == keys, "an object with exactly the 12 keys")
+            "forfeits", "pool", "end", "result", "keys", "withheld"}
+    need(type(obj) is dict and set(obj) == keys, "an object with exactly the 14 keys")
     k, o = rules.seats, obj
     st = rules.start()
     stage = integer(o["stage"], 1 if rules.map else 0, rules.rounds + 1)   # 6, D2
@@ -137,13 +163,26 @@ def state_from_json(rules: MinedGames, obj: Any) -> State:
     need(done > 0 or all(m.money == m.garnets == 0 for m in st.miners), "money before round 1")
     living = st.living()
     need(over or bool(living), "nobody alive before the end")
-    # commits, opened, nonces
-    st.commits = [hex32(x) for x in arr(o["commits"], k)]
+    # keys (10.8): points
+    st.keys = [hex32(x) for x in arr(o["keys"], k)]
+    for y in st.keys:
+        if y is not None:
+            try:
+                decode_point(y)
+            except SpecError:
+                need(False, "keys: not a point (2.3)")
+    # commits (seals), opened, nonces
+    st.commits = [None if x is None else seal_hex(x) for x in arr(o["commits"], k)]
     st.nonces = [hex32(x) for x in arr(o["nonces"], k)]
     st.opened = [copy.deepcopy(x) for x in arr(o["opened"], k)]
     for s in range(k):
-        need(st.nonces[s] is None or st.commits[s] is not None, "an opening without a "
-             "commitment")
+        need(over or st.nonces[s] is None or st.commits[s] is not None, "an opening without "
+             "a seal")
+        if st.commits[s] is not None:
+            need(not over and st.keys[s] is not None and st.miners[s].status == "alive",
+                 "a seal after the end, of a dead seat, or without a share key")
+            need(seal_shape(st.commits[s], len(holders(st, s))), "a seal of another shape "
+                 "than 6.6.5 for its holders")
         if stage == 0:
             need(st.opened[s] is None, "orders in stage 0")
         else:
@@ -157,9 +196,6 @@ def state_from_json(rules: MinedGames, obj: Any) -> State:
             need(st.commits[s] is None and st.nonces[s] is None, "a forfeit's dropped frames")
         elif over:
             need(st.nonces[s] is not None, "an unopened seat after the stage resolved")
-        else:
-            need(st.miners[s].status == "alive" or st.commits[s] is None,
-                 "a commitment of a dead seat before the end")
     if not over:
         com = [st.commits[s] is not None for s in living]
         opn = [st.nonces[s] is not None for s in living]
@@ -167,38 +203,63 @@ def state_from_json(rules: MinedGames, obj: Any) -> State:
              "commitments and openings out of seat order")
         need(all(com) or not any(opn), "an opening before every seat committed")
         need(not all(opn), "every seat opened and the stage did not resolve")
+        kys = [st.keys[s] is not None for s in living]
+        need(kys == sorted(kys, reverse=True) and (all(kys) or not any(com)),
+             "share keys out of seat order, or a seal before every share key (10.8)")
         for s in living:
             if st.opened[s] is not None:
                 try:
                     rules.check(st, s, st.opened[s])
                 except RuleError:
                     need(False, "opened orders that break the rules (4.2)")
-    # absent (8, 10.8)
+    # absent (8, 10.8): [seat, [[declarer, share hex or null], ...]]
     ab = o["absent"]
     if ab is not None:
         need(not over, "a declaration after the end")
         who = integer(arr(ab, 2)[0], 0, k - 1)
-        decl = [integer(x, 0, k - 1) for x in arr(ab[1])]
-        need(rules.due(st) == ("commit" if not all(com) else "open", who),
+        need(rules.due(st) is not None and rules.due(st)[1] == who  # type: ignore[index]
+             and rules.due(st)[0] in ("keys", "commit", "open"),  # type: ignore[index]
              "absent: not the seat that owes a frame")
-        others = [s for s in living if s != who]
-        need(bool(decl) and decl[0] in others and len(decl) < len(others), "absent: declarers")
-        rest = [s for s in others if s != decl[0]]
-        need(decl[1:] == rest[: len(decl) - 1], "absent: declarers out of order")
+        is_sealed = sealed(st, who)
+        eligible = holders(st, who) if is_sealed else [s for s in living if s != who]
+        decl = []
+        for x in arr(ab[1]):
+            d, share = arr(x, 2)
+            integer(d, 0, k - 1)
+            need(d in eligible and d not in [e for e, _ in decl], "absent: a declarer")
+            need((share is not None) == is_sealed, "absent: a share where none belongs")
+            if share is not None:
+                try:
+                    decode_point(hex32(share) or b"")
+                except SpecError:
+                    need(False, "absent: a share that is not a point")
+            decl.append([d, share])
+        need(bool(decl) and len(decl) < majority(len(eligible)), "absent: declarations")
         st.absent = [who, decl]
-    # forfeits (8)
+    # forfeits (8, D19): a majority of the other living seats, ascending
     gone: list[int] = []
     for x in arr(o["forfeits"]):
         s, t, decl = arr(x, 3)
         integer(s, 0, k - 1)
         need(s not in gone and st.miners[s].status == "forfeit" and t == stage,
              "forfeits: a seat that did not forfeit in this stage")
-        need(decl == [d for d in range(k) if d != s and d not in gone],
-             "forfeits: not declared by every other living seat")
+        others = [d for d in range(k) if d != s and d not in gone]
+        need(type(decl) is list and decl == sorted(set(decl)) and set(decl) <= set(others)
+             and len(decl) == majority(len(others)),
+             "forfeits: not declared by a majority of the other living seats")
         gone.append(s)
         st.forfeits.append([s, t, list(decl)])
     need(sorted(gone) == [s for s in range(k) if st.miners[s].status == "forfeit"],
          "forfeits: a forfeit not listed")
+    # withheld (D20): [seat, stage, openers ascending], t of its seal's m holders
+    for x in arr(o["withheld"]):
+        s, t, by = arr(x, 3)
+        integer(s, 0, k - 1)
+        integer(t, 0, stage)
+        hs = holders(st, s)
+        need(type(by) is list and by == sorted(set(by)) and set(by) <= set(hs)
+             and len(hs) >= 2 and len(by) == majority(len(hs)), "withheld: openers")
+        st.withheld.append([s, t, list(by)])
     st.pool = integer(o["pool"], 0)
     need(st.pool % 4 == 0 and (done > 0 or st.pool == 0), "pool")
     # end (6) and result (7)

@@ -90,6 +90,12 @@ class State:
         self.pool = 0
         self.end: str | None = None
         self.result: list[Any] | None = None
+        self.keys: list[bytes | None] = [None] * k           # 10.8 share keys
+        self.withheld: list[list[Any]] = []                  # D20
+        # Not in the JSON: the orders the last frame opened, by the seat or by the table
+        # (11.1 moves).
+        self.last_orders: Any = None
+        self.opened_now = False
 
     def to_json(self) -> dict[str, Any]:
         return {"stage": self.stage,
@@ -99,7 +105,9 @@ class State:
                 "opened": self.opened,
                 "nonces": [None if n is None else n.hex() for n in self.nonces],
                 "absent": self.absent, "forfeits": self.forfeits, "pool": self.pool,
-                "end": self.end, "result": self.result}
+                "end": self.end, "result": self.result,
+                "keys": [None if y is None else y.hex() for y in self.keys],
+                "withheld": self.withheld}
 
     def living(self) -> list[int]:
         return [s for s, m in enumerate(self.miners) if m.status == "alive"]

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from independent.errors import Err, SpecError, fail_err
+from independent.errors import Err, fail_err
 from independent.group.hashing import H
 from independent.group.ops import IDENT, G, add, sub, total, u64
 from independent.group.points import Tile, tile_text
@@ -239,29 +239,30 @@ def on_reveal(g: Game, st: State, fr: Frame) -> None:
     compute_outcome(g, st)  # 10.6: the last REVEAL is accepted only if this succeeds
 
 
-def answering(g: Game, st: State, fr: Frame, kind: str) -> None:
-    """10.8: a COMMIT or OPEN in phase absent lapses the declarations, if it is owed."""
-    if st.phase == "absent":
-        st.rules.absent = None
-        if g.rules.due(st.rules) != (kind, fr.seat):
-            raise SpecError("frame/unexpected-type")
-
-
 def on_commit(g: Game, st: State, fr: Frame) -> None:
-    answering(g, st, fr, "commit")
-    g.rules.on_commit(st.rules, fr.seat, fr.body)
+    g.rules.on_commit(g.game_id, st.rules, fr.seat, fr.body)
     stage_due(g, st)
 
 
 def on_open(g: Game, st: State, fr: Frame) -> None:
-    answering(g, st, fr, "open")
     g.rules.on_open(g.game_id, st.rules, fr.seat, fr.body)
     stage_due(g, st)
 
 
 def on_absent(g: Game, st: State, fr: Frame) -> None:
+    if not getattr(g.rules, "simultaneous", False):
+        fail_err("frame/unexpected-type", "ABSENT in a deck game")
     g.rules.on_absent(g.game_id, st.rules, fr.seat, fr.body)
     stage_due(g, st)
+
+
+def on_keys(g: Game, st: State, fr: Frame) -> None:
+    """KEY: a deck game's key share (10.4), or a simultaneous game's share key (10.8)."""
+    if getattr(g.rules, "simultaneous", False):
+        g.rules.on_key(g.game_id, st.rules, fr.seat, fr.body)
+        stage_due(g, st)
+    else:
+        on_key(g, st, fr)
 
 
 def on_choose(g: Game, st: State, fr: Frame) -> None:
@@ -269,9 +270,10 @@ def on_choose(g: Game, st: State, fr: Frame) -> None:
     stage_due(g, st)
 
 
-HANDLERS = {1: on_key, 2: on_nonce, 3: on_shuffle, 4: on_deal, 5: on_move, 6: on_reveal,
+HANDLERS = {1: on_keys, 2: on_nonce, 3: on_shuffle, 4: on_deal, 5: on_move, 6: on_reveal,
             7: on_draw, 8: on_commit, 9: on_open, 10: on_absent, 11: on_choose}
-FIRST_ABSENT = (10, ("commit", "open"))  # 10.5 check 8, 10.8: out of turn, once
+# 10.5 check 8, 10.8: ABSENT from any seat, out of turn, while a KEY, COMMIT or OPEN is owed
+ABSENT_PHASES = (10, ("keys", "commit", "open"))
 
 
 def compute_outcome(g: Game, st: State) -> Outcome:

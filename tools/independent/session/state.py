@@ -56,7 +56,7 @@ class State:
 
 def initial_state(g: Game) -> State:
     if getattr(g.rules, "simultaneous", False):   # 10.8
-        st = State(g.game_id, 0, g.game_id, "commit", 0, [], [], [], None, b"", [], [], [],
+        st = State(g.game_id, 0, g.game_id, "keys", 0, [], [], [], None, b"", [], [], [],
                    [], g.rules.start())
         stage_due(g, st)
         return st

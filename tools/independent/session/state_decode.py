@@ -24,7 +24,7 @@ MAX_STATE = 131072         # 11.3
 
 
 PHASES = ("keys", "nonces", "shuffle", "deal", "play", "draw", "reveal", "done")
-SIM_PHASES = ("commit", "open", "absent", "choose", "done")   # 10.8
+SIM_PHASES = ("keys", "commit", "open", "choose", "done")   # 10.8
 STATE_KEYS = {"magic", "game_id", "seq", "prev", "phase", "turn", "key_shares",
               "commitments", "nonces", "first_player", "deck", "owners", "shares",
               "opened", "played", "rules", "drawing", "claims"}

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from independent.errors import SpecError, detail_of
+from independent.rules.mined_seals import Blame
 from independent.session.frames import (
     PHASE_TYPE,
     TYPES,
@@ -17,7 +18,7 @@ from independent.session.frames import (
     signature_ok,
 )
 from independent.session.game import Game
-from independent.session.handlers import FIRST_ABSENT, HANDLERS, ClaimError
+from independent.session.handlers import ABSENT_PHASES, HANDLERS, ClaimError
 from independent.session.state import State
 
 # 1.4: LocalErrors are bugs of the verifier itself, never blamed on a seat (10.5).
@@ -69,13 +70,11 @@ def step(g: Game, st: State, wire: bytes) -> tuple[State, Frame]:
                 "the frame commits to a different public state")
     if st.phase == "done":                                                   # 7
         raise v("frame/after-end", fr.seat, True, "the game is over")
-    first_absent = fr.type == FIRST_ABSENT[0] and st.phase in FIRST_ABSENT[1]
-    answer = (st.phase == "absent" and fr.type in (8, 9)        # 10.8: the declared seat
-              and fr.seat == st.rules.absent[0])                # answers after all
-    first_absent = first_absent or answer
-    if fr.seat != st.turn and not first_absent:                              # 8
+    declares = (fr.type == ABSENT_PHASES[0] and st.phase in ABSENT_PHASES[1]
+                and getattr(g.rules, "simultaneous", False))   # 10.8: any seat, any order
+    if fr.seat != st.turn and not declares:                                  # 8
         raise v("frame/out-of-turn", fr.seat, True, f"seat {st.turn} owes the next frame")
-    if PHASE_TYPE[st.phase] != fr.type and not first_absent:                 # 9
+    if PHASE_TYPE[st.phase] != fr.type and not declares:                     # 9
         raise v("frame/unexpected-type", fr.seat, True,
                 f"{TYPES[fr.type][0]} in phase {st.phase}")
     nxt = copy.deepcopy(st)  # 10.4: a step is atomic
@@ -83,6 +82,8 @@ def step(g: Game, st: State, wire: bytes) -> tuple[State, Frame]:
         HANDLERS[fr.type](g, nxt, fr)
     except ClaimError as e:  # 10.5 REVEAL: the claimant, at the claim's frame
         raise Violation(e.code, e.seat, e.frame, True, e.detail) from None
+    except Blame as e:  # 10.8: a seal the table opened is its committer's
+        raise v(e.code, e.seat, True, f"seat {e.seat}'s sealed plaintext ({e.code})") from None
     except SpecError as e:
         if e.code in LOCAL_CODES:
             raise RuntimeError(f"verifier bug: {e.code}") from e
