@@ -23,8 +23,10 @@ from peers.net.link import ClientLink
 from peers.net.peer import Peer
 from peers.net.relay import OPEN_ROOM, Chaos, Relay
 from peers.store.games import GameStore
+from protocol.frames import MessageType
 from protocol.identity import Identity
-from protocol.seat import SeatView
+from protocol.referee import Referee
+from protocol.seat import SeatAgent, SeatView
 from protocol.verifier import replay
 
 CLI = [sys.executable, "-m", "peers.cli"]
@@ -107,6 +109,49 @@ async def test_a_seat_that_goes_silent_is_declared_absent_and_the_game_ends(
     assert forfeit["seat"] == gone and forfeit["stage"] == 3 and not forfeit["proven"]
     # A majority of the other four (10.8): the first three after it by the stagger.
     assert len(forfeit["declared_by"]) == 3 and set(forfeit["declared_by"]) < set(seats)
+
+
+class Withholder(Peer):
+    """A seat whose peer keeps its OPEN of stage 3 back and then hangs."""
+
+    async def _send_own(self, store: GameStore, ref: Referee, agent: SeatAgent,
+                        mtype: MessageType) -> None:
+        if mtype is MessageType.OPEN and ref.state.rules_state.stage >= 3:
+            await asyncio.Event().wait()
+        await super()._send_own(store, ref, agent, mtype)
+
+
+@pytest.mark.asyncio
+async def test_a_withheld_open_is_opened_by_the_other_peers_and_the_game_ends(
+        tmp_path: Path) -> None:
+    # Two seconds a timeout: every declarer checks each frame in this one process, so the
+    # stagger of half a timeout (spec/12-peers.md 12.3) must outlast a busy event loop.
+    peers, server = await table(tmp_path, None, 2.0)
+    peers[3] = Withholder(peers[3].link, peers[3].cfg)
+    tasks = [asyncio.create_task(p.run()) for p in peers]
+    silent = tasks[3]
+    try:
+        done = await asyncio.wait_for(asyncio.gather(*(t for t in tasks if t is not silent)),
+                                      90)
+    finally:
+        silent.cancel()
+        server.close()
+    copies, seats = transcripts(list(done))
+    assert len(copies) == 1
+    verdict = replay(copies.pop())
+    assert verdict.exit_code == 0, verdict.violation
+    out = verdict.to_json()["outcome"]
+    gone = ({0, 1, 2, 3, 4} - set(seats)).pop()
+    # Its sealed orders of stage 3 counted (opened by 3 of the 4 others, D20); if the game
+    # goes on, it is silent at its next COMMIT and forfeits on a majority's declarations.
+    (withheld,) = out["withheld"]
+    assert withheld["seat"] == gone and withheld["stage"] == 3
+    assert len(withheld["opened_by"]) == 3 and set(withheld["opened_by"]) < set(seats)
+    assert out["status"][gone] != "forfeit" or out["forfeits"] == [
+        {"seat": gone, "stage": 4, "declared_by": out["forfeits"][0]["declared_by"],
+         "proven": False}]
+    assert len(out["forfeits"]) == (out["status"][gone] == "forfeit")
+    assert all(len(f["declared_by"]) == 3 for f in out["forfeits"])
 
 
 def test_five_processes_play_mined_games_through_a_relay(tmp_path: Path) -> None:

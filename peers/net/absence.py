@@ -20,7 +20,7 @@ from protocol.seat import SeatAgent
 #: The frames whose silence a declaration of absence answers.
 ANSWERED = (MessageType.KEY, MessageType.COMMIT, MessageType.OPEN)
 #: The stagger between two eligible declarers, as a fraction of the timeout.
-STAGGER = 0.25
+STAGGER = 0.5
 
 
 class AbsenceClock:
