@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from .commit_reveal import opened_orders
-from .errors import Violation
+from .errors import LocalError, Violation
 from .frames import Frame, MessageType
 from .game import Game
 from .messages import AbsentBody, ChooseBody, MoveBody
@@ -28,15 +28,20 @@ from .transcript import Transcript
 def earlier_step_violation(accepted: Frame, other: Frame) -> Violation | None:
     """What a second signed frame for an accepted step proves (spec/10-session.md 10.7).
 
-    The same seat signing two different frames for one step is equivocation. Another
-    seat signing a frame on the same chain position (same prev and state hash) signed
-    out of turn: only one seat owes each step. Anything else proves nothing.
+    The same seat signing two different frames for one place (seq and prev) is
+    equivocation. Another seat signing a frame on the same chain position (same prev
+    and state hash) signed out of turn: only one seat owes each step, except for the
+    rivals of 10.8. Anything else proves nothing.
     """
     if other.game_id != accepted.game_id or other.seq != accepted.seq:
         return None
+    if other.prev != accepted.prev:
+        # Built on another history: after a place was contested (10.8) an honest seat
+        # may have signed this seq on both branches. Only one place is equivocal.
+        return None
     if MessageType.ABSENT in (accepted.type, other.type) and other.seat != accepted.seat:
-        # A late COMMIT or OPEN racing the first declaration of its sender's absence: both
-        # were allowed at that step (10.8), so the one not taken proves nothing.
+        # Rivals for one place (a late COMMIT or OPEN racing a declaration of its
+        # sender's absence, or two declarations): both were allowed there (10.8).
         return None
     if other.seat == accepted.seat and other.wire != accepted.wire:
         return Violation("frame/equivocation", f"seat {other.seat} signed two different "
@@ -82,6 +87,7 @@ class Referee:
         self.evidence: list[bytes] = []
         self.violation: Violation | None = None
         self._offending: bytes | None = None  # the frame that proved `violation`
+        self._before: list[PublicState] = []  # the state each accepted frame applied to
         # A simultaneous game's moves for people (10.8): an OPEN's orders are in its seal,
         # so they are read when the frame is accepted, from the state before it.
         self._stage_moves: list[dict[str, Any]] = []
@@ -121,13 +127,15 @@ class Referee:
                 self._check_earlier(frame)
                 return None
             before = self.state
-            self.state = apply_frame(self.game, before, frame)
+            state = apply_frame(self.game, before, frame)
         except Violation as v:
             if v.authenticated:
                 self.violation = v
                 if not self.evidence or self.evidence[-1] != wire:
                     self._offending = wire
             raise
+        self._before.append(before)
+        self.state = state
         self.frames.append(frame)
         if self.game.simultaneous and frame.type in (MessageType.OPEN, MessageType.ABSENT,
                                                      MessageType.CHOOSE):
@@ -135,11 +143,29 @@ class Referee:
                                       stage_text(self.game, before, self.state, frame)})
         return frame
 
+    def state_before(self, seq: int) -> PublicState:
+        """The state accepted frame `seq` applied to (the current state for the next)."""
+        return self.state if seq == len(self.frames) else self._before[seq]
+
+    def rewind(self, seq: int) -> list[Frame]:
+        """Drop the accepted frames from `seq` on and return them: a rival took place
+        `seq` (10.8). Nothing is rewound past a kept violation."""
+        if self.violation is not None or not 0 <= seq <= len(self.frames):
+            raise LocalError("referee/rewind", f"cannot rewind to step {seq}")
+        dropped = self.frames[seq:]
+        self.state = self.state_before(seq)
+        del self.frames[seq:], self._before[seq:]
+        self._stage_moves = [m for m in self._stage_moves if m["frame"] < seq]
+        return dropped
+
     def _check_earlier(self, frame: Frame) -> None:
         """A frame for a step already taken: a harmless duplicate, or proof of cheating."""
         accepted = self.frames[frame.seq]
         if frame.wire == accepted.wire:
             return
+        if frame.prev != accepted.prev:
+            raise Violation("frame/chain", f"step {frame.seq} of another history",
+                            frame.seat, frame.seq, authenticated=False)
         proof = earlier_step_violation(accepted, frame)
         if proof is None:
             raise Violation("frame/sequence", f"step {frame.seq} was taken by seat "

@@ -205,10 +205,9 @@ class SeatAgent:
             if rs.stage not in self._pending:
                 raise LocalError("seat/lost-orders", f"this seat's orders of stage {rs.stage} "
                                  "were not kept (mined-games.md D17)")
-            # Kept until a later stage: the frame may have to be built again on a later
-            # state (sent while the other seats were declaring this seat absent).
-            for stage in [t for t in self._pending if t < rs.stage]:
-                del self._pending[stage]
+            # Kept for the whole game: the frame may have to be built again on a later
+            # state (sent while the other seats were declaring this seat absent), or
+            # after a rival took a place in an earlier stage (10.8) and the chain rewound.
             _orders, nonce = self._pending[rs.stage]
             ctx = holders_context(gid, rs.stage, self.seat, rs.keys)
             return MessageType.OPEN, OpenBody(seal_secret(ctx, nonce)).encode()

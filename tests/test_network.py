@@ -184,8 +184,8 @@ async def _spammer(link: MemoryLink, stop: asyncio.Event) -> None:
     malformed = pack(["hello", 2, HOST, me.public_key, os.urandom(32), "bram", 5, 2, 0])
     await host_handshake(link, me, first=malformed)
     while not stop.is_set():        # never sends its KEY frame; floods instead
-        await link.send(pack(["sync", 2**63]))
-        await link.send(pack(["sync", 0]))
+        await link.send(pack(["sync", 2**63, bytes(32)]))
+        await link.send(pack(["sync", 0, bytes(32)]))
         await asyncio.sleep(0.01)
 
 

@@ -13,8 +13,10 @@ agree on a setup by commit, then reveal:
 Then, during the game:
 
     ["frame", wire]                                          a signed frame
-    ["sync", n]          "I hold n frames; send me yours from seq n on"
-    ["done", n, seat]    "my game (seat `seat`) is complete with n frames"
+    ["sync", n, head]        "I hold n frames, the last hashing to `head` (the game id
+                              for none); send me yours from seq n on"
+    ["done", n, seat, head]  "my game (seat `seat`) is complete with n frames, the
+                              last hashing to `head`"
 
 A reader raises EncodingError for a malformed message and PeerError for one
 that can never work here (another version, unknown rules).

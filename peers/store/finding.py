@@ -1,4 +1,5 @@
-"""Finding local games: by path or game id prefix, and listing them (spec/12-peers.md 12.4)."""
+"""Finding the local games: by path or game id prefix, and listing them (spec/12-peers.md
+12.4). Every file is opened through `GameStore.open`, so a crafted one is refused."""
 
 from __future__ import annotations
 

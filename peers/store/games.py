@@ -6,8 +6,9 @@ never signs a second, different frame for the same step (equivocation). The
 database holds the setup, this seat's secret seed (so the file is 0600), the
 accepted frames, the opening of a commitment this seat has sent but not yet
 opened (a Mined Games COMMIT: written in the same transaction as that frame, so
-a resumed seat can still open it) and, if the game stopped on a proven
-violation, the frame that proved it.
+a resumed seat can still open it), the frames a rival superseded
+(spec/10-session.md 10.8: records, never part of the transcript) and, if the
+game stopped on a proven violation, the frame that proved it.
 
 A database is untrusted input: any file can land in the games folder, and a crafted
 one brings its own schema, so a column declared BLOB may hold an integer, text or NULL.
@@ -38,6 +39,8 @@ CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value BLOB NOT NULL);
 CREATE TABLE IF NOT EXISTS frames (seq INTEGER PRIMARY KEY, wire BLOB NOT NULL);
 CREATE TABLE IF NOT EXISTS evidence (id INTEGER PRIMARY KEY, wire BLOB NOT NULL);
 CREATE TABLE IF NOT EXISTS openings (stage INTEGER PRIMARY KEY, value BLOB NOT NULL);
+CREATE TABLE IF NOT EXISTS superseded (id INTEGER PRIMARY KEY, seq INTEGER NOT NULL,
+                                       wire BLOB NOT NULL);
 """
 #: `PRAGMA user_version` of the schema above: this code has never set one.
 USER_VERSION = 0
@@ -46,6 +49,8 @@ SEED_BYTES = 32
 #: A seat owes at most one opening at a time: that of its commitment in the current stage
 #: (spec/rules/mined-games.md D17).
 MAX_OPENINGS = 1
+#: The most superseded frames a store keeps (10.8): as many as a transcript's frames.
+MAX_SUPERSEDED = MAX_FRAMES
 #: The meta values read as text: UTF-8 without control characters, no longer than a frame.
 TEXT_KEYS = ("seat", "role", "url", "listen", "path", "bot", "status")
 
@@ -170,6 +175,10 @@ class GameStore:
             frames += (offending,)
         return Transcript(self.setup, frames, tuple(self._evidence()))
 
+    def superseded(self) -> list[bytes]:
+        """The frames this seat held until a rival took their place (10.8), oldest first."""
+        return _wires(self.db, self.path, "superseded", "id")
+
     def _offending(self) -> bytes | None:
         return _meta(self.db, self.path, "offending", MAX_FRAME_BYTES)
 
@@ -198,6 +207,18 @@ class GameStore:
             if openings is not None:
                 self.db.execute("DELETE FROM openings")
                 self.db.executemany("INSERT INTO openings VALUES (?, ?)", openings.items())
+
+    def rewind(self, seq: int) -> None:
+        """Move the frames from `seq` on to the superseded records, in one transaction:
+        a rival took place `seq` (10.8). Only records beyond MAX_SUPERSEDED, the
+        oldest first, are ever forgotten."""
+        with self.db:
+            self.db.execute("BEGIN IMMEDIATE")
+            self.db.execute("INSERT INTO superseded (seq, wire) SELECT seq, wire FROM frames "
+                            "WHERE seq >= ? ORDER BY seq", (seq,))
+            self.db.execute("DELETE FROM frames WHERE seq >= ?", (seq,))
+            self.db.execute("DELETE FROM superseded WHERE id NOT IN (SELECT id FROM "
+                            "superseded ORDER BY id DESC LIMIT ?)", (MAX_SUPERSEDED,))
 
     def set_meta(self, key: str, value: bytes | str) -> None:
         data = value.encode() if isinstance(value, str) else value
@@ -270,7 +291,10 @@ def _check(db: sqlite3.Connection, path: Path) -> tuple[GameSetup, int]:
         raise CorruptGame(path, f"it holds more than the {MAX_FRAMES} frames of a transcript")
     if _rows(db, path, "SELECT count(*) FROM evidence")[0][0] > MAX_EVIDENCE:
         raise CorruptGame(path, f"it holds more than {MAX_EVIDENCE} evidence records")
-    for table, key in (("frames", "seq"), ("evidence", "id")):  # raises on the first bad one
+    if _rows(db, path, "SELECT count(*) FROM superseded")[0][0] > MAX_SUPERSEDED:
+        raise CorruptGame(path, f"it holds more than {MAX_SUPERSEDED} superseded frames")
+    # Each raises on its first bad value.
+    for table, key in (("frames", "seq"), ("evidence", "id"), ("superseded", "id")):
         _wires(db, path, table, key, "WHERE NOT (typeof(wire) = 'blob' AND "
                "length(wire) <= :limit)", most=1)
     _openings(db, path)

@@ -93,9 +93,10 @@ def judge_evidence(g: Game, a: Frame, wire: bytes) -> Violation:
     # holds one accepted frame, N, so any other seq proves nothing here.
     if ev.seq != a.seq or ev.game_id != g.game_id:
         return bad("the evidence is for another step or game")
-    if ev.seat == a.seat and ev.wire != a.wire:
+    if ev.seat == a.seat and ev.prev == a.prev and ev.wire != a.wire:
         return Violation("frame/equivocation", ev.seat, ev.seq, True, "equivocation")
-    if ev.seat != a.seat and ev.prev == a.prev and ev.state_hash == a.state_hash:
+    if ev.seat != a.seat and ev.prev == a.prev and ev.state_hash == a.state_hash and (
+            10 not in (ev.type, a.type)):   # 10.8: rivals for one place prove nothing
         return Violation("frame/out-of-turn", ev.seat, ev.seq, True, "out of turn")
     return bad("the evidence proves nothing")
 

@@ -82,7 +82,7 @@ def judge_evidence(g: Game, accepted: list[Frame], wire: bytes) -> Violation:
     if ev.seq >= len(accepted) or ev.game_id != g.game_id:
         return bad("the evidence is for no accepted step of this game")
     a = accepted[ev.seq]
-    if ev.seat == a.seat and ev.wire != a.wire:
+    if ev.seat == a.seat and ev.prev == a.prev and ev.wire != a.wire:   # one place, 10.7
         return Violation("frame/equivocation", ev.seat, ev.seq, True,
                          f"seat {ev.seat} signed two different frames for step {ev.seq}")
     if ev.seat != a.seat and ev.prev == a.prev and ev.state_hash == a.state_hash and (
