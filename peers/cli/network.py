@@ -35,6 +35,7 @@ from peers.net.launch import open_host, open_join, reopen, url_host
 from peers.net.link import Link, LinkError
 from peers.net.peer import Peer
 from peers.net.relay import Chaos, Limits, run_relay
+from peers.net.relay_limits import limit_flags
 from peers.store.games import GameNotFound, GameStore, StoreError, find_game
 from peers.table.driver import AsyncChooser, Event, NoticeEvent, SetupEvent, StepEvent
 from peers.table.report import headline
@@ -305,13 +306,12 @@ def _guard(main: Any) -> int:
 
 def cmd_relay(args: argparse.Namespace) -> int:
     host, port = args.listen
-    limits = Limits(max_rooms=args.max_rooms, max_messages_per_room=args.max_frames,
-                    idle_seconds=args.idle)
+    limits = Limits(**{name: getattr(args, name) for name, *_ in limit_flags()})
     chaos = Chaos(args.chaos_drop, args.chaos_dup, args.chaos_reorder,
                   random.Random(args.chaos_seed))
     logging.basicConfig(level=logging.INFO, format="%(message)s")
     try:
-        asyncio.run(run_relay(host, port, limits, chaos))
+        asyncio.run(run_relay(host, port, limits, chaos, stats_every=args.stats_every))
     except KeyboardInterrupt:
         return 0
     except OSError as exc:

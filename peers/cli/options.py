@@ -49,6 +49,13 @@ def positive_seconds(text: str) -> float:
                          "seconds must be finite and above 0"))
 
 
+def non_negative_seconds(text: str) -> float:
+    """An argparse type: a finite number of seconds, 0 or more."""
+    return float(number(text, float, "a number of seconds",
+                         lambda v: math.isfinite(v) and v >= 0,
+                         "seconds must be finite and at least 0"))
+
+
 def positive_int(text: str) -> int:
     """An argparse type: a whole number from 1 to 10**9."""
     try:

@@ -14,6 +14,7 @@ from peers.cli.options import (
     HOME_HELP,
     count,
     home_option,
+    non_negative_seconds,
     parse_hostport,
     parse_komi,
     port_number,
@@ -26,6 +27,7 @@ from peers.cli.options import (
     ws_url,
 )
 from peers.net.config import MAX_SEATS, MIN_SEATS
+from peers.net.relay_limits import limit_flags
 from peers.table.selfplay import SET_NAMES
 
 
@@ -209,16 +211,30 @@ def add_network_commands(sub: Any) -> None:
     home_option(p)
     p.set_defaults(func=web.cmd_web)
 
-    p = sub.add_parser("relay", help="run an untrusted store-and-forward relay")
-    p.add_argument("--listen", type=parse_hostport, required=True, help="HOST:PORT")
-    p.add_argument("--max-rooms", type=count, default=256)
-    p.add_argument("--max-frames", type=count, default=4096, help="messages kept per room")
-    p.add_argument("--idle", type=positive_seconds, default=3600.0,
-                   help="seconds before an idle room expires")
+    p = sub.add_parser(
+        "relay", help="run an untrusted store-and-forward relay",
+        description="Serve ws://HOST:PORT/room/<rendezvous id> for hosts and joiners who "
+                    "cannot reach each other (spec/12-peers.md 12.5). The relay verifies "
+                    "nothing and can forge nothing. It logs one line per room event on "
+                    "stderr, and GET http://HOST:PORT/stats answers its counters as JSON.")
+    p.add_argument("--listen", type=parse_hostport, required=True, metavar="HOST:PORT",
+                   help="the address and port to serve on (port 0: any free port)")
+    for name, flag, default, meaning in limit_flags():
+        kind = positive_seconds if isinstance(default, float) else count
+        p.add_argument(flag, dest=name, type=kind, default=default,
+                       metavar="SECONDS" if kind is positive_seconds else "N",
+                       help=f"{meaning} (default {default:g})" if kind is positive_seconds
+                       else f"{meaning} (default {default})")
+    p.add_argument("--stats-every", type=non_negative_seconds, default=60.0,
+                   metavar="SECONDS",
+                   help="log the counters this often when they have changed (default 60; "
+                        "0: never)")
     for name in ("drop", "dup", "reorder"):
-        p.add_argument(f"--chaos-{name}", type=probability, default=0.0,
-                       help=f"testing only: probability to {name} a forwarded message")
-    p.add_argument("--chaos-seed", type=int, default=None)
+        p.add_argument(f"--chaos-{name}", type=probability, default=0.0, metavar="P",
+                       help=f"testing only: probability to {name} a forwarded message "
+                            "(default 0)")
+    p.add_argument("--chaos-seed", type=int, default=None, metavar="N",
+                   help="testing only: seed of the chaos (default: a random one)")
     p.set_defaults(func=network.cmd_relay)
 
 
