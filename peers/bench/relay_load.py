@@ -32,8 +32,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from websockets.asyncio.client import ClientConnection, connect
-from websockets.exceptions import InvalidStatus
+from websockets.asyncio.client import connect
 
 from peers.table.selfplay import selfplay
 from protocol.canonical import pack, unpack
@@ -72,22 +71,17 @@ def record_games(count: int, seed: int = 0) -> list[Recorded]:
             for i in range(count)]
 
 
-async def _open(url: str, host: bool, timeout: float) -> ClientConnection:
-    """Connect; a joiner that arrives before its host opened the room tries again."""
-    deadline = time.monotonic() + timeout
-    while True:
-        try:
-            return await connect(url + (OPEN_ROOM if host else ""), max_size=MAX_MESSAGE,
-                                 compression=None, open_timeout=timeout)
-        except InvalidStatus as exc:
-            if exc.response.status_code != 404 or time.monotonic() > deadline:
-                raise
-            await asyncio.sleep(0.05)
-
-
-async def play_seat(url: str, game: Recorded, me: int, timeout: float = 60.0) -> bytes:
-    """One lightweight seat of `game` through the room at `url`; its transcript copy."""
-    ws = await _open(url, me == 0, timeout)
+async def play_seat(url: str, game: Recorded, me: int, timeout: float = 60.0,
+                    opened: asyncio.Event | None = None) -> bytes:
+    """One lightweight seat of `game` through the room at `url`; its transcript copy.
+    The host (seat 0) sets `opened` once its room is open; a joiner waits for it, as a
+    person waits for the invitation."""
+    if me and opened is not None:
+        await asyncio.wait_for(opened.wait(), timeout)
+    ws = await connect(url + (OPEN_ROOM if me == 0 else ""), max_size=MAX_MESSAGE,
+                       compression=None, open_timeout=timeout)
+    if me == 0 and opened is not None:
+        opened.set()
     try:
         if me == 0:
             await ws.send(pack(["hello", 2, "host", bytes(32), bytes(32), game.setup.rules,
@@ -124,7 +118,8 @@ async def play_seat(url: str, game: Recorded, me: int, timeout: float = 60.0) ->
 async def play_game(base: str, game: Recorded, timeout: float = 60.0) -> list[bytes]:
     """Every seat of `game` in a fresh room of the relay at `base`; their copies."""
     url = f"{base}/room/{os.urandom(16).hex()}"
-    return list(await asyncio.gather(*(play_seat(url, game, seat, timeout)
+    opened = asyncio.Event()
+    return list(await asyncio.gather(*(play_seat(url, game, seat, timeout, opened)
                                        for seat in range(game.seats))))
 
 
@@ -188,3 +183,17 @@ def measure_relay(concurrent: int, recorded: int = 4, rounds: int = 1) -> dict[s
         "games_finished": stats["games_finished"], "refused": stats["refused"],
         "rooms_open_after": stats["rooms_open"],
     }
+
+
+def render_relay(figures: dict[str, Any]) -> str:
+    f = figures
+    return "\n".join([
+        f"relay load: {f['games']} games, {f['concurrent']} at once from one address, "
+        f"in {f['wall_s']} s; every seat's transcript identical to the recorded one",
+        f"  relay CPU: {f['relay_cpu_s']} s in all, {f['relay_cpu_ms_per_game']} ms a game",
+        f"  relay memory: {f['relay_rss_idle_mib']} MiB idle, {f['relay_peak_mib']} MiB at "
+        f"peak, {f['relay_kib_per_concurrent_game']} KiB a concurrent game",
+        f"  relayed: {f['bytes_relayed_per_game']} bytes received a game; "
+        f"{f['games_finished']} games finished, refused {f['refused'] or 'none'}, "
+        f"{f['rooms_open_after']} rooms open after",
+    ])

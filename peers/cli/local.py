@@ -23,6 +23,14 @@ def _read(path: str) -> bytes | None:
 def cmd_bench(args: argparse.Namespace) -> int:
     from peers.bench import measure as bench
 
+    if args.relay is not None:
+        from peers.bench.relay_load import measure_relay, render_relay
+
+        figures = measure_relay(args.relay)
+        print(json.dumps(figures, indent=2, sort_keys=True) if args.json
+              else render_relay(figures))
+        return EXIT_OK
+
     try:
         sizes = tuple(int(n) for n in args.sizes.split(","))
     except ValueError:

@@ -63,6 +63,10 @@ def build_parser() -> argparse.ArgumentParser:
                    help="skip the full-game and table figures")
     p.add_argument("--seats", type=int, default=8, choices=range(2, 9), metavar="K",
                    help="seats at the Mexican Train table measured (default 8)")
+    p.add_argument("--relay", type=positive_int, default=None, metavar="GAMES",
+                   help="instead: run a relay process, put GAMES games at once through it "
+                        "(lightweight seats, spec/09-bench.md 9.4) and report its CPU time "
+                        "and memory per game")
     p.set_defaults(func=local.cmd_bench)
 
     p = sub.add_parser("selfplay", help="play a complete game between local bots")
