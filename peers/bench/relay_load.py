@@ -28,7 +28,7 @@ import subprocess
 import sys
 import time
 import urllib.request
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -142,9 +142,16 @@ def _proc(pid: int) -> dict[str, float]:
             "rss_mib": int(status["VmRSS"]) / 1024, "peak_mib": int(status["VmHWM"]) / 1024}
 
 
-def measure_relay(concurrent: int, recorded: int = 4, rounds: int = 1) -> dict[str, Any]:
+def measure_relay(concurrent: int, recorded: int = 4, rounds: int = 1,
+                  progress: Callable[[int, int, str], None] | None = None) -> dict[str, Any]:
     """Run a relay process, put `concurrent` games through it at once (`rounds` times),
-    check every copy of every transcript, and report what the relay spent."""
+    check every copy of every transcript, and report what the relay spent;
+    `progress(steps done, steps, the next step)`."""
+    def tick(done: int, note: str) -> None:
+        if progress is not None:
+            progress(done, rounds + 1, note)
+
+    tick(0, f"recording {recorded} games")
     games = record_games(recorded)
     cmd = [sys.executable, "-m", "peers.cli", "relay", "--listen", "127.0.0.1:0",
            "--max-rooms-per-address", str(max(concurrent, 1)), "--stats-every", "0"]
@@ -158,12 +165,14 @@ def measure_relay(concurrent: int, recorded: int = 4, rounds: int = 1) -> dict[s
         base = f"ws://{found.group(1)}"
         before = _proc(relay.pid)
         started = time.perf_counter()
-        for _ in range(rounds):
+        for done in range(rounds):
+            tick(1 + done, f"{concurrent} games at once through the relay")
             copies = asyncio.run(play_many(base, games, concurrent))
             for i, seats in enumerate(copies):
                 if any(c != games[i % len(games)].encode() for c in seats):
                     raise RuntimeError(f"game {i}: a seat's transcript differs")
         wall = time.perf_counter() - started
+        tick(rounds + 1, "")
         after = _proc(relay.pid)
         with urllib.request.urlopen(f"http://{found.group(1)}/stats", timeout=10) as r:
             stats = json.load(r)
@@ -184,16 +193,3 @@ def measure_relay(concurrent: int, recorded: int = 4, rounds: int = 1) -> dict[s
         "rooms_open_after": stats["rooms_open"],
     }
 
-
-def render_relay(figures: dict[str, Any]) -> str:
-    f = figures
-    return "\n".join([
-        f"relay load: {f['games']} games, {f['concurrent']} at once from one address, "
-        f"in {f['wall_s']} s; every seat's transcript identical to the recorded one",
-        f"  relay CPU: {f['relay_cpu_s']} s in all, {f['relay_cpu_ms_per_game']} ms a game",
-        f"  relay memory: {f['relay_rss_idle_mib']} MiB idle, {f['relay_peak_mib']} MiB at "
-        f"peak, {f['relay_kib_per_concurrent_game']} KiB a concurrent game",
-        f"  relayed: {f['bytes_relayed_per_game']} bytes received a game; "
-        f"{f['games_finished']} games finished, refused {f['refused'] or 'none'}, "
-        f"{f['rooms_open_after']} rooms open after",
-    ])

@@ -16,12 +16,12 @@ as long as the bots think by nodes and not by the clock.
 
 from __future__ import annotations
 
+import contextlib
 import math
 import random
 import statistics
-import sys
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import Executor, ProcessPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
@@ -133,21 +133,20 @@ def _play_chunk(args: tuple[Spec, list[int]]) -> list[tuple[Deal, Game, Game]]:
 
 
 def run_pairs(spec: Spec, hands: int, jobs: int = 1,
-              progress: Callable[[int], None] | None = None) -> list[tuple[Deal, Game, Game]]:
-    """Every deal's pair of games, in deal order, on `jobs` processes."""
+              progress: Callable[[int], None] | None = None,
+              executor: Executor | None = None) -> list[tuple[Deal, Game, Game]]:
+    """Every deal's pair of games, in deal order: here, on `jobs` processes, or on
+    `executor` (a Dask cluster's, say) with chunks sized for `jobs` workers."""
     out: list[tuple[Deal, Game, Game]] = []
     step = max(1, min(25, hands // (8 * jobs) or 1))
     chunks = [(spec, list(range(i, min(i + step, hands)))) for i in range(0, hands, step)]
-    results: Iterator[list[tuple[Deal, Game, Game]]]
-    if jobs == 1:
-        results = map(_play_chunk, chunks)
+    with contextlib.ExitStack() as stack:
+        if executor is None and jobs > 1:
+            executor = stack.enter_context(ProcessPoolExecutor(max_workers=jobs))
+        results: Iterator[list[tuple[Deal, Game, Game]]] = (
+            map(_play_chunk, chunks) if executor is None
+            else executor.map(_play_chunk, chunks))
         for chunk in results:
-            out += chunk
-            if progress:
-                progress(len(out))
-        return out
-    with ProcessPoolExecutor(max_workers=jobs) as pool:
-        for chunk in pool.map(_play_chunk, chunks):
             out += chunk
             if progress:
                 progress(len(out))
@@ -266,21 +265,3 @@ def render(result: dict[str, Any]) -> str:
                      "(games rescored, not replayed)")
     return "\n".join(lines)
 
-
-class Progress:
-    """A one-line progress bar on stderr, drawn only when stderr is a terminal."""
-
-    def __init__(self, total: int) -> None:
-        self.total = total
-        self.on = sys.stderr.isatty()
-
-    def __call__(self, done: int) -> None:
-        if not self.on:
-            return
-        width = 30
-        filled = width * done // self.total
-        sys.stderr.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{self.total} "
-                         "deals")
-        if done >= self.total:
-            sys.stderr.write("\n")
-        sys.stderr.flush()

@@ -67,6 +67,12 @@ def build_parser() -> argparse.ArgumentParser:
                    help="instead: run a relay process, put GAMES games at once through it "
                         "(lightweight seats, spec/09-bench.md 9.4) and report its CPU time "
                         "and memory per game")
+    p.add_argument("--verify", default=None, metavar="MATCH",
+                   help="instead: time `verify` of the match file MATCH with 1 job and with "
+                        "--jobs jobs (spec/09-bench.md 9.5; median of --reps runs, at most "
+                        "3) and report the speed-up")
+    p.add_argument("--jobs", type=positive_int, default=2, metavar="N",
+                   help="worker processes for --verify (default 2)")
     p.set_defaults(func=local.cmd_bench)
 
     p = sub.add_parser("selfplay", help="play a complete game between local bots")
@@ -105,6 +111,10 @@ def build_parser() -> argparse.ArgumentParser:
                    help="seed of the deals and of the bots' randomness (default 1)")
     p.add_argument("--jobs", type=positive_int, default=1, metavar="J",
                    help="worker processes (default 1)")
+    p.add_argument("--dask", default=None, metavar="ADDRESS",
+                   help="play the deals on the workers of the Dask scheduler at ADDRESS, "
+                        "like tcp://HOST:8786, instead of --jobs (needs dealerless[cluster] "
+                        "here and on the workers)")
     p.add_argument("--nodes", default=None, metavar="N[,N]",
                    help="the strong bot's search budget a move, in nodes (deterministic); "
                         "two values give bot A's and bot B's")
@@ -112,9 +122,25 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(func=local.cmd_tournament)
 
-    p = sub.add_parser("verify", help="replay a transcript and print the verdict")
-    p.add_argument("file")
-    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p = sub.add_parser(
+        "verify", help="replay a transcript and print the verdict",
+        description="Replay transcripts and match files from nothing and print each "
+                    "verdict (spec/11-verify.md 11.1). The exit code is the worst verdict: "
+                    "1 if a file is invalid, else 2 if a file cannot be read, else 3 if a "
+                    "game is a valid prefix, else 0. Progress goes to stderr.")
+    p.add_argument("file", nargs="+",
+                   help="a transcript file (a game) or a match file (its rounds); several "
+                        "are verified together")
+    p.add_argument("--json", action="store_true",
+                   help="print the verdict as JSON: one object for one file, one line "
+                        "with a \"file\" key per file for several")
+    p.add_argument("--jobs", type=positive_int, default=1, metavar="N",
+                   help="verify the games (each transcript, and each round of a match) on "
+                        "N worker processes (default 1: in this process)")
+    p.add_argument("--dask", default=None, metavar="ADDRESS",
+                   help="verify on the workers of the Dask scheduler at ADDRESS, like "
+                        "tcp://HOST:8786, instead of --jobs (needs dealerless[cluster] "
+                        "here and on the workers; default: no cluster)")
     p.set_defaults(func=local.cmd_verify)
 
     p = sub.add_parser("dispute", help="write the dispute package of one frame")

@@ -74,9 +74,13 @@ class Table:
         for ref in self.referees:
             ref.receive(wire)
 
-    def play(self) -> Transcript:
+    def play(self, progress: Callable[[int], None] | None = None) -> Transcript:
+        """The whole game; `progress(frames)` hears of every frame."""
+        frames = 0
         while self.step() is not None:
-            pass
+            frames += 1
+            if progress is not None:
+                progress(frames)
         copies = {ref.transcript().encode() for ref in self.referees}
         if len(copies) != 1:
             raise LocalError("selfplay/diverged", "the seats' transcripts differ")
@@ -140,14 +144,18 @@ def rule_params(rules: str, seats: int, komi_halves: int | None = None,
 
 def selfplay(rules: str = "bram", params: dict[str, Any] | None = None,
              bots: Sequence[str] = ("greedy", "random"), seed: int | None = None,
-             think_ms: float | None = None) -> Transcript:
-    return Table.create(rules, params or {}, bots, Entropy(seed), think_ms=think_ms).play()
+             think_ms: float | None = None,
+             progress: Callable[[int], None] | None = None) -> Transcript:
+    return Table.create(rules, params or {}, bots, Entropy(seed),
+                        think_ms=think_ms).play(progress)
 
 
 def selfplay_match(rules: str, params: dict[str, Any], bots: Sequence[str],
-                   seed: int | None = None) -> list[bytes]:
+                   seed: int | None = None,
+                   progress: Callable[[int, int, int], None] | None = None) -> list[bytes]:
     """Every round of a match (spec/11-verify.md 11.5), each a game chained to the last:
-    `round` from the set's highest double down to 0-0, `after` the previous round's link."""
+    `round` from the set's highest double down to 0-0, `after` the previous round's link.
+    `progress(rounds done, rounds in all, frames of the round being played)`."""
     from protocol.match import link_of
     from protocol.rules import make_rules
 
@@ -155,8 +163,14 @@ def selfplay_match(rules: str, params: dict[str, Any], bots: Sequence[str],
     entropy = Entropy(seed)
     seats = [Identity(entropy.bytes(f"identity {i}")) for i in range(len(bots))]
     rounds: list[bytes] = []
+
+    def tick(frames: int) -> None:   # while a round is played, len(rounds) are done
+        if progress is not None:
+            progress(len(rounds), top + 1, frames)
+
     for number in range(top, -1, -1):
         after = link_of(rounds[-1]) if rounds else ""
         round_params = {**params, "round": number, "after": after}
-        rounds.append(Table.create(rules, round_params, bots, entropy, seats).play().encode())
+        rounds.append(Table.create(rules, round_params, bots, entropy, seats)
+                      .play(tick).encode())
     return rounds
