@@ -15,6 +15,7 @@ from peers.cli.options import (
     UsageError,
     fail,
     positive_int,
+    read_map,
 )
 from peers.cli.progress import Progress
 from protocol.errors import DealerlessError
@@ -79,8 +80,10 @@ def _bench_verify(args: argparse.Namespace) -> int:
 
 def cmd_selfplay(args: argparse.Namespace) -> int:
     from peers.table.report import summary
-    from peers.table.selfplay import selfplay
+    from peers.table.selfplay import default_seats, selfplay
 
+    if args.seats is None:
+        args.seats = default_seats(args.rules)
     bots = args.bots.split(",") if args.bots else ["greedy", "random"]
     if len(bots) == 1:
         bots *= args.seats
@@ -95,11 +98,9 @@ def cmd_selfplay(args: argparse.Namespace) -> int:
     from peers.table.selfplay import rule_params
 
     try:
-        mine_map = None if args.map is None else Path(args.map).read_text()
+        mine_map = None if args.map is None else read_map(args.map)
         params = rule_params(args.rules, args.seats, args.komi, args.set, mine_map)
-    except OSError as exc:
-        return fail(f"selfplay: cannot read the map {args.map}: {exc.strerror}")
-    except (ValueError, UnicodeDecodeError) as exc:
+    except ValueError as exc:
         return fail(f"selfplay: {exc}")
     if args.match:
         return _selfplay_match(args, params, bots)
@@ -231,6 +232,20 @@ def cmd_dispute(args: argparse.Namespace) -> int:
     data = _read(args.file)
     if data is None:
         return EXIT_USAGE
+    from protocol.match import MATCH_PREFIX, decode_match
+
+    if data.startswith(MATCH_PREFIX):   # a round of a match is a game of its own (11.5)
+        try:
+            rounds = decode_match(data)
+        except DealerlessError as exc:
+            return fail(f"dispute: {exc.detail or exc.code}", EXIT_INVALID)
+        if args.round is None or not 1 <= args.round <= len(rounds):
+            return fail(f"dispute: {args.file} is a match of {len(rounds)} rounds, each a game "
+                        f"of its own: give --round R (1 to {len(rounds)}) to dispute frame "
+                        f"{args.frame} of round R")
+        data = rounds[args.round - 1]
+    elif args.round is not None:
+        return fail(f"dispute: {args.file} is one game, not a match: no --round")
     try:
         package = dispute_package(data, args.frame)
     except DealerlessError as exc:
@@ -239,7 +254,8 @@ def cmd_dispute(args: argparse.Namespace) -> int:
         Path(args.out).write_bytes(package)
     except OSError as exc:
         return fail(f"cannot write {args.out}: {exc.strerror}")
-    print(f"wrote the dispute package for frame {args.frame} to {args.out} "
+    of = "" if args.round is None else f" of round {args.round}"
+    print(f"wrote the dispute package for frame {args.frame}{of} to {args.out} "
           f"({len(package)} bytes)")
     return EXIT_OK
 

@@ -26,6 +26,7 @@ from peers.cli.options import (
     EXIT_INCOMPLETE,
     UsageError,
     fail,
+    read_map,
 )
 from peers.keys import KeyStoreError, PassphraseError
 from peers.net.announce import announcer
@@ -39,7 +40,7 @@ from peers.net.relay_limits import limit_flags
 from peers.store.games import GameNotFound, GameStore, StoreError, find_game
 from peers.table.driver import AsyncChooser, Event, NoticeEvent, SetupEvent, StepEvent
 from peers.table.report import headline
-from peers.table.selfplay import rule_params
+from peers.table.selfplay import default_seats, rule_params
 from protocol.errors import DealerlessError, LocalError
 from protocol.verifier import replay
 
@@ -100,11 +101,9 @@ def host_params(rules: str, seats: int, komi: int | None, tile_set: str | None =
                 map_file: str | None = None) -> dict[str, Any]:
     """The rule set's parameters from `host`'s options, or UsageError (see rule_params)."""
     try:
-        mine_map = None if map_file is None else Path(map_file).read_text()
+        mine_map = None if map_file is None else read_map(map_file)
         return rule_params(rules, seats, komi, tile_set, mine_map)
-    except OSError as exc:
-        raise UsageError(f"host: cannot read the map {map_file}: {exc.strerror}") from None
-    except (ValueError, UnicodeDecodeError) as exc:
+    except ValueError as exc:
         raise UsageError(f"host: {exc}") from None
 
 
@@ -199,6 +198,8 @@ def _retrying(url: str) -> Any:
 
 
 def cmd_host(args: argparse.Namespace) -> int:
+    if args.seats is None:
+        args.seats = default_seats(args.rules)
     try:
         params = host_params(args.rules, args.seats, args.komi, args.set, args.map)
         _check_bot_options(args, args.rules)

@@ -77,8 +77,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("selfplay", help="play a complete game between local bots")
     p.add_argument("--rules", default="bram", choices=sorted(rules_pkg.RULESETS))
-    p.add_argument("--seats", type=int, default=2, choices=range(2, 9), metavar="K",
-                   help="number of seats, 2-8 (bram: 2)")
+    p.add_argument("--seats", type=int, default=None, choices=range(2, 9), metavar="K",
+                   help="number of seats, 2-8 as the rules allow (default: the rules' own, "
+                        "5 for mined-games, else 2)")
     p.add_argument("--set", default=None, choices=SET_NAMES,
                    help="the domino set, for rules that offer several (mineshaft)")
     p.add_argument("--map", default=None, metavar="FILE",
@@ -143,10 +144,17 @@ def build_parser() -> argparse.ArgumentParser:
                         "here and on the workers; default: no cluster)")
     p.set_defaults(func=local.cmd_verify)
 
-    p = sub.add_parser("dispute", help="write the dispute package of one frame")
-    p.add_argument("file")
-    p.add_argument("frame", type=int, help="frame index N (0-based)")
-    p.add_argument("--out", required=True, help="package file to write")
+    p = sub.add_parser(
+        "dispute", help="write the dispute package of one frame",
+        description="Write the dispute package of one frame: the frame, the state before it "
+                    "and what a third party needs to judge that step alone with `dealerless "
+                    "check-step` (spec/11-verify.md 11.3).")
+    p.add_argument("file", help="a transcript file, or a match file with --round")
+    p.add_argument("frame", type=int, help="the frame's index N in its game (0-based)")
+    p.add_argument("--out", required=True, help="the package file to write (required)")
+    p.add_argument("--round", type=positive_int, default=None, metavar="R",
+                   help="for a match file: the round (1-based) whose frame N is disputed "
+                        "(default: none; a match file needs it)")
     p.set_defaults(func=local.cmd_dispute)
 
     p = sub.add_parser("check-step", help="judge one frame from its dispute package alone")
@@ -193,9 +201,10 @@ def add_network_commands(sub: Any) -> None:
                        help="relay URL, e.g. ws://relay.example:8765")
     # The rule sets known when the parser is built (tests may register one of their own).
     p.add_argument("--rules", default="bram", choices=sorted(rules_pkg.RULESETS))
-    p.add_argument("--seats", type=seat_count, default=2,
+    p.add_argument("--seats", type=seat_count, default=None,
                    help=f"players at the table, host included ({MIN_SEATS} to {MAX_SEATS}, "
-                        "as the rules allow; default 2)")
+                        "as the rules allow; default: the rules' own, 5 for mined-games, "
+                        "else 2)")
     p.add_argument("--komi", type=parse_komi, default=None,
                    help="pips (whole or half) added to the first player's total (default: "
                         "the rules' own, spec/rules/bram.md section 11)")
@@ -220,8 +229,15 @@ def add_network_commands(sub: Any) -> None:
     _seat_options(p)
     p.set_defaults(func=network.cmd_resume)
 
-    p = sub.add_parser("games", help="list local games and their state")
-    p.add_argument("--json", action="store_true")
+    p = sub.add_parser(
+        "games", help="list local games and their state",
+        description="List the games stored in the data directory: each game's id, your "
+                    "seat, its frames and state, its rules in words and the other seats "
+                    "(by the name you trust their key under, else its fingerprint). Give an "
+                    "id, or any unambiguous prefix of it, to `resume` or `export`.")
+    p.add_argument("--json", action="store_true",
+                   help="print one JSON list: game_id, seat, status, frames, path, rules, "
+                        "params and opponents (seat, fingerprint, name or null) of each game")
     home_option(p)
     p.set_defaults(func=saved.cmd_games)
 

@@ -28,7 +28,8 @@ from peers.cli.options import EXIT_INVALID, EXIT_OK, EXIT_USAGE
 from peers.cli.progress import Progress
 from peers.cli.workers import pool
 from protocol.errors import EncodingError
-from protocol.match import MATCH_PREFIX, MatchVerdict, decode_match, verify_match
+from protocol.match import MATCH_MAGIC, MATCH_PREFIX, MatchVerdict, decode_match, verify_match
+from protocol.transcript import MAGIC
 from protocol.verifier import Verdict, replay
 
 #: Exit codes from the best to the worst (11.1): complete, valid prefix, unreadable, invalid.
@@ -42,6 +43,8 @@ class Checked:
     path: str
     verdict: Verdict | MatchVerdict | None = None
     problem: str = ""
+    cut: int | None = None        # the file is cut inside a record; its last whole one ends here
+    intact: Verdict | MatchVerdict | None = None   # the verdict of what comes before the cut
 
     @property
     def exit_code(self) -> int:
@@ -50,7 +53,26 @@ class Checked:
     def to_json(self) -> dict[str, Any]:
         if self.verdict is None:
             return {"file": self.path, "error": self.problem}
-        return {"file": self.path, **self.verdict.to_json()}
+        out = {"file": self.path, **self.verdict.to_json()}
+        if self.cut is not None:
+            out["cut_at"] = self.cut
+            out["intact_prefix"] = None if self.intact is None else self.intact.to_json()
+        return out
+
+
+def cut_at(data: bytes, magic: bytes) -> int | None:
+    """Where the last whole record ends, if the file is cut inside a record; else None.
+    Transcript (8.6) and match (11.5) records alike: a kind byte, a u32 big-endian
+    length, the payload. Records are appended, so what comes before is a clean prefix."""
+    if not data.startswith(magic):
+        return None
+    pos = len(magic)
+    while pos < len(data):
+        end = pos + 5 + int.from_bytes(data[pos + 1:pos + 5], "big")
+        if len(data) - pos < 5 or end > len(data):
+            return pos
+        pos = end
+    return None
 
 
 def worst(codes: list[int]) -> int:
@@ -94,21 +116,52 @@ def verify_files(paths: list[str], executor: Executor | None) -> list[Checked]:
         contents.append(data)
         start = len(games)
         if data is not None and data.startswith(MATCH_PREFIX):
+            item.cut = cut_at(data, MATCH_MAGIC)
+            whole = data if item.cut is None else data[:item.cut]
             with contextlib.suppress(EncodingError):   # verify_match reports it
-                games += decode_match(data)
+                games += decode_match(whole)
         elif data is not None:
             games.append(data)
+            item.cut = cut_at(data, MAGIC)
+            if item.cut is not None:
+                games.append(data[:item.cut])   # the intact frames before the cut
         spans.append((start, len(games)))
     with Progress("verify", "games") as progress:
         verdicts = replay_all(games, executor, progress)
     for item, data, (start, end) in zip(checked, contents, spans, strict=True):
         if data is None:
             continue
-        if data.startswith(MATCH_PREFIX):
+        if data.startswith(MATCH_PREFIX) and item.cut is not None:
+            item.verdict = verify_match(data)   # the container is cut: no round is read
+            if end > start:
+                item.intact = verify_match(data[:item.cut],
+                                           partial(_verdicts, verdicts[start:end]))
+        elif data.startswith(MATCH_PREFIX):
             item.verdict = verify_match(data, partial(_verdicts, verdicts[start:end]))
         else:
             item.verdict = verdicts[start]
+            item.intact = verdicts[start + 1] if item.cut is not None else None
     return checked
+
+
+def cut_text(item: Checked) -> str:
+    """A file cut inside a record: what the whole records before the cut prove, then the
+    file's own verdict last (11.1: the last lines say what is proven)."""
+    from peers.table.report import account, headline, match_account
+
+    if isinstance(item.verdict, MatchVerdict):
+        done = item.intact.rounds if isinstance(item.intact, MatchVerdict) else []
+        verdict = (f"NOT A VALID MATCH: the file is cut inside round {len(done) + 1} (at byte "
+                   f"{item.cut}); no seat is blamed.")
+        if not isinstance(item.intact, MatchVerdict):
+            return f"No round before the cut is complete.\n{verdict}"
+        return (f"The {len(done)} whole round{'s' if len(done) > 1 else ''} before the cut "
+                f"prove:\n{match_account(item.intact)}\n{verdict}")
+    assert isinstance(item.verdict, Verdict) and isinstance(item.intact, Verdict)
+    n = item.intact.frames
+    return (f"The file is cut inside a record at byte {item.cut}. Its {n} whole "
+            f"frame{'' if n == 1 else 's'} before the cut are a clean prefix; they prove:\n"
+            f"{account(item.intact)}\n{headline(item.verdict)}")
 
 
 def render(checked: list[Checked], as_json: bool) -> None:
@@ -123,11 +176,13 @@ def render(checked: list[Checked], as_json: bool) -> None:
             continue
         if as_json:
             if len(checked) == 1:
-                print(json.dumps(item.verdict.to_json(), indent=2))
+                print(json.dumps({k: v for k, v in item.to_json().items() if k != "file"},
+                                 indent=2))
             else:
                 print(json.dumps(item.to_json()))
             continue
-        text = (match_account(item.verdict) if isinstance(item.verdict, MatchVerdict)
+        text = (cut_text(item) if item.cut is not None
+                else match_account(item.verdict) if isinstance(item.verdict, MatchVerdict)
                 else account(item.verdict))
         if len(checked) > 1:
             text = f"{'' if i == 0 else chr(10)}== {item.path} ==\n{text}"

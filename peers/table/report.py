@@ -2,7 +2,8 @@
 
 The text says what the verdict proves and what it does not (spec/11-verify.md 11.1):
 a violation not authenticated blames nobody, and a valid prefix names the seat that
-owes the next frame without calling it a forfeit (spec/rules/bram.md D14).
+owes the next frame without calling it a forfeit (each rule set's own decision:
+spec/rules/bram.md D14, mexican-train.md D22, mineshaft.md D18, mined-games.md D16).
 """
 
 from __future__ import annotations
@@ -14,7 +15,38 @@ from protocol.verifier import Decided, Verdict
 
 NOT_PROVEN_SILENCE = ("Not proven: that seat {seat} abandoned the game; a cut file or a lost "
                       "connection looks the same (a forfeit needs a deadline the seats agreed "
-                      "on outside the transcript, spec/rules/bram.md D14).")
+                      "on outside the transcript, spec/{rule}).")
+#: Each rule set's own decision on abandonment: a transcript proves no silence.
+ABANDONMENT = {"bram": "rules/bram.md D14", "mexican-train": "rules/mexican-train.md D22",
+               "mineshaft": "rules/mineshaft.md D18", "mined-games": "rules/mined-games.md D16"}
+
+
+def abandonment_rule(rules: str | None) -> str:
+    """Where the spec says why a silence is not proven, for these rules."""
+    return ABANDONMENT.get(rules or "bram", ABANDONMENT["bram"])
+
+
+def params_text(params: dict[str, object]) -> str:
+    """Rule parameters in words: `3 seats, round 12, after nothing, mexican train no`."""
+    words = []
+    for key, value in sorted(params.items(), key=lambda kv: (kv[0] != "seats", kv[0])):
+        name = key.replace("_", " ")
+        if key == "seats":
+            words.append(f"{value} seats")
+        elif key == "round":
+            words.append(f"round {value} (starting double {value}-{value})")
+        elif key == "komi_halves" and isinstance(value, int):
+            words.append(f"komi {value / 2:g} pips")
+        elif key == "after":
+            words.append(f"after the round ending in frame hash {str(value)[:16]}..." if value
+                         else "after nothing (the first round)")
+        elif key == "map":
+            words.append(f"a map of {len(str(value))} cells" if value else "a drawn map")
+        elif isinstance(value, bool):
+            words.append(f"{name} {'yes' if value else 'no'}")
+        else:
+            words.append(f"{name} {value}")
+    return ", ".join(words) or "no parameters"
 
 
 def violation_text(v: Violation, what: str = "file") -> str:
@@ -40,7 +72,8 @@ def headline(verdict: Verdict) -> str:
         seat, message = verdict.awaiting
         article = "an" if message[:1] in ("a", "e", "i", "o", "u") else "a"
         owes = f"seat {seat} owes the next frame ({article} {message} frame)"
-        silence = NOT_PROVEN_SILENCE.format(seat=seat)
+        rules = verdict.setup.rules if verdict.setup is not None else None
+        silence = NOT_PROVEN_SILENCE.format(seat=seat, rule=abandonment_rule(rules))
         if verdict.setup is not None and verdict.setup.rules == "mined-games" and message in (
                 "commit", "open"):
             silence += (f" Past that deadline every other living seat may sign that seat {seat} "
@@ -71,9 +104,15 @@ def mined_headline(out: MinedOutcome) -> str:
     """The verdict of a Mined Games game (spec/rules/mined-games.md section 7)."""
     money = ", ".join(f"seat {s}: ${m:,}" + ("" if st == "alive" else f" ({st})")
                       for s, (m, st) in enumerate(zip(out.money, out.status, strict=True)))
+    # A forfeit ends the game as a death does (10.8); say which it was.
+    end = out.end
+    if end in ("a miner died", "every miner is dead") and "forfeit" in out.status and not \
+            {"lava", "attack"} & set(out.status):
+        end = ("every seat forfeited" if "alive" not in out.status
+               else "a seat forfeited (it missed its deadline)")
     lines = [f"VALID and complete: seat {out.winner} wins two tokens of life; seat "
              f"{out.elimination_candidate} is the elimination candidate ({out.how}); the game "
-             f"ended because {out.end}; money {money}"]
+             f"ended because {end}; money {money}"]
     for seat, stage, by in out.forfeits:
         names = ", ".join(str(d) for d in by)
         lines.append(f"Seat {seat} forfeited in stage {stage}: seats {names} each signed that "
@@ -87,7 +126,7 @@ def account(verdict: Verdict) -> str:
     data = verdict.to_json()
     lines = []
     if data["rules"]:
-        lines.append(f"rules {data['rules']['name']} {data['rules']['params']}; "
+        lines.append(f"rules {data['rules']['name']} ({params_text(data['rules']['params'])}); "
                      f"game {data['game_id'][:16]}...")
         lines += [f"  seat {s['seat']}: {s['fingerprint']}" for s in data["seats"]]
     if data["first_player"] is not None:

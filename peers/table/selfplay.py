@@ -91,6 +91,18 @@ class Table:
 SET_NAMES = sorted(TILE_SETS)
 
 
+def default_seats(rules: str) -> int:
+    """The seats a rule set is played with when none are asked for: its own default
+    (mined-games: 5), else 2 (the rules that need a count are played by two)."""
+    from protocol.errors import DealerlessError
+    from protocol.rules import make_rules
+
+    try:
+        return int(make_rules(rules, {}).deal.seats)
+    except DealerlessError:
+        return 2
+
+
 def rule_params(rules: str, seats: int, komi_halves: int | None = None,
                 tile_set: str | None = None, mine_map: str | None = None) -> dict[str, Any]:
     """A rule set's parameters from the command line's --seats, --komi, --set and --map
