@@ -235,3 +235,30 @@ def test_help_describes_every_argument_with_its_default(command: str) -> None:
         if takes_value and action.option_strings != ["--home"]:
             assert "default" in action.help, f"{command} {name[0]}: {action.help}"
     assert sub.description
+
+
+def test_mined_games_ties_say_who_tied_and_that_the_lot_decided() -> None:
+    bots = ("greedy", "random", "greedy", "random", "greedy")
+    text = account(replay(selfplay("mined-games", {"seats": 5}, bots, seed=20).encode()))
+    assert "seat 3 wins two tokens of life; seat 4 is the elimination candidate" in text
+    assert ("Seats 1, 3 tied for the most money ($39,000); the lot drawn from the last "
+            "stage's opened nonces picked seat 3 (spec/rules/mined-games.md D14) as the "
+            "token winner.") in text
+    assert ("Seats 0, 2, 4 tied for the least money ($17,667); the lot drawn from the last "
+            "stage's opened nonces picked seat 4 (spec/rules/mined-games.md D14) as the "
+            "elimination candidate.") in text
+
+
+def test_one_seat_both_winner_and_candidate_is_explained() -> None:
+    from peers.table.report import mined_headline
+    from protocol.rules.mined_stage import MinedOutcome
+
+    out = MinedOutcome(1, 1, "every miner is dead", "died with the least money", (900, 900),
+                       ("lava", "attack"), (), 0)
+    text = mined_headline(out)
+    assert "seat 1 wins two tokens of life; seat 1 is the elimination candidate" in text
+    assert "Seats 0, 1 tied for the most money ($900)" in text
+    assert "Seats 0, 1 tied for the least money ($900)" in text
+    assert ("Seat 1 is both the token winner and the elimination candidate: no miner is "
+            "alive, so the richest seat wins the tokens and the candidate comes from the "
+            "fallen (died with the least money), and both fall on seat 1") in text

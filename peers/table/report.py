@@ -113,12 +113,44 @@ def mined_headline(out: MinedOutcome) -> str:
     lines = [f"VALID and complete: seat {out.winner} wins two tokens of life; seat "
              f"{out.elimination_candidate} is the elimination candidate ({out.how}); the game "
              f"ended because {end}; money {money}"]
+    lines += mined_ties(out)
     for seat, stage, by in out.forfeits:
         names = ", ".join(str(d) for d in by)
         lines.append(f"Seat {seat} forfeited in stage {stage}: seats {names} each signed that "
                      f"it missed its deadline. This rests on their declarations, not on proof: "
                      "a transcript cannot prove silence (spec/rules/mined-games.md D16).")
     return "\n".join(lines)
+
+
+def mined_ties(out: MinedOutcome) -> list[str]:
+    """Which seats tied for the most or the least money and that the lot decided
+    (spec/rules/mined-games.md 7, D14); why one seat is both winner and candidate."""
+    seats = range(len(out.money))
+    alive = [s for s in seats if out.status[s] == "alive"]
+    gone = [s for s in seats if out.status[s] == "forfeit"] or [s for s in seats
+                                                                if s not in alive]
+    field = alive or [s for s in seats if out.status[s] != "forfeit"] or list(seats)
+    lot = ("the lot drawn from the last stage's opened nonces picked seat {0} "
+           "(spec/rules/mined-games.md D14)")
+    lines = []
+    for word, pick, group, seat in (
+            ("most", max, field, out.winner),
+            ("least", min, alive if out.how == "least money" else gone,
+             out.elimination_candidate if "least money" in out.how else None)):
+        if seat is None or not group:
+            continue
+        value = pick(out.money[s] for s in group)
+        tied = [s for s in group if out.money[s] == value]
+        if len(tied) > 1:
+            role = "token winner" if word == "most" else "elimination candidate"
+            lines.append(f"Seats {', '.join(map(str, tied))} tied for the {word} money "
+                         f"(${value:,}); {lot.format(seat)} as the {role}.")
+    if out.winner is not None and out.winner == out.elimination_candidate:
+        lines.append(f"Seat {out.winner} is both the token winner and the elimination "
+                     "candidate: no miner is alive, so the richest seat wins the tokens and "
+                     f"the candidate comes from the fallen ({out.how}), and both fall on "
+                     f"seat {out.winner} (spec/rules/mined-games.md 7).")
+    return lines
 
 
 def account(verdict: Verdict) -> str:
