@@ -91,3 +91,10 @@ def test_a_whole_match_keeps_stdout_to_its_two_result_lines(tmp_path: Path) -> N
     assert len(rounds) == len(progress) - 1 and rounds == sorted(rounds)
     assert re.fullmatch(r"dealerless: selfplay mexican-train match: 13/13 rounds, done "
                         r"\(\d+ s\)", progress[-1])
+    # The acceptance of verify --jobs: the same verdict with 2 jobs as with 1.
+    verdicts = [subprocess.run([*CLI, "verify", "--json", *jobs, str(tmp_path / "m.match")],
+                               capture_output=True, text=True, timeout=1800)
+                for jobs in ([], ["--jobs", "2"])]
+    assert verdicts[0].returncode == verdicts[1].returncode == 0
+    assert verdicts[0].stdout == verdicts[1].stdout
+    assert '"rounds_played": 13' in verdicts[0].stdout
