@@ -211,6 +211,7 @@ class Relay:
         self.connections += 1
         try:
             for logged in list(room.log):  # catch up on everything the room holds
+                self.events.bytes_out += len(logged)
                 await self._send(conn, logged)
             async for message in conn:
                 if isinstance(message, bytes):
