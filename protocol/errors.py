@@ -62,6 +62,12 @@ class Violation(DealerlessError):
         self.frame = frame
         self.authenticated = authenticated and seat is not None
 
+    def __reduce__(self) -> tuple[type[Violation], tuple[str, str, int | None, int | None,
+                                                      bool]]:
+        # A verdict crosses process boundaries (`verify --jobs`, 11.1): rebuild it from
+        # its fields, since Exception would pass only its message to __init__.
+        return Violation, (self.code, self.detail, self.seat, self.frame, self.authenticated)
+
     def describe(self) -> str:
         """One line for logs. A violation that is no evidence names no culprit
         (spec/11-verify.md 11.1): the seat the frame claims is not proven to have sent it."""

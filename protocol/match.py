@@ -14,6 +14,7 @@ in hand (`Outcome.hand_pips`) over the rounds; the lowest total wins, ties share
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -125,15 +126,27 @@ def _link_problem(previous: Verdict, before: bytes, current: Verdict,
     return None
 
 
-def verify_match(data: bytes) -> MatchVerdict:
-    """Replay every round (11.2), check the chain of rounds, and add up the standings."""
+def replay_each(files: list[bytes]) -> Iterator[Verdict]:
+    """The rounds replayed one after another, as they are asked for."""
+    return map(replay, files)
+
+
+def verify_match(data: bytes,
+                 replays: Callable[[list[bytes]], Iterable[Verdict]] = replay_each,
+                 ) -> MatchVerdict:
+    """Replay every round (11.2), check the chain of rounds, and add up the standings.
+
+    Each round is replayed alone and the chain is checked on the verdicts, so
+    `replays` may verify the rounds in any order or in parallel (11.5); it returns
+    their verdicts in round order, and the verdict is the same either way."""
     try:
         files = decode_match(data)
     except EncodingError as exc:
         return MatchVerdict([], Violation(exc.code, exc.detail, None, None, False))
     verdicts: list[Verdict] = []
-    for i, file in enumerate(files):
-        verdict = replay(file)
+    results = iter(replays(files))
+    for i, _ in enumerate(files):
+        verdict = next(results)
         verdicts.append(verdict)
         problem = None
         setup = verdict.setup

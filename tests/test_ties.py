@@ -66,7 +66,8 @@ def test_a_mined_games_tie_names_every_tied_seat_and_the_draw() -> None:
     assert data["winners"] == sorted([out.winner, other])
     assert data["token_winner"] == out.winner
     a, b = sorted([out.winner, other])
-    assert (f"seats {a} and {b} tie with ${money[a]:,}, the most; the tie draw"
+    assert (f"Seats {a}, {b} tied for the most money (${money[a]:,}); the lot drawn from the "
+            f"last stage's opened nonces picked seat {out.winner}"
             in account(replace(verdict, outcome=tie)))
     # A dead miner tied with the richest living one is not among the winners (section 7).
     dead = replace(tie, status=tuple("lava" if s == other else st

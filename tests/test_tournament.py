@@ -38,7 +38,9 @@ def test_the_command_prints_win_rate_margin_and_intervals() -> None:
     assert "rules only: no keys, shuffles, proofs or transcripts" in text
     assert "strong win rate" in text and "95% CI" in text and "draws count half" in text
     assert "first player win rate" in text
-    assert proc.stderr == ""  # no progress bar without a terminal
+    # No progress bar without a terminal: at most plain lines, on a slow machine.
+    assert all(line.startswith("dealerless: tournament strong vs greedy: ")
+               for line in proc.stderr.splitlines()), proc.stderr
 
 
 def test_json_is_one_object_with_the_figures() -> None:

@@ -14,12 +14,13 @@ from __future__ import annotations
 
 import os
 import statistics
+from collections.abc import Callable
 from functools import partial
 from typing import Any
 
 from peers.bench.ops import Step, sample_op_costs
 from peers.bench.ops import random_scalar as _random_scalar
-from peers.bench.seal import run_seal, seal_lines
+from peers.bench.seal import run_seal
 from peers.entropy import Entropy
 from peers.table.selfplay import Table, selfplay
 from protocol.cannot_play import (
@@ -222,25 +223,39 @@ def bench_table(seats: int, reps: int, op_samples: dict[str, list[float]]) -> di
             "frames": verdict.frames}
 
 
-def run(reps: int = 9, sizes: tuple[int, ...] = (28, 55, 91),
-        game: bool = True, table_seats: int = 8) -> dict[str, Any]:
+def run(reps: int = 9, sizes: tuple[int, ...] = (28, 55, 91), game: bool = True,
+        table_seats: int = 8, progress: Callable[[int, int, str], None] | None = None,
+        ) -> dict[str, Any]:
+    """Every figure of spec/09-bench.md; `progress(steps done, steps, the next step)`."""
     # Clock speed drifts on shared machines, so the operation costs are sampled
     # between the runs of each step, and each step is compared with the costs
     # measured alongside it.
+    names = [f"shuffle N={n}" for n in sizes] + ["DLEQ", "cannot play"]
+    names += ["a Bram game", f"a {table_seats}-seat table"] if game else []
+    counter = iter(range(len(names) + 1))
+
+    def tick() -> None:
+        done = next(counter)
+        if progress is not None:
+            progress(done, len(names), names[done] if done < len(names) else "")
+
     everything: dict[str, list[float]] = {}
     shuffles = {}
     for n in sizes:
+        tick()
         local: dict[str, list[float]] = {}
         steps, proof_len = bench_shuffle(n, reps, local)
         shuffles[str(n)] = _shuffle_report(n, steps, proof_len, _medians(local))
         for name, v in local.items():
             everything.setdefault(name, []).extend(v)
+    tick()
     local = {}
     dleq_steps = bench_dleq(reps, local)
     dleq_costs = _medians(local)
     dleq = {name: step.report(dleq_costs) for name, step in dleq_steps.items()}
     for name, v in local.items():
         everything.setdefault(name, []).extend(v)
+    tick()
     local = {}
     cp_steps, cp_stmt, cp_size = bench_cannot_play(reps, local)
     cannot_play = _cannot_play_report(cp_steps, cp_stmt, cp_size, _medians(local))
@@ -253,14 +268,17 @@ def run(reps: int = 9, sizes: tuple[int, ...] = (28, 55, 91),
         ratios += [rep["prove"]["ratio"], rep["verify"]["ratio"]]
     extra: dict[str, Any] = {}
     if game:
+        tick()
         local = {}
         extra["game"] = bench_game(max(3, reps // 2), local)
         extra["game_verify_floor_ratio"] = extra["game"]["verify"]["ratio"]
+        tick()
         extra["table"] = bench_table(table_seats, max(2, reps // 3), local)
         extra["table_setup_ms"] = extra["table"]["setup"]["median_ms"]
         extra["table_verify_floor_ratio"] = extra["table"]["round_verify"]["ratio"]
         for name, v in local.items():
             everything.setdefault(name, []).extend(v)
+    tick()
     return {
         **extra,
         "floor_ratio_max": max(ratios),
@@ -276,59 +294,3 @@ def run(reps: int = 9, sizes: tuple[int, ...] = (28, 55, 91),
         "reps": reps,
     }
 
-
-def render(result: dict[str, Any]) -> str:
-    """The human-readable table."""
-    lines = ["group operation costs (median, us):"]
-    lines += [f"  {name:<6} {us:8.1f}" for name, us in result["op_costs_us"].items()]
-    lines.append("")
-    head = (f"{'N':>3} {'step':<8} {'median ms':>10} {'floor ms':>9} {'ratio':>6} "
-            f"{'var':>5} {'base':>5} {'add':>5} {'valid':>5}")
-    lines += [f"shuffle (median of {result['reps']} runs):", head]
-    for n, rep in result["shuffle"].items():
-        for step in ("shuffle", "prove", "verify"):
-            s = rep[step]
-            o = s["ops"]
-            lines.append(f"{n:>3} {step:<8} {s['median_ms']:10.1f} {s['floor_ms']:9.1f} "
-                         f"{s['ratio']:6.2f} {o['var']:5d} {o['base']:5d} {o['add']:5d} "
-                         f"{o['valid']:5d}")
-        lines.append(f"{n:>3} proof {rep['proof_bytes']} bytes; shuffle+prove+verify = "
-                     f"{rep['V_per_tile']:.1f} V per tile")
-    lines.append("")
-    lines.append("DLEQ decryption share:")
-    for step in ("prove", "verify"):
-        s = result["dleq"][step]
-        lines.append(f"    {step:<8} {s['median_ms']:10.3f} {s['floor_ms']:9.3f} {s['ratio']:6.2f}")
-    cp = result["cannot_play"]
-    lines.append("")
-    lines.append(f"cannot play ({cp['set']}, hand {cp['hand']}, forbidden {cp['forbidden']}, "
-                 f"proof {cp['proof_bytes']} bytes):")
-    for step in ("prove", "verify"):
-        s = cp[step]
-        lines.append(f"    {step:<8} {s['median_ms']:10.1f} {s['floor_ms']:9.1f} {s['ratio']:6.2f}"
-                     f"  {s['V']:6.1f} V  ops {s['ops']}")
-    if "game" in result:
-        g = result["game"]
-        lines.append("")
-        lines.append(f"full Bram game ({g['frames']} frames, {g['transcript_bytes']} bytes):")
-        for step in ("selfplay", "verify"):
-            s = g[step]
-            lines.append(f"    {step:<8} {s['median_ms']:10.1f} {s['floor_ms']:9.1f} "
-                         f"{s['ratio']:6.2f}  ops {s['ops']}")
-    lines.append("")
-    lines.append(f"floor_ratio_max    {result['floor_ratio_max']:.2f}")
-    lines.append(f"cannot_play_V      prove {result['cannot_play_V']['prove']:.1f}, "
-                 f"verify {result['cannot_play_V']['verify']:.1f}; "
-                 f"cannot_play_floor_ratio {result['cannot_play_floor_ratio']:.2f}")
-    if "game_verify_floor_ratio" in result:
-        lines.append(f"game_verify_floor_ratio {result['game_verify_floor_ratio']:.2f}")
-        t = result["table"]
-        lines.append(f"table ({t['rules']}, {t['seats']} seats x {t['tiles']} tiles): set-up "
-                     f"{t['setup']['median_ms']:.0f} ms (ratio {t['setup']['ratio']:.2f}); "
-                     f"a round of {t['frames']} frames verifies in "
-                     f"{t['round_verify']['median_ms']:.0f} ms, "
-                     f"table_verify_floor_ratio {result['table_verify_floor_ratio']:.2f}")
-    per_tile = ", ".join(f"N={n}: {v:.1f}" for n, v in result["shuffle_V_per_tile"].items())
-    lines.append(f"shuffle_V_per_tile {per_tile}")
-    lines += seal_lines(result)
-    return "\n".join(lines)

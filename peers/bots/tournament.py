@@ -16,12 +16,12 @@ as long as the bots think by nodes and not by the clock.
 
 from __future__ import annotations
 
+import contextlib
 import math
 import random
 import statistics
-import sys
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import Executor, ProcessPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
@@ -133,33 +133,45 @@ def _play_chunk(args: tuple[Spec, list[int]]) -> list[tuple[Deal, Game, Game]]:
 
 
 def run_pairs(spec: Spec, hands: int, jobs: int = 1,
-              progress: Callable[[int], None] | None = None) -> list[tuple[Deal, Game, Game]]:
-    """Every deal's pair of games, in deal order, on `jobs` processes."""
+              progress: Callable[[int], None] | None = None,
+              executor: Executor | None = None) -> list[tuple[Deal, Game, Game]]:
+    """Every deal's pair of games, in deal order: here, on `jobs` processes, or on
+    `executor` (a Dask cluster's, say) with chunks sized for `jobs` workers."""
     out: list[tuple[Deal, Game, Game]] = []
     step = max(1, min(25, hands // (8 * jobs) or 1))
     chunks = [(spec, list(range(i, min(i + step, hands)))) for i in range(0, hands, step)]
-    results: Iterator[list[tuple[Deal, Game, Game]]]
-    if jobs == 1:
-        results = map(_play_chunk, chunks)
+    with contextlib.ExitStack() as stack:
+        if executor is None and jobs > 1:
+            executor = stack.enter_context(ProcessPoolExecutor(max_workers=jobs))
+        results: Iterator[list[tuple[Deal, Game, Game]]] = (
+            map(_play_chunk, chunks) if executor is None
+            else executor.map(_play_chunk, chunks))
         for chunk in results:
-            out += chunk
-            if progress:
-                progress(len(out))
-        return out
-    with ProcessPoolExecutor(max_workers=jobs) as pool:
-        for chunk in pool.map(_play_chunk, chunks):
             out += chunk
             if progress:
                 progress(len(out))
     return out
 
 
-def interval(values: Sequence[float]) -> dict[str, float]:
-    """Mean and its 95% normal-approximation interval (mean +- 1.96 standard errors)."""
+def interval(values: Sequence[float]) -> dict[str, float | None]:
+    """Mean and its 95% normal-approximation interval (mean +- 1.96 standard errors); one
+    value gives no interval (low and high None), not an infinite one."""
     mean = statistics.fmean(values)
-    se = statistics.stdev(values) / math.sqrt(len(values)) if len(values) > 1 else math.inf
-    half = Z95 * se
+    if len(values) < 2:
+        return {"mean": mean, "low": None, "high": None}
+    half = Z95 * statistics.stdev(values) / math.sqrt(len(values))
     return {"mean": mean, "low": mean - half, "high": mean + half}
+
+
+def budgets(spec: Spec) -> list[dict[str, Any] | None]:
+    """What each bot thought with: its node budget (given, or the strong bot's default) or
+    its time a move; None for a bot that does not search."""
+    from peers.bots.registry import THINKERS
+    from peers.bots.strong import DEFAULT_NODES
+
+    return [None if name not in THINKERS else {"think_ms": spec.think_ms}
+            if spec.think_ms is not None else {"nodes": nodes or DEFAULT_NODES}
+            for name, nodes in zip(spec.bots, spec.nodes, strict=True)]
 
 
 def _score(game: Game, seat: int) -> float:
@@ -199,6 +211,7 @@ def summarize(spec: Spec, pairs: list[tuple[Deal, Game, Game]]) -> dict[str, Any
         "komi_halves": spec.komi_halves,
         "seed": spec.seed,
         "nodes": list(spec.nodes),
+        "budgets": budgets(spec),
         "think_ms": spec.think_ms,
         "deals": len(pairs),
         "games": len(games),
@@ -241,7 +254,9 @@ def komi_sweep(pairs: list[tuple[Deal, Game, Game]], played_at: int) -> dict[str
 
 def render(result: dict[str, Any]) -> str:
     """The figures as a few lines of text."""
-    def ci(x: dict[str, float], scale: float = 1.0, fmt: str = ".3f") -> str:
+    def ci(x: dict[str, Any], scale: float = 1.0, fmt: str = ".3f") -> str:
+        if x["low"] is None:
+            return f"{x['mean'] * scale:{fmt}} (no interval from one deal)"
         return (f"{x['mean'] * scale:{fmt}} (95% CI {x['low'] * scale:{fmt}} .. "
                 f"{x['high'] * scale:{fmt}})")
 
@@ -258,6 +273,10 @@ def render(result: dict[str, Any]) -> str:
         f"blocked; {result['mean_moves']:.1f} moves a game",
         f"intervals: {result['ci_method']}",
     ]
+    thought = [f"{bot} {', '.join(f'{v} {k}' for k, v in b.items())}"
+               for bot, b in zip(result["bots"], result["budgets"], strict=True) if b]
+    if thought:
+        lines.append(f"search budget: {'; '.join(thought).replace('think_ms', 'ms a move')}")
     sweep = result.get("komi_sweep")
     if sweep:
         best = sweep["closest_to_even"]
@@ -266,21 +285,3 @@ def render(result: dict[str, Any]) -> str:
                      "(games rescored, not replayed)")
     return "\n".join(lines)
 
-
-class Progress:
-    """A one-line progress bar on stderr, drawn only when stderr is a terminal."""
-
-    def __init__(self, total: int) -> None:
-        self.total = total
-        self.on = sys.stderr.isatty()
-
-    def __call__(self, done: int) -> None:
-        if not self.on:
-            return
-        width = 30
-        filled = width * done // self.total
-        sys.stderr.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{self.total} "
-                         "deals")
-        if done >= self.total:
-            sys.stderr.write("\n")
-        sys.stderr.flush()

@@ -8,7 +8,16 @@ import json
 import sys
 from pathlib import Path
 
-from peers.cli.options import EXIT_INVALID, EXIT_OK, EXIT_USAGE, fail, positive_int
+from peers.cli.options import (
+    EXIT_INVALID,
+    EXIT_OK,
+    EXIT_USAGE,
+    UsageError,
+    fail,
+    positive_int,
+    read_map,
+)
+from peers.cli.progress import Progress
 from protocol.errors import DealerlessError
 
 
@@ -23,22 +32,58 @@ def _read(path: str) -> bytes | None:
 def cmd_bench(args: argparse.Namespace) -> int:
     from peers.bench import measure as bench
 
+    if args.verify is not None:
+        return _bench_verify(args)
+    if args.relay is not None:
+        from peers.bench.relay_load import measure_relay
+        from peers.bench.render import render_relay
+
+        with Progress("bench relay", "steps") as progress:
+            figures = measure_relay(args.relay, progress=progress)
+        print(json.dumps(figures, indent=2, sort_keys=True) if args.json
+              else render_relay(figures))
+        return EXIT_OK
+
     try:
         sizes = tuple(int(n) for n in args.sizes.split(","))
     except ValueError:
         sizes = ()
     if not sizes or any(n not in bench.SETS for n in sizes) or args.reps < 1:
         return fail(f"bench: --sizes takes values from {sorted(bench.SETS)}; --reps >= 1")
-    result = bench.run(reps=args.reps, sizes=sizes, game=not args.no_game,
-                       table_seats=args.seats)
-    print(json.dumps(result, indent=2, sort_keys=True) if args.json else bench.render(result))
+    from peers.bench.render import render
+
+    with Progress("bench", "steps") as progress:
+        result = bench.run(reps=args.reps, sizes=sizes, game=not args.no_game,
+                           table_seats=args.seats, progress=progress)
+    print(json.dumps(result, indent=2, sort_keys=True) if args.json else render(result))
+    return EXIT_OK
+
+
+def _bench_verify(args: argparse.Namespace) -> int:
+    from peers.bench.parallel import measure_parallel_verify
+    from peers.bench.render import render_parallel
+
+    data = _read(args.verify)
+    if data is None:
+        return EXIT_USAGE
+    if args.jobs < 2 or args.reps < 1:
+        return fail("bench: --verify needs --jobs 2 or more, and --reps 1 or more")
+    try:
+        with Progress("bench verify", "runs") as progress:
+            figures = measure_parallel_verify(data, args.jobs, min(args.reps, 3), progress)
+    except DealerlessError as exc:
+        return fail(f"bench: {args.verify}: {exc.detail or exc.code}")
+    print(json.dumps(figures, indent=2, sort_keys=True) if args.json
+          else render_parallel(figures, args.verify))
     return EXIT_OK
 
 
 def cmd_selfplay(args: argparse.Namespace) -> int:
     from peers.table.report import summary
-    from peers.table.selfplay import selfplay
+    from peers.table.selfplay import default_seats, selfplay
 
+    if args.seats is None:
+        args.seats = default_seats(args.rules)
     bots = args.bots.split(",") if args.bots else ["greedy", "random"]
     if len(bots) == 1:
         bots *= args.seats
@@ -53,16 +98,16 @@ def cmd_selfplay(args: argparse.Namespace) -> int:
     from peers.table.selfplay import rule_params
 
     try:
-        mine_map = None if args.map is None else Path(args.map).read_text()
+        mine_map = None if args.map is None else read_map(args.map)
         params = rule_params(args.rules, args.seats, args.komi, args.set, mine_map)
-    except OSError as exc:
-        return fail(f"selfplay: cannot read the map {args.map}: {exc.strerror}")
-    except (ValueError, UnicodeDecodeError) as exc:
+    except ValueError as exc:
         return fail(f"selfplay: {exc}")
     if args.match:
         return _selfplay_match(args, params, bots)
     try:
-        transcript = selfplay(args.rules, params, bots, args.seed, args.think_ms)
+        with Progress(f"selfplay {args.rules}", "frames") as progress:
+            transcript = selfplay(args.rules, params, bots, args.seed, args.think_ms,
+                                  lambda frames: progress(frames))
     except DealerlessError as exc:
         return fail(f"selfplay: {exc}")
     data = transcript.encode()
@@ -85,8 +130,13 @@ def _selfplay_match(args: argparse.Namespace, params: dict[str, object],
         params = {**params, "long": True}  # the long variant: rounds down to 0-0
     elif args.rules != "mexican-train":
         return fail(f"selfplay: {args.rules} is played one round at a time (no --match)")
+    def tick(done: int, total: int, frames: int) -> None:
+        progress(done, total, f"round {done + 1} at frame {frames}")
+
     try:
-        rounds = selfplay_match(args.rules, dict(params), bots, args.seed)
+        with Progress(f"selfplay {args.rules} match", "rounds") as progress:
+            rounds = selfplay_match(args.rules, dict(params), bots, args.seed, tick)
+            progress(len(rounds), len(rounds), "")
     except DealerlessError as exc:
         return fail(f"selfplay: {exc}")
     data = encode_match(rounds)
@@ -149,30 +199,31 @@ def cmd_tournament(args: argparse.Namespace) -> int:
     komi = DEFAULT_KOMI_HALVES if args.komi is None else args.komi
     spec = tournament.Spec((bots[0], bots[1]), komi, args.seed, (nodes[0], nodes[1]),
                            args.think_ms)
-    pairs = tournament.run_pairs(spec, args.hands, args.jobs, tournament.Progress(args.hands))
+    if args.dask is not None and args.jobs != 1:
+        return fail("tournament: give --jobs or --dask, not both")
+    from peers.cli.workers import pool
+
+    try:
+        with pool(args.jobs, args.dask) as executor, \
+                Progress(f"tournament {bots[0]} vs {bots[1]}", "deals", args.hands) as progress:
+            pairs = tournament.run_pairs(spec, args.hands, args.jobs,
+                                         lambda done: progress(done, args.hands), executor)
+    except UsageError as exc:
+        return fail(f"tournament: {exc}")
     result = tournament.summarize(spec, pairs)
     print(json.dumps(result, indent=2) if args.json else tournament.render(result))
     return EXIT_OK
 
 
 def cmd_verify(args: argparse.Namespace) -> int:
-    from peers.table.report import account
-    from protocol.verifier import replay
+    from peers.cli.verify import run
 
-    data = _read(args.file)
-    if data is None:
-        return EXIT_USAGE
-    from protocol.match import MATCH_PREFIX, verify_match
-
-    if data.startswith(MATCH_PREFIX):
-        from peers.table.report import match_account
-
-        result = verify_match(data)
-        print(json.dumps(result.to_json(), indent=2) if args.json else match_account(result))
-        return result.exit_code
-    verdict = replay(data)
-    print(json.dumps(verdict.to_json(), indent=2) if args.json else account(verdict))
-    return verdict.exit_code
+    if args.dask is not None and args.jobs != 1:
+        return fail("verify: give --jobs or --dask, not both")
+    try:
+        return run(args.file, args.jobs, args.dask, args.json)
+    except UsageError as exc:
+        return fail(f"verify: {exc}")
 
 
 def cmd_dispute(args: argparse.Namespace) -> int:
@@ -181,6 +232,20 @@ def cmd_dispute(args: argparse.Namespace) -> int:
     data = _read(args.file)
     if data is None:
         return EXIT_USAGE
+    from protocol.match import MATCH_PREFIX, decode_match
+
+    if data.startswith(MATCH_PREFIX):   # a round of a match is a game of its own (11.5)
+        try:
+            rounds = decode_match(data)
+        except DealerlessError as exc:
+            return fail(f"dispute: {exc.detail or exc.code}", EXIT_INVALID)
+        if args.round is None or not 1 <= args.round <= len(rounds):
+            return fail(f"dispute: {args.file} is a match of {len(rounds)} rounds, each a game "
+                        f"of its own: give --round R (1 to {len(rounds)}) to dispute frame "
+                        f"{args.frame} of round R")
+        data = rounds[args.round - 1]
+    elif args.round is not None:
+        return fail(f"dispute: {args.file} is one game, not a match: no --round")
     try:
         package = dispute_package(data, args.frame)
     except DealerlessError as exc:
@@ -189,7 +254,8 @@ def cmd_dispute(args: argparse.Namespace) -> int:
         Path(args.out).write_bytes(package)
     except OSError as exc:
         return fail(f"cannot write {args.out}: {exc.strerror}")
-    print(f"wrote the dispute package for frame {args.frame} to {args.out} "
+    of = "" if args.round is None else f" of round {args.round}"
+    print(f"wrote the dispute package for frame {args.frame}{of} to {args.out} "
           f"({len(package)} bytes)")
     return EXIT_OK
 

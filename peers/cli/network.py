@@ -26,6 +26,7 @@ from peers.cli.options import (
     EXIT_INCOMPLETE,
     UsageError,
     fail,
+    read_map,
 )
 from peers.keys import KeyStoreError, PassphraseError
 from peers.net.announce import announcer
@@ -35,6 +36,7 @@ from peers.net.launch import open_host, open_join, reopen, url_host
 from peers.net.link import Link, LinkError
 from peers.net.peer import Peer
 from peers.net.relay import Chaos, Limits, run_relay
+from peers.net.relay_limits import limit_flags
 from peers.store.finding import GameNotFound, find_game
 from peers.store.games import GameStore, StoreError
 from peers.table.driver import (
@@ -46,7 +48,7 @@ from peers.table.driver import (
     StepEvent,
 )
 from peers.table.report import headline
-from peers.table.selfplay import rule_params
+from peers.table.selfplay import default_seats, rule_params
 from protocol.errors import DealerlessError, LocalError
 from protocol.verifier import replay
 
@@ -107,11 +109,9 @@ def host_params(rules: str, seats: int, komi: int | None, tile_set: str | None =
                 map_file: str | None = None) -> dict[str, Any]:
     """The rule set's parameters from `host`'s options, or UsageError (see rule_params)."""
     try:
-        mine_map = None if map_file is None else Path(map_file).read_text()
+        mine_map = None if map_file is None else read_map(map_file)
         return rule_params(rules, seats, komi, tile_set, mine_map)
-    except OSError as exc:
-        raise UsageError(f"host: cannot read the map {map_file}: {exc.strerror}") from None
-    except (ValueError, UnicodeDecodeError) as exc:
+    except ValueError as exc:
         raise UsageError(f"host: {exc}") from None
 
 
@@ -209,6 +209,8 @@ def _retrying(url: str) -> Any:
 
 
 def cmd_host(args: argparse.Namespace) -> int:
+    if args.seats is None:
+        args.seats = default_seats(args.rules)
     try:
         params = host_params(args.rules, args.seats, args.komi, args.set, args.map)
         _check_bot_options(args, args.rules)
@@ -316,13 +318,12 @@ def _guard(main: Any) -> int:
 
 def cmd_relay(args: argparse.Namespace) -> int:
     host, port = args.listen
-    limits = Limits(max_rooms=args.max_rooms, max_messages_per_room=args.max_frames,
-                    idle_seconds=args.idle)
+    limits = Limits(**{name: getattr(args, name) for name, *_ in limit_flags()})
     chaos = Chaos(args.chaos_drop, args.chaos_dup, args.chaos_reorder,
                   random.Random(args.chaos_seed))
     logging.basicConfig(level=logging.INFO, format="%(message)s")
     try:
-        asyncio.run(run_relay(host, port, limits, chaos))
+        asyncio.run(run_relay(host, port, limits, chaos, stats_every=args.stats_every))
     except KeyboardInterrupt:
         return 0
     except OSError as exc:

@@ -10,6 +10,7 @@ import argparse
 import math
 import sys
 from fractions import Fraction
+from pathlib import Path
 from typing import Any
 
 from peers.net import launch
@@ -42,11 +43,37 @@ def number(text: str, convert: Any, noun: str, ok: Any, want: str) -> Any:
     return value
 
 
+def read_map(path: str) -> str:
+    """The text of a `--map` file; ValueError naming what is wrong with it (a usage error:
+    nothing has started yet)."""
+    form = "a map is rows of cell letters (spec/rules/mined-games.md 2.2)"
+    try:
+        data = Path(path).read_bytes()
+    except OSError as exc:
+        raise ValueError(f"cannot read the map {path}: {exc.strerror}") from None
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise ValueError(f"the map {path} is not a text file (byte {exc.start} is not "
+                         f"UTF-8): {form}") from None
+    if "\0" in text or not text.strip():
+        what = "is empty" if not text.strip() else "holds NUL bytes, not text"
+        raise ValueError(f"the map {path} {what}: {form}; without --map the map is drawn")
+    return text
+
+
 def positive_seconds(text: str) -> float:
     """An argparse type: a finite number of seconds greater than zero."""
     return float(number(text, float, "a number of seconds",
                          lambda v: math.isfinite(v) and v > 0,
                          "seconds must be finite and above 0"))
+
+
+def non_negative_seconds(text: str) -> float:
+    """An argparse type: a finite number of seconds, 0 or more."""
+    return float(number(text, float, "a number of seconds",
+                         lambda v: math.isfinite(v) and v >= 0,
+                         "seconds must be finite and at least 0"))
 
 
 def positive_int(text: str) -> int:

@@ -14,6 +14,7 @@ from peers.cli.options import (
     HOME_HELP,
     count,
     home_option,
+    non_negative_seconds,
     parse_hostport,
     parse_komi,
     port_number,
@@ -26,6 +27,7 @@ from peers.cli.options import (
     ws_url,
 )
 from peers.net.config import MAX_SEATS, MIN_SEATS
+from peers.net.relay_limits import limit_flags
 from peers.table.selfplay import SET_NAMES
 
 
@@ -61,12 +63,23 @@ def build_parser() -> argparse.ArgumentParser:
                    help="skip the full-game and table figures")
     p.add_argument("--seats", type=int, default=8, choices=range(2, 9), metavar="K",
                    help="seats at the Mexican Train table measured (default 8)")
+    p.add_argument("--relay", type=positive_int, default=None, metavar="GAMES",
+                   help="instead: run a relay process, put GAMES games at once through it "
+                        "(lightweight seats, spec/09-bench.md 9.4) and report its CPU time "
+                        "and memory per game")
+    p.add_argument("--verify", default=None, metavar="MATCH",
+                   help="instead: time `verify` of the match file MATCH with 1 job and with "
+                        "--jobs jobs (spec/09-bench.md 9.5; median of --reps runs, at most "
+                        "3) and report the speed-up")
+    p.add_argument("--jobs", type=positive_int, default=2, metavar="N",
+                   help="worker processes for --verify (default 2)")
     p.set_defaults(func=local.cmd_bench)
 
     p = sub.add_parser("selfplay", help="play a complete game between local bots")
     p.add_argument("--rules", default="bram", choices=sorted(rules_pkg.RULESETS))
-    p.add_argument("--seats", type=int, default=2, choices=range(2, 9), metavar="K",
-                   help="number of seats, 2-8 (bram: 2)")
+    p.add_argument("--seats", type=int, default=None, choices=range(2, 9), metavar="K",
+                   help="number of seats, 2-8 as the rules allow (default: the rules' own, "
+                        "5 for mined-games, else 2)")
     p.add_argument("--set", default=None, choices=SET_NAMES,
                    help="the domino set, for rules that offer several (mineshaft)")
     p.add_argument("--map", default=None, metavar="FILE",
@@ -99,6 +112,10 @@ def build_parser() -> argparse.ArgumentParser:
                    help="seed of the deals and of the bots' randomness (default 1)")
     p.add_argument("--jobs", type=positive_int, default=1, metavar="J",
                    help="worker processes (default 1)")
+    p.add_argument("--dask", default=None, metavar="ADDRESS",
+                   help="play the deals on the workers of the Dask scheduler at ADDRESS, "
+                        "like tcp://HOST:8786, instead of --jobs (needs dealerless[cluster] "
+                        "here and on the workers)")
     p.add_argument("--nodes", default=None, metavar="N[,N]",
                    help="the strong bot's search budget a move, in nodes (deterministic); "
                         "two values give bot A's and bot B's")
@@ -106,15 +123,38 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(func=local.cmd_tournament)
 
-    p = sub.add_parser("verify", help="replay a transcript and print the verdict")
-    p.add_argument("file")
-    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p = sub.add_parser(
+        "verify", help="replay a transcript and print the verdict",
+        description="Replay transcripts and match files from nothing and print each "
+                    "verdict (spec/11-verify.md 11.1). The exit code is the worst verdict: "
+                    "1 if a file is invalid, else 2 if a file cannot be read, else 3 if a "
+                    "game is a valid prefix, else 0. Progress goes to stderr.")
+    p.add_argument("file", nargs="+",
+                   help="a transcript file (a game) or a match file (its rounds); several "
+                        "are verified together")
+    p.add_argument("--json", action="store_true",
+                   help="print the verdict as JSON: one object for one file, one line "
+                        "with a \"file\" key per file for several")
+    p.add_argument("--jobs", type=positive_int, default=1, metavar="N",
+                   help="verify the games (each transcript, and each round of a match) on "
+                        "N worker processes (default 1: in this process)")
+    p.add_argument("--dask", default=None, metavar="ADDRESS",
+                   help="verify on the workers of the Dask scheduler at ADDRESS, like "
+                        "tcp://HOST:8786, instead of --jobs (needs dealerless[cluster] "
+                        "here and on the workers; default: no cluster)")
     p.set_defaults(func=local.cmd_verify)
 
-    p = sub.add_parser("dispute", help="write the dispute package of one frame")
-    p.add_argument("file")
-    p.add_argument("frame", type=int, help="frame index N (0-based)")
-    p.add_argument("--out", required=True, help="package file to write")
+    p = sub.add_parser(
+        "dispute", help="write the dispute package of one frame",
+        description="Write the dispute package of one frame: the frame, the state before it "
+                    "and what a third party needs to judge that step alone with `dealerless "
+                    "check-step` (spec/11-verify.md 11.3).")
+    p.add_argument("file", help="a transcript file, or a match file with --round")
+    p.add_argument("frame", type=int, help="the frame's index N in its game (0-based)")
+    p.add_argument("--out", required=True, help="the package file to write (required)")
+    p.add_argument("--round", type=positive_int, default=None, metavar="R",
+                   help="for a match file: the round (1-based) whose frame N is disputed "
+                        "(default: none; a match file needs it)")
     p.set_defaults(func=local.cmd_dispute)
 
     p = sub.add_parser("check-step", help="judge one frame from its dispute package alone")
@@ -161,9 +201,10 @@ def add_network_commands(sub: Any) -> None:
                        help="relay URL, e.g. ws://relay.example:8765")
     # The rule sets known when the parser is built (tests may register one of their own).
     p.add_argument("--rules", default="bram", choices=sorted(rules_pkg.RULESETS))
-    p.add_argument("--seats", type=seat_count, default=2,
+    p.add_argument("--seats", type=seat_count, default=None,
                    help=f"players at the table, host included ({MIN_SEATS} to {MAX_SEATS}, "
-                        "as the rules allow; default 2)")
+                        "as the rules allow; default: the rules' own, 5 for mined-games, "
+                        "else 2)")
     p.add_argument("--komi", type=parse_komi, default=None,
                    help="pips (whole or half) added to the first player's total (default: "
                         "the rules' own, spec/rules/bram.md section 11)")
@@ -188,8 +229,15 @@ def add_network_commands(sub: Any) -> None:
     _seat_options(p)
     p.set_defaults(func=network.cmd_resume)
 
-    p = sub.add_parser("games", help="list local games and their state")
-    p.add_argument("--json", action="store_true")
+    p = sub.add_parser(
+        "games", help="list local games and their state",
+        description="List the games stored in the data directory: each game's id, your "
+                    "seat, its frames and state, its rules in words and the other seats "
+                    "(by the name you trust their key under, else its fingerprint). Give an "
+                    "id, or any unambiguous prefix of it, to `resume` or `export`.")
+    p.add_argument("--json", action="store_true",
+                   help="print one JSON list: game_id, seat, status, frames, path, rules, "
+                        "params and opponents (seat, fingerprint, name or null) of each game")
     home_option(p)
     p.set_defaults(func=saved.cmd_games)
 
@@ -209,16 +257,30 @@ def add_network_commands(sub: Any) -> None:
     home_option(p)
     p.set_defaults(func=web.cmd_web)
 
-    p = sub.add_parser("relay", help="run an untrusted store-and-forward relay")
-    p.add_argument("--listen", type=parse_hostport, required=True, help="HOST:PORT")
-    p.add_argument("--max-rooms", type=count, default=256)
-    p.add_argument("--max-frames", type=count, default=4096, help="messages kept per room")
-    p.add_argument("--idle", type=positive_seconds, default=3600.0,
-                   help="seconds before an idle room expires")
+    p = sub.add_parser(
+        "relay", help="run an untrusted store-and-forward relay",
+        description="Serve ws://HOST:PORT/room/<rendezvous id> for hosts and joiners who "
+                    "cannot reach each other (spec/12-peers.md 12.5). The relay verifies "
+                    "nothing and can forge nothing. It logs one line per room event on "
+                    "stderr, and GET http://HOST:PORT/stats answers its counters as JSON.")
+    p.add_argument("--listen", type=parse_hostport, required=True, metavar="HOST:PORT",
+                   help="the address and port to serve on (port 0: any free port)")
+    for name, flag, default, meaning in limit_flags():
+        kind = positive_seconds if isinstance(default, float) else count
+        p.add_argument(flag, dest=name, type=kind, default=default,
+                       metavar="SECONDS" if kind is positive_seconds else "N",
+                       help=f"{meaning} (default {default:g})" if kind is positive_seconds
+                       else f"{meaning} (default {default})")
+    p.add_argument("--stats-every", type=non_negative_seconds, default=60.0,
+                   metavar="SECONDS",
+                   help="log the counters this often when they have changed (default 60; "
+                        "0: never)")
     for name in ("drop", "dup", "reorder"):
-        p.add_argument(f"--chaos-{name}", type=probability, default=0.0,
-                       help=f"testing only: probability to {name} a forwarded message")
-    p.add_argument("--chaos-seed", type=int, default=None)
+        p.add_argument(f"--chaos-{name}", type=probability, default=0.0, metavar="P",
+                       help=f"testing only: probability to {name} a forwarded message "
+                            "(default 0)")
+    p.add_argument("--chaos-seed", type=int, default=None, metavar="N",
+                   help="testing only: seed of the chaos (default: a random one)")
     p.set_defaults(func=network.cmd_relay)
 
 

@@ -6,6 +6,7 @@ import argparse
 import json
 import sys
 from pathlib import Path
+from typing import Any
 
 from peers.cli.network import home_dir
 from peers.cli.options import EXIT_FAILED, fail
@@ -21,15 +22,40 @@ def cmd_games(args: argparse.Namespace) -> int:
         return EXIT_FAILED
     for refusal in refused:  # a stray or damaged file is named, and the others listed
         print(f"dealerless: games: {refusal}", file=sys.stderr)
+    home = home_dir(args)
+    seen = [_table(home, g.path, g.seat) for g in games]
     if args.json:
         print(json.dumps([{"game_id": g.game_id, "seat": g.seat, "status": g.status,
-                           "frames": g.frames, "path": str(g.path)} for g in games], indent=2))
+                           "frames": g.frames, "path": str(g.path), "rules": g.rules,
+                           "params": params, "opponents": opponents}
+                          for g, (params, opponents) in zip(games, seen, strict=True)],
+                         indent=2))
     else:
-        for g in games:
-            print(f"{g.game_id[:16]}  seat {g.seat}  {g.frames:>3} frames  {g.status}")
+        from peers.table.report import params_text
+
+        for g, (params, opponents) in zip(games, seen, strict=True):
+            against = "; ".join(f"seat {o['seat']} {o['name'] or o['fingerprint']}"
+                                for o in opponents)
+            print(f"{g.game_id[:16]}  seat {g.seat}  {g.frames:>3} frames  {g.status}\n"
+                  f"    {g.rules} ({params_text(params)}) against {against}")
         if not games:
             print("no local games", file=sys.stderr)
     return 0
+
+
+def _table(home: Path, path: Path, me: int) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """A stored game's rule parameters, and its other seats: each seat's fingerprint and
+    the name its key is known under (spec/12-peers.md 12.2), or None."""
+    from peers.keys.known import known_names
+    from protocol.identity import fingerprint
+
+    store = GameStore.open(path)
+    store.close()
+    setup = store.setup
+    others = [{"seat": s, "fingerprint": fingerprint(key),
+               "name": ", ".join(known_names(home, key)) or None}
+              for s, key in enumerate(setup.identities) if s != me]
+    return dict(setup.params), others
 
 
 def cmd_export(args: argparse.Namespace) -> int:

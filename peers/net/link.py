@@ -51,6 +51,8 @@ TOO_MANY_CONNECTIONS = "too many connections"
 FIRST_CONTACT_TRIES = 6
 #: The reason phrase of a 404 from a host or relay: the path names no game here.
 NO_SUCH_GAME = "no such game at this address"
+#: Where a relay's rooms are (12.5); a host serves /dealerless/<id> instead.
+RELAY_ROOMS = "/room/"
 log = quiet_logger("dealerless.link")  # websockets logs every connection here too
 
 
@@ -72,11 +74,19 @@ def check_url(url: str, what: str = "URL") -> str:
     return url
 
 
-def _why(exc: BaseException) -> str:
-    """A failed connection attempt in words."""
+def _why(exc: BaseException, known: bool = False, relay: bool = False) -> str:
+    """A failed connection attempt in words. `known`: this game was reached before (or is
+    resumed), so a 404 or a refused connection means the other side is away or
+    restarting, not that the invitation is wrong; `relay`: the other side is a relay."""
+    there = "the relay" if relay else "the host"
     if isinstance(exc, InvalidStatus):
         status = exc.response.status_code
         if status == HTTPStatus.NOT_FOUND:
+            if known and relay:
+                return ("the relay holds no room for this game now (it may have "
+                        "restarted); waiting for the host to open it again")
+            if known:
+                return f"{NO_SUCH_GAME} now (the host may be restarting)"
             return f"{NO_SUCH_GAME} (wrong invitation?)"
         body = exc.response.body.decode("utf-8", "replace").strip()[:200]
         return f"refused with HTTP {status}{': ' + body if body else ''}"
@@ -84,7 +94,8 @@ def _why(exc: BaseException) -> str:
         return f"cannot resolve the host name ({exc.strerror})"
     if isinstance(exc, ConnectionRefusedError) or (
             isinstance(exc, OSError) and exc.errno == errno.ECONNREFUSED):
-        return "connection refused"
+        return f"connection refused ({there} is down or restarting)" if known else \
+            "connection refused"
     if isinstance(exc, TimeoutError):
         return "no answer (timed out)"
     if isinstance(exc, OSError):
@@ -218,6 +229,7 @@ class ClientLink(_Queued):
         self.url = check_url(url)
         self.label = label or url
         self.fail_fast, self.on_retry = fail_fast, on_retry
+        self.via_relay = parse_uri(self.url).resource_name.startswith(RELAY_ROOMS)
         self.conn: Any = None
         self.task: asyncio.Task[None] | None = None
         self.connected = asyncio.Event()
@@ -240,7 +252,7 @@ class ClientLink(_Queued):
                         self._put(message)
             except (OSError, ConnectionClosed, InvalidHandshake, TimeoutError) as exc:
                 tries += 1
-                why = _why(exc)
+                why = _why(exc, reached or not self.fail_fast, self.via_relay)
                 if self.fail_fast and not reached and (_fatal(exc)
                                                        or tries >= FIRST_CONTACT_TRIES):
                     self.failure = LinkError(f"cannot connect to {self.label}: {why}"

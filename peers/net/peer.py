@@ -34,6 +34,7 @@ from peers.net.pacing import MAX_SYNC_INTERVAL, AnswerLimit
 from peers.net.quiet_log import quiet_logger
 from peers.store.games import CorruptGame, GameStore
 from peers.table.driver import EndEvent, describe, view_event
+from peers.table.report import abandonment_rule
 from protocol.errors import LocalError, Violation
 from protocol.frames import Frame, MessageType, parse_frame
 from protocol.referee import Referee
@@ -317,10 +318,11 @@ class Peer:
 
     def _abandoned(self, store: GameStore, seat: int, what: str) -> PeerResult:
         store.set_meta("status", f"stopped waiting: seat {seat} owes a {what} frame")
+        rule = abandonment_rule(store.setup.rules)
         return self._finish(store, (
             f"seat {seat} sent nothing for {self.cfg.move_timeout:.0f} s and owes a {what} "
             f"frame. The saved transcript proves every step so far and that seat {seat} "
-            "owes the next one; it cannot prove the silence (rules/bram.md D14). "
+            f"owes the next one; it cannot prove the silence ({rule}). "
             "`dealerless resume` continues the game if that seat comes back."))
 
     def _finish(self, store: GameStore, message: str) -> PeerResult:

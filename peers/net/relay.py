@@ -8,9 +8,16 @@ connections; a connection that arrives later (or comes back) first gets every
 message the room holds, so a peer that reconnects gets what it missed. The
 relay checks nothing and can forge nothing: peers verify every frame.
 
-Resources are bounded: message size, messages and bytes per room (a full room
-forgets its oldest messages), rooms, connections per room and in all, and an
-idle time after which a room expires.
+A room is freed as soon as its game is over: the host's hello said how many seats
+play (K), every one of the K seats has said `done` with the same frame count, and
+every connection has left. The relay reads those two small messages only for that;
+it forwards them unchanged and trusts them for nothing else (a seat that lies frees
+its own room early, which it could spoil anyway). A room that empties before its game
+is over is kept for `idle_seconds`, so a seat that crashed can come back and catch up.
+
+Resources are bounded (peers/net/relay_limits.py, one flag each); room events and
+counters go through one place (peers/net/relay_events.py), and `GET /stats` answers
+the counters as JSON.
 For tests the relay can misbehave on purpose (`Chaos`): drop, duplicate or
 reorder what it forwards.
 """
@@ -18,37 +25,37 @@ reorder what it forwards.
 from __future__ import annotations
 
 import asyncio
+import json
 import random
 import re
 import time
 from collections import deque
 from dataclasses import dataclass, field
 from http import HTTPStatus
+from typing import Any
 
 from websockets.asyncio.server import ServerConnection, serve
 from websockets.exceptions import ConnectionClosed
 from websockets.http11 import Request, Response
 
-from peers.net.link import MAX_MESSAGE_BYTES, SEND_TIMEOUT, not_found
+from peers.net.link import SEND_TIMEOUT, not_found
 from peers.net.quiet_log import quiet_logger
+from peers.net.relay_events import RelayEvents
+from peers.net.relay_limits import Limits
+from protocol.canonical import unpack
+from protocol.errors import DealerlessError
+
+__all__ = ["OPEN_ROOM", "Chaos", "Limits", "Relay", "run_relay"]
 
 log = quiet_logger("dealerless.relay")  # websockets logs every connection here
 ROOM_PATH = re.compile(r"^/room/([0-9a-f]{16,64})(\?open)?$")
 #: What a host appends to its room URL: it may create the room; a joiner may not.
 OPEN_ROOM = "?open"
-
-
-@dataclass(frozen=True)
-class Limits:
-    max_message: int = MAX_MESSAGE_BYTES
-    max_messages_per_room: int = 4096
-    max_bytes_per_room: int = 8 << 20
-    max_rooms: int = 256
-    max_connections_per_room: int = 12  # 8 seats, and slack for reconnections
-    max_connections: int = 512
-    max_rooms_per_address: int = 16
-    max_total_bytes: int = 256 << 20
-    idle_seconds: float = 3600.0
+STATS_PATH = "/stats"
+#: The two peer messages the relay reads (12.3), told by their first bytes without
+#: unpacking a frame: a 9-element array starting "hello", a 3-element one "done".
+HELLO_PREFIX, DONE_PREFIX = b"\x99\xa5hello", b"\x93\xa4done"
+MAX_READ = 4096
 
 
 @dataclass
@@ -67,12 +74,38 @@ class Chaos:
 
 @dataclass
 class Room:
+    creator: str
     log: deque[bytes] = field(default_factory=deque)
     size: int = 0
     connections: set[ServerConnection] = field(default_factory=set)
     held: dict[ServerConnection, bytes] = field(default_factory=dict)
     last_active: float = field(default_factory=time.monotonic)
-    creator: str = ""
+    seats: int | None = None            # K, from the host's hello
+    done: dict[int, int] = field(default_factory=dict)   # seat -> frame count it reported
+    finished: bool = False
+
+    def observe(self, message: bytes) -> bool:
+        """Note the seat count or a seat's `done`; True when this finishes the game."""
+        if len(message) > MAX_READ or not message.startswith((HELLO_PREFIX, DONE_PREFIX)):
+            return False
+        try:
+            obj = unpack(message, MAX_READ)
+        except DealerlessError:
+            return False
+        if message.startswith(HELLO_PREFIX):
+            seats = obj[7]
+            if obj[2] == "host" and type(seats) is int and 2 <= seats <= 8:
+                self.seats = seats
+            return False
+        frames, seat = obj[1], obj[2]
+        if type(frames) is not int or type(seat) is not int or not 0 <= seat < 8:
+            return False
+        self.done[seat] = frames
+        if self.finished or self.seats is None:
+            return False
+        counts = [self.done.get(s) for s in range(self.seats)]
+        self.finished = None not in counts and len(set(counts)) == 1
+        return self.finished
 
 
 class Relay:
@@ -81,10 +114,16 @@ class Relay:
         self.chaos = chaos or Chaos()
         self.rooms: dict[str, Room] = {}
         self.connections = 0
+        self.kept_bytes = 0
+        self.events = RelayEvents()
 
     @property
     def total_bytes(self) -> int:
-        return sum(room.size for room in self.rooms.values())
+        return self.kept_bytes
+
+    def stats(self) -> dict[str, Any]:
+        self.sweep()
+        return self.events.stats(len(self.rooms), self.connections, self.kept_bytes)
 
     async def serve(self, host: str, port: int) -> tuple[object, int]:
         server = await serve(self._handle, host, port, max_size=self.limits.max_message,
@@ -92,76 +131,91 @@ class Relay:
         sockets = list(server.sockets)
         return server, int(sockets[0].getsockname()[1]) if sockets else port
 
-    def _expire(self) -> None:
+    def sweep(self) -> None:
+        """Free every room that has been empty, its game unfinished, for idle_seconds."""
         now = time.monotonic()
         for rid in [r for r, room in self.rooms.items()
-                    if not room.connections and now - room.last_active > self.limits.idle_seconds]:
-            del self.rooms[rid]
+                    if not room.connections and now - room.last_active
+                    > self.limits.idle_seconds]:
+            self._free(rid, f"empty and quiet for {self.limits.idle_seconds:g} s")
 
-    def _refusal(self, conn: ServerConnection, path: str) -> str | None:
-        """Why this connection may not enter the room its path names, if it may not."""
+    def _free(self, rid: str, why: str) -> None:
+        room = self.rooms.pop(rid)
+        self.kept_bytes -= room.size
+        self.events.freed(rid, why, len(self.rooms))
+
+    def _refusal(self, address: str, path: str) -> tuple[str, str] | None:
+        """(kind, reason) if this connection may not enter the room its path names."""
         match = ROOM_PATH.match(path)
         if match is None:
-            return "unknown path: use /room/<rendezvous id>"
-        self._expire()
-        address = str(conn.remote_address[0]) if conn.remote_address else ""
+            return "path", "unknown path: use /room/<rendezvous id>"
+        self.sweep()
+        limits = self.limits
         room = self.rooms.get(match.group(1))
         if room is None:
             if not match.group(2):
-                return "no such room"
+                return "no-room", "no such room"
+            if len(self.rooms) >= limits.max_rooms:
+                return "max_rooms", (f"relay full: too many rooms: {len(self.rooms)} open "
+                                     f"({limits.flag('max_rooms')})")
             mine = sum(1 for r in self.rooms.values() if r.creator == address)
-            if (len(self.rooms) >= self.limits.max_rooms
-                    or mine >= self.limits.max_rooms_per_address):
-                return "relay full: too many rooms"
-        if ((room is not None and len(room.connections) >= self.limits.max_connections_per_room)
-                or self.connections >= self.limits.max_connections):
-            return "relay full: too many connections"
+            if mine >= limits.max_rooms_per_address:
+                return "max_rooms_per_address", (
+                    f"relay full: too many rooms from this address: {mine} open "
+                    f"({limits.flag('max_rooms_per_address')})")
+        elif len(room.connections) >= limits.max_connections_per_room:
+            return "max_connections_per_room", (
+                f"relay full: too many connections in this room: {len(room.connections)} "
+                f"({limits.flag('max_connections_per_room')})")
+        if self.connections >= limits.max_connections:
+            return "max_connections", (f"relay full: too many connections: {self.connections} "
+                                       f"({limits.flag('max_connections')})")
         return None
 
     def _admit(self, conn: ServerConnection, request: Request) -> Response | None:
         """Refuse in the HTTP handshake, so the client can tell the user why."""
-        why = self._refusal(conn, request.path)
-        if why is None:
+        if request.path == STATS_PATH:
+            response = conn.respond(HTTPStatus.OK, json.dumps(self.stats()) + "\n")
+            del response.headers["Content-Type"]
+            response.headers["Content-Type"] = "application/json"
+            return response
+        address = _address(conn)
+        refused = self._refusal(address, request.path)
+        if refused is None:
             return None
-        if why.startswith("relay full"):
+        kind, why = refused
+        self.events.refuse(kind, request.path, address, why)
+        if kind.startswith("max_"):
             return conn.respond(HTTPStatus.SERVICE_UNAVAILABLE, why + "\n")
         return not_found(conn, why)
 
     async def _handle(self, conn: ServerConnection) -> None:
         path = conn.request.path if conn.request is not None else ""
-        why = self._refusal(conn, path)  # again: the room may have changed since _admit
-        if why is not None:
-            await conn.close(1013 if why.startswith("relay full") else 1008, why)
+        address = _address(conn)
+        refused = self._refusal(address, path)  # again: the room may have changed
+        if refused is not None:
+            kind, why = refused
+            self.events.refuse(kind, path, address, why)
+            await conn.close(1013 if kind.startswith("max_") else 1008, why)
             return
         match = ROOM_PATH.match(path)
         assert match is not None
         rid = match.group(1)
-        address = str(conn.remote_address[0]) if conn.remote_address else ""
         room = self.rooms.get(rid)
         if room is None:  # created only once the connection is accepted
             room = self.rooms[rid] = Room(creator=address)
+            self.events.opened(rid, address, len(self.rooms))
+        else:
+            self.events.joined(rid, address, len(room.connections) + 1)
         room.connections.add(conn)
         self.connections += 1
         try:
             for logged in list(room.log):  # catch up on everything the room holds
+                self.events.bytes_out += len(logged)
                 await self._send(conn, logged)
             async for message in conn:
-                if not isinstance(message, bytes):
-                    continue
-                # A full room forgets its oldest messages rather than stopping a live
-                # game: peers resend what the other side asks for (SYNC), so the log
-                # only speeds up catching up after a reconnect.
-                while room.log and (len(room.log) >= self.limits.max_messages_per_room
-                                    or room.size + len(message)
-                                    > self.limits.max_bytes_per_room
-                                    or self.total_bytes + len(message)
-                                    > self.limits.max_total_bytes):
-                    room.size -= len(room.log.popleft())
-                room.log.append(message)
-                room.size += len(message)
-                room.last_active = time.monotonic()
-                for other in list(room.connections - {conn}):
-                    await self._forward(room, other, message)
+                if isinstance(message, bytes):
+                    await self._relay(rid, room, conn, message)
         except ConnectionClosed:
             pass
         finally:
@@ -169,8 +223,34 @@ class Relay:
             room.held.pop(conn, None)
             room.last_active = time.monotonic()
             self.connections -= 1
-            if not room.connections and not room.log:
-                self.rooms.pop(rid, None)  # nothing to keep: an empty room costs a slot
+            if not room.connections and self.rooms.get(rid) is room:
+                if room.finished:
+                    self._free(rid, "game over, every seat left")
+                elif not room.log:
+                    self._free(rid, "empty: nothing was sent")
+
+    async def _relay(self, rid: str, room: Room, conn: ServerConnection,
+                     message: bytes) -> None:
+        # A full room forgets its oldest messages rather than stopping a live
+        # game: peers resend what the other side asks for (SYNC), so the log
+        # only speeds up catching up after a reconnect.
+        limits = self.limits
+        while room.log and (len(room.log) >= limits.max_messages_per_room
+                            or room.size + len(message) > limits.max_bytes_per_room
+                            or self.kept_bytes + len(message) > limits.max_total_bytes):
+            dropped = len(room.log.popleft())
+            room.size -= dropped
+            self.kept_bytes -= dropped
+        room.log.append(message)
+        room.size += len(message)
+        self.kept_bytes += len(message)
+        room.last_active = time.monotonic()
+        if room.observe(message):
+            self.events.finished(rid, room.seats or 0, room.done.get(0, 0))
+        others = list(room.connections - {conn})
+        self.events.relayed(len(message), len(message) * len(others))
+        for other in others:
+            await self._forward(room, other, message)
 
     async def _forward(self, room: Room, conn: ServerConnection, message: bytes) -> None:
         chaos = self.chaos
@@ -199,12 +279,32 @@ class Relay:
             pass
 
 
+def _address(conn: ServerConnection) -> str:
+    return str(conn.remote_address[0]) if conn.remote_address else ""
+
+
 async def run_relay(host: str, port: int, limits: Limits | None = None,
-                    chaos: Chaos | None = None, ready: asyncio.Event | None = None) -> None:
+                    chaos: Chaos | None = None, ready: asyncio.Event | None = None,
+                    stats_every: float = 60.0) -> None:
+    """Serve until cancelled; free quiet rooms as they expire, and log the counters every
+    `stats_every` seconds when they have changed (0: never)."""
     relay = Relay(limits, chaos)
     server, bound = await relay.serve(host, port)
     print(f"relay listening on ws://{host}:{bound}/room/<rendezvous id>", flush=True)
     if ready is not None:
         ready.set()
-    await asyncio.Future()  # run until cancelled
-    del server
+    tick = min(5.0, relay.limits.idle_seconds / 4)
+    last_line, last_stats = time.monotonic(), ""
+    try:
+        while True:
+            await asyncio.sleep(tick)
+            relay.sweep()
+            if stats_every and time.monotonic() - last_line >= stats_every:
+                stats = relay.stats()
+                shown = json.dumps({k: v for k, v in stats.items() if k != "uptime_s"})
+                if shown != last_stats:
+                    relay.events.report(stats)
+                    last_stats = shown
+                last_line = time.monotonic()
+    finally:
+        server.close()  # type: ignore[attr-defined]

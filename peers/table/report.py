@@ -2,7 +2,8 @@
 
 The text says what the verdict proves and what it does not (spec/11-verify.md 11.1):
 a violation not authenticated blames nobody, and a valid prefix names the seat that
-owes the next frame without calling it a forfeit (spec/rules/bram.md D14).
+owes the next frame without calling it a forfeit (each rule set's own decision:
+spec/rules/bram.md D14, mexican-train.md D22, mineshaft.md D18, mined-games.md D16).
 """
 
 from __future__ import annotations
@@ -16,7 +17,40 @@ from .mined_account import mined_rounds_text
 
 NOT_PROVEN_SILENCE = ("Not proven: that seat {seat} abandoned the game; a cut file or a lost "
                       "connection looks the same (a forfeit needs a deadline the seats agreed "
-                      "on outside the transcript, spec/rules/bram.md D14).")
+                      "on outside the transcript, spec/{rule}).")
+#: Each rule set's own decision on abandonment: a transcript proves no silence.
+ABANDONMENT = {"bram": "rules/bram.md D14", "mexican-train": "rules/mexican-train.md D22",
+               "mineshaft": "rules/mineshaft.md D18", "mined-games": "rules/mined-games.md D16"}
+
+
+def abandonment_rule(rules: str | None) -> str:
+    """Where the spec says why a silence is not proven, for these rules."""
+    return ABANDONMENT.get(rules or "bram", ABANDONMENT["bram"])
+
+
+def params_text(params: dict[str, object]) -> str:
+    """Rule parameters in words: `3 seats, round 12, after nothing, mexican train no`."""
+    words = []
+    for key, value in sorted(params.items(), key=lambda kv: (kv[0] != "seats", kv[0])):
+        name = key.replace("_", " ")
+        if key == "seats":
+            words.append(f"{value} seats")
+        elif key == "round":
+            words.append(f"round {value} (starting double {value}-{value})")
+        elif key == "komi_halves" and isinstance(value, int):
+            words.append(f"komi {value / 2:g} pips")
+        elif key == "after":
+            words.append(f"after the round ending in frame hash {str(value)[:16]}..." if value
+                         else "after nothing (the first round)")
+        elif key == "first":
+            words.append("first player drawn" if value == -1 else f"first player seat {value}")
+        elif key == "map":
+            words.append(f"a map of {len(str(value))} cells" if value else "a drawn map")
+        elif isinstance(value, bool):
+            words.append(f"{name} {'yes' if value else 'no'}")
+        else:
+            words.append(f"{name} {value}")
+    return ", ".join(words) or "no parameters"
 
 
 def violation_text(v: Violation, what: str = "file") -> str:
@@ -42,7 +76,8 @@ def headline(verdict: Verdict) -> str:
         seat, message = verdict.awaiting
         article = "an" if message[:1] in ("a", "e", "i", "o", "u") else "a"
         owes = f"seat {seat} owes the next frame ({article} {message} frame)"
-        silence = NOT_PROVEN_SILENCE.format(seat=seat)
+        rules = verdict.setup.rules if verdict.setup is not None else None
+        silence = NOT_PROVEN_SILENCE.format(seat=seat, rule=abandonment_rule(rules))
         if verdict.setup is not None and verdict.setup.rules == "mined-games" and message in (
                 "key", "commit", "open"):
             silence += (f" Past that deadline any other seat may sign that seat {seat} is "
@@ -88,14 +123,16 @@ def mined_headline(out: MinedOutcome) -> str:
     """The verdict of a Mined Games game (spec/rules/mined-games.md section 7)."""
     money = ", ".join(f"seat {s}: ${m:,}" + ("" if st == "alive" else f" ({st})")
                       for s, (m, st) in enumerate(zip(out.money, out.status, strict=True)))
-    won = f"seat {out.winner} wins two tokens of life"
-    if len(out.winners) > 1:
-        won = (f"{seats_text(out.winners)} tie with ${out.money[out.winners[0]]:,}, the most; the "
-               f"tie draw (spec/rules/mined-games.md D14) gives seat {out.winner} two tokens "
-               "of life")
-    lines = [f"VALID and complete: {won}; seat "
+    # A forfeit ends the game as a death does (10.8); say which it was.
+    end = out.end
+    if end in ("a miner died", "every miner is dead") and "forfeit" in out.status and not \
+            {"lava", "attack"} & set(out.status):
+        end = ("every seat forfeited" if "alive" not in out.status
+               else "a seat forfeited (it missed its deadline)")
+    lines = [f"VALID and complete: seat {out.winner} wins two tokens of life; seat "
              f"{out.elimination_candidate} is the elimination candidate ({out.how}); the game "
-             f"ended because {out.end}; money {money}"]
+             f"ended because {end}; money {money}"]
+    lines += mined_ties(out)
     for seat, stage, by in out.forfeits:
         names = ", ".join(str(d) for d in by)
         lines.append(f"Seat {seat} forfeited in stage {stage}: seats {names} each signed that "
@@ -109,12 +146,43 @@ def mined_headline(out: MinedOutcome) -> str:
     return "\n".join(lines)
 
 
+def mined_ties(out: MinedOutcome) -> list[str]:
+    """Which seats tied for the most or the least money and that the lot decided
+    (spec/rules/mined-games.md 7, D14); why one seat is both winner and candidate."""
+    seats = range(len(out.money))
+    alive = [s for s in seats if out.status[s] == "alive"]
+    gone = [s for s in seats if out.status[s] == "forfeit"] or [s for s in seats
+                                                                if s not in alive]
+    field = alive or [s for s in seats if out.status[s] != "forfeit"] or list(seats)
+    lot = ("the lot drawn from the last stage's opened nonces picked seat {0} "
+           "(spec/rules/mined-games.md D14)")
+    lines = []
+    for word, pick, group, seat in (
+            ("most", max, field, out.winner),
+            ("least", min, alive if out.how == "least money" else gone,
+             out.elimination_candidate if "least money" in out.how else None)):
+        if seat is None or not group:
+            continue
+        value = pick(out.money[s] for s in group)
+        tied = [s for s in group if out.money[s] == value]
+        if len(tied) > 1:
+            role = "token winner" if word == "most" else "elimination candidate"
+            lines.append(f"Seats {', '.join(map(str, tied))} tied for the {word} money "
+                         f"(${value:,}); {lot.format(seat)} as the {role}.")
+    if out.winner is not None and out.winner == out.elimination_candidate:
+        lines.append(f"Seat {out.winner} is both the token winner and the elimination "
+                     "candidate: no miner is alive, so the richest seat wins the tokens and "
+                     f"the candidate comes from the fallen ({out.how}), and both fall on "
+                     f"seat {out.winner} (spec/rules/mined-games.md 7).")
+    return lines
+
+
 def account(verdict: Verdict) -> str:
     """The game move by move, then the verdict."""
     data = verdict.to_json()
     lines = []
     if data["rules"]:
-        lines.append(f"rules {data['rules']['name']} {data['rules']['params']}; "
+        lines.append(f"rules {data['rules']['name']} ({params_text(data['rules']['params'])}); "
                      f"game {data['game_id'][:16]}...")
         lines += [f"  seat {s['seat']}: {s['fingerprint']}" for s in data["seats"]]
     if data["first_player"] is not None:

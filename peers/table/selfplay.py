@@ -74,9 +74,13 @@ class Table:
         for ref in self.referees:
             ref.receive(wire)
 
-    def play(self) -> Transcript:
+    def play(self, progress: Callable[[int], None] | None = None) -> Transcript:
+        """The whole game; `progress(frames)` hears of every frame."""
+        frames = 0
         while self.step() is not None:
-            pass
+            frames += 1
+            if progress is not None:
+                progress(frames)
         copies = {ref.transcript().encode() for ref in self.referees}
         if len(copies) != 1:
             raise LocalError("selfplay/diverged", "the seats' transcripts differ")
@@ -85,6 +89,18 @@ class Table:
 
 #: The domino sets a rule set may offer (`--set`).
 SET_NAMES = sorted(TILE_SETS)
+
+
+def default_seats(rules: str) -> int:
+    """The seats a rule set is played with when none are asked for: its own default
+    (mined-games: 5), else 2 (the rules that need a count are played by two)."""
+    from protocol.errors import DealerlessError
+    from protocol.rules import make_rules
+
+    try:
+        return int(make_rules(rules, {}).deal.seats)
+    except DealerlessError:
+        return 2
 
 
 def rule_params(rules: str, seats: int, komi_halves: int | None = None,
@@ -140,14 +156,18 @@ def rule_params(rules: str, seats: int, komi_halves: int | None = None,
 
 def selfplay(rules: str = "bram", params: dict[str, Any] | None = None,
              bots: Sequence[str] = ("greedy", "random"), seed: int | None = None,
-             think_ms: float | None = None) -> Transcript:
-    return Table.create(rules, params or {}, bots, Entropy(seed), think_ms=think_ms).play()
+             think_ms: float | None = None,
+             progress: Callable[[int], None] | None = None) -> Transcript:
+    return Table.create(rules, params or {}, bots, Entropy(seed),
+                        think_ms=think_ms).play(progress)
 
 
 def selfplay_match(rules: str, params: dict[str, Any], bots: Sequence[str],
-                   seed: int | None = None) -> list[bytes]:
+                   seed: int | None = None,
+                   progress: Callable[[int, int, int], None] | None = None) -> list[bytes]:
     """Every round of a match (spec/11-verify.md 11.5), each a game chained to the last:
-    `round` from the set's highest double down to 0-0, `after` the previous round's link."""
+    `round` from the set's highest double down to 0-0, `after` the previous round's link.
+    `progress(rounds done, rounds in all, frames of the round being played)`."""
     from protocol.match import link_of
     from protocol.rules import make_rules
 
@@ -155,6 +175,11 @@ def selfplay_match(rules: str, params: dict[str, Any], bots: Sequence[str],
     entropy = Entropy(seed)
     seats = [Identity(entropy.bytes(f"identity {i}")) for i in range(len(bots))]
     rounds: list[bytes] = []
+
+    def tick(frames: int) -> None:   # while a round is played, len(rounds) are done
+        if progress is not None:
+            progress(len(rounds), top + 1, frames)
+
     fixed = "first" in make_rules(rules, {**params, "round": 0}).params
     lead: int | None = None
     for number in range(top, -1, -1):
@@ -163,7 +188,7 @@ def selfplay_match(rules: str, params: dict[str, Any], bots: Sequence[str],
         if fixed and lead is not None:
             round_params["first"] = lead  # the seating holds for the rest of the game
         table = Table.create(rules, round_params, bots, entropy, seats)
-        rounds.append(table.play().encode())
+        rounds.append(table.play(tick).encode())
         if lead is None:
             lead = table.referees[0].state.first_player
     return rounds

@@ -1,0 +1,62 @@
+"""The relay's limits, each a command-line flag (spec/12-peers.md 12.5).
+
+Every bound the relay enforces is one field of `Limits`, and each field carries its
+flag and a sentence of help, so `dealerless relay --help`, the spec's table and a
+refusal ("relay full: ... (--max-rooms 256)") all name the same flag with the same
+default. A new bound (issue 21: per-address admission) is one more field here.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, fields
+from typing import Any
+
+from peers.net.link import MAX_MESSAGE_BYTES
+
+
+def _limit(default: Any, flag: str, meaning: str) -> Any:
+    return field(default=default, metadata={"flag": flag, "help": meaning})
+
+
+@dataclass(frozen=True)
+class Limits:
+    """What one relay holds at most; see each field's flag for its meaning."""
+
+    max_rooms: int = _limit(256, "--max-rooms", "rooms open at once")
+    max_rooms_per_address: int = _limit(
+        64, "--max-rooms-per-address",
+        "rooms opened by one client address and still open (a club behind one NAT "
+        "address shares them)")
+    max_connections: int = _limit(512, "--max-connections", "connections in all rooms")
+    max_connections_per_room: int = _limit(
+        12, "--max-room-connections", "connections in one room (8 seats, and slack for "
+                                      "reconnections)")
+    max_messages_per_room: int = _limit(
+        4096, "--max-frames", "messages a room keeps for catch-up; a full room forgets "
+                              "its oldest")
+    max_bytes_per_room: int = _limit(
+        8 << 20, "--max-room-bytes", "bytes a room keeps for catch-up; a full room "
+                                     "forgets its oldest messages")
+    max_total_bytes: int = _limit(
+        256 << 20, "--max-total-bytes", "bytes kept in all rooms together")
+    max_message: int = _limit(
+        MAX_MESSAGE_BYTES, "--max-message", "bytes in one message; a larger one closes "
+                                            "its connection (a frame needs up to "
+                                            f"{MAX_MESSAGE_BYTES})")
+    idle_seconds: float = _limit(
+        300.0, "--idle", "seconds an unfinished game's room is kept after its last "
+                         "connection leaves, so a seat that crashed can come back and "
+                         "catch up (a finished game's room is freed at once)")
+
+    def flag(self, name: str) -> str:
+        """`--flag VALUE` of one limit, as a refusal names it."""
+        meta = next(f.metadata for f in fields(self) if f.name == name)
+        value = getattr(self, name)
+        return f"{meta['flag']} {value:g}" if isinstance(value, float) else \
+            f"{meta['flag']} {value}"
+
+
+def limit_flags() -> list[tuple[str, str, Any, str]]:
+    """(field name, flag, default, help) of every limit, for the argument parser."""
+    return [(f.name, f.metadata["flag"], f.default, f.metadata["help"])
+            for f in fields(Limits)]
