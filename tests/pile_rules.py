@@ -70,6 +70,9 @@ class PileRules:
     def deal(self) -> DealPlan:
         return DealPlan(seats=self.seats, hand_size=self.hand_size, hidden=0, on_table=())
 
+    def first_player(self, drawn: int) -> int:
+        return drawn   # the session's draw stands (spec/10-session.md 10.4)
+
     def initial_state(self, first_player: int) -> PileState:
         pile = len(DOUBLE_SIX.tiles) - self.seats * self.hand_size
         return PileState((self.hand_size,) * self.seats, pile, first_player, 0, (), None)

@@ -73,6 +73,9 @@ class ShedRules:
     def deal(self) -> DealPlan:
         return DealPlan(seats=self.seats, hand_size=3, hidden=1, on_table=())
 
+    def first_player(self, drawn: int) -> int:
+        return drawn   # the session's draw stands (spec/10-session.md 10.4)
+
     def initial_state(self, first_player: int) -> ShedState:
         return ShedState((3,) * self.seats, first_player, 0, (), first_player, None)
 
