@@ -110,7 +110,7 @@ async def test_a_room_left_before_its_game_is_over_waits_for_the_idle_grace() ->
     try:
         async with connect(room + OPEN_ROOM) as host:
             await host.send(pack(["hello", 2, "host", bytes(32), bytes(32), "bram", {}, 2, 0]))
-            await host.send(pack(["done", 30, 0]))   # one seat of two says it is done
+            await host.send(pack(["done", 30, 0, bytes(32)]))   # one seat of two says it is done
         await _settled(relay, rooms=1)               # kept: seat 1 may come back
         async with connect(room) as back:            # and it catches up from the log
             assert len([await asyncio.wait_for(back.recv(), 5) for _ in range(2)]) == 2

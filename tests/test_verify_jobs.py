@@ -31,10 +31,14 @@ def files(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     entropy = Entropy(5)
     seats = [Identity(entropy.bytes(f"identity {i}")) for i in range(2)]
     rounds: list[bytes] = []
+    lead = -1   # the first round draws the first player; it leads every later round (D19)
     for number in (6, 5):
-        params = {**MINESHAFT, "round": number, "after": link_of(rounds[-1]) if rounds else ""}
-        rounds.append(Table.create("mineshaft", params, ("greedy", "random"), entropy,
-                                   seats).play().encode())
+        params = {**MINESHAFT, "round": number, "after": link_of(rounds[-1]) if rounds else "",
+                  "first": lead}
+        table = Table.create("mineshaft", params, ("greedy", "random"), entropy, seats)
+        rounds.append(table.play().encode())
+        if lead == -1:
+            lead = table.referees[0].state.first_player
     game = selfplay("bram", {}, ("greedy", "random"), seed=2)
     made = {"match.match": encode_match(rounds), "swapped.match": encode_match(rounds[::-1]),
             "game.t": game.encode(), "prefix.t": Transcript(game.setup, game.frames[:20]).encode()}

@@ -36,7 +36,7 @@ from websockets.asyncio.client import connect
 
 from peers.table.selfplay import selfplay
 from protocol.canonical import pack, unpack
-from protocol.frames import MAX_FRAME_BYTES, parse_frame
+from protocol.frames import MAX_FRAME_BYTES, frame_hash, parse_frame
 from protocol.setup import GameSetup
 from protocol.transcript import Transcript
 
@@ -90,13 +90,14 @@ async def play_seat(url: str, game: Recorded, me: int, timeout: float = 60.0,
         done: set[int] = set()
         have: list[bytes] = []
         n = len(game.frames)
+        head = frame_hash(game.frames[-1])   # DONE names the last frame too (12.3)
         while len(have) < n or len(done) < game.seats - 1:
             if len(have) < n and game.senders[len(have)] == me:
                 wire = game.frames[len(have)]
                 await ws.send(pack(["frame", wire]))
                 have.append(wire)
                 if len(have) == n:
-                    await ws.send(pack(["done", n, me]))
+                    await ws.send(pack(["done", n, me, head]))
                 continue
             message = await asyncio.wait_for(ws.recv(), timeout)
             obj = unpack(message, MAX_MESSAGE) if isinstance(message, bytes) else None
@@ -109,7 +110,7 @@ async def play_seat(url: str, game: Recorded, me: int, timeout: float = 60.0,
                 while len(have) in held:
                     have.append(held.pop(len(have)))
                 if len(have) == n:
-                    await ws.send(pack(["done", n, me]))
+                    await ws.send(pack(["done", n, me, head]))
         return game.encode(have)
     finally:
         await ws.close()

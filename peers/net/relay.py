@@ -9,7 +9,7 @@ message the room holds, so a peer that reconnects gets what it missed. The
 relay checks nothing and can forge nothing: peers verify every frame.
 
 A room is freed as soon as its game is over: the host's hello said how many seats
-play (K), every one of the K seats has said `done` with the same frame count, and
+play (K), every one of the K seats has said `done` with the same frame count and head, and
 every connection has left. The relay reads those two small messages only for that;
 it forwards them unchanged and trusts them for nothing else (a seat that lies frees
 its own room early, which it could spoil anyway). A room that empties before its game
@@ -53,8 +53,8 @@ ROOM_PATH = re.compile(r"^/room/([0-9a-f]{16,64})(\?open)?$")
 OPEN_ROOM = "?open"
 STATS_PATH = "/stats"
 #: The two peer messages the relay reads (12.3), told by their first bytes without
-#: unpacking a frame: a 9-element array starting "hello", a 3-element one "done".
-HELLO_PREFIX, DONE_PREFIX = b"\x99\xa5hello", b"\x93\xa4done"
+#: unpacking a frame: a 9-element array starting "hello", a 4-element one "done".
+HELLO_PREFIX, DONE_PREFIX = b"\x99\xa5hello", b"\x94\xa4done"
 MAX_READ = 4096
 
 
@@ -82,6 +82,7 @@ class Room:
     last_active: float = field(default_factory=time.monotonic)
     seats: int | None = None            # K, from the host's hello
     done: dict[int, int] = field(default_factory=dict)   # seat -> frame count it reported
+    heads: dict[int, bytes] = field(default_factory=dict)   # seat -> its last frame's hash
     finished: bool = False
 
     def observe(self, message: bytes) -> bool:
@@ -97,14 +98,16 @@ class Room:
             if obj[2] == "host" and type(seats) is int and 2 <= seats <= 8:
                 self.seats = seats
             return False
-        frames, seat = obj[1], obj[2]
-        if type(frames) is not int or type(seat) is not int or not 0 <= seat < 8:
+        frames, seat, head = obj[1], obj[2], obj[3]
+        if type(frames) is not int or type(seat) is not int or not 0 <= seat < 8 \
+                or type(head) is not bytes:
             return False
-        self.done[seat] = frames
+        self.done[seat], self.heads[seat] = frames, head
         if self.finished or self.seats is None:
             return False
-        counts = [self.done.get(s) for s in range(self.seats)]
-        self.finished = None not in counts and len(set(counts)) == 1
+        # One chain at every seat (10.8): the same count and the same last frame.
+        ends = [(self.done.get(s), self.heads.get(s)) for s in range(self.seats)]
+        self.finished = (None, None) not in ends and len(set(ends)) == 1
         return self.finished
 
 
