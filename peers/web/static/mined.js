@@ -69,6 +69,12 @@ function grid(state, f, rows, me, onTile) {
   return table;
 }
 
+/* Opened orders in words (rules/mined-games.md 4.1): a start, or a round's steps and action. */
+function ordersText(orders) {
+  if (typeof orders[0] === "number") return `start ${orders[0]},${orders[1]}`;
+  return `${orders[0] || "no step"}, ${ACTIONS[orders[1]]}`;
+}
+
 function minersTable(state, t) {
   const history = t.history || [];
   const head = el("tr", {}, el("th", {}, "Seat"), el("th", {}, "Money"), el("th", {}, "Garnets"),
@@ -78,7 +84,7 @@ function minersTable(state, t) {
     const [at, money, garnets, iron, status, died] = m;
     const where = status !== "alive" ? `${status}${died !== null ? ` (stage ${died})` : ""}`
       : at ? `${FLOORS[at[0]]} ${at[1]},${at[2]}` : "-";
-    const stageState = state.opened[s] !== null ? `opened ${JSON.stringify(state.opened[s])}`
+    const stageState = state.opened[s] !== null ? `opened: ${ordersText(state.opened[s])}`
       : state.commits[s] ? "committed" : status === "alive" ? "thinking" : "";
     return el("tr", { class: s === t.seat ? "me" : "" },
       el("td", {}, s === t.seat ? `${s} (you)` : String(s)), el("td", {}, `$${money}`),
