@@ -35,9 +35,9 @@ from .group import (
 from .hashing import H, Tag, hash_to_scalar, nonce_scalars, u64
 from .seal_proofs import (
     SealProof,
-    equal_logs_hold,
     prove_equal_logs,
     prove_share_key,
+    require_equal_logs,
     seal_generator,
     share_key,
     verify_share_key,
@@ -242,10 +242,10 @@ def verify_seal(ctx: SealContext, seal: Seal) -> None:
         x_e = seal.commitments[-1]
         for c in reversed(seal.commitments[:-1]):
             x_e = add(_small_mul(e, x_e), c)
-        if not equal_logs_hold(Tag.SEAL_SHARE, _share_statement(ctx, e, key, listed, share.point),
-                               (hs, key), (x_e, share.point), share.proof):
-            raise SealError("seal/share-proof", f"the share for seat {seat} does not match "
-                            f"seat {ctx.committer}'s commitments", ctx.committer)
+        require_equal_logs(Tag.SEAL_SHARE, _share_statement(ctx, e, key, listed, share.point),
+                           (hs, key), (x_e, share.point), share.proof,
+                           SealError("seal/share-proof", f"the share for seat {seat} does not "
+                                     f"match seat {ctx.committer}'s commitments", ctx.committer))
 
 
 def decode_secret(ctx: SealContext, data: bytes) -> int:
@@ -325,11 +325,11 @@ def verify_decryption_share(ctx: SealContext, seal: Seal, seat: int,
         raise LocalError("seal/no-shares", "a seal for fewer than 2 recipients has no shares")
     key = ctx.recipients[pos][1]
     encrypted = seal.shares[pos].point
-    if not equal_logs_hold(Tag.SEAL_DECRYPT,
-                           _decrypt_statement(ctx, seat + 1, key, share.point, encrypted),
-                           (G, share.point), (key, encrypted), share.proof):
-        raise SealError("seal/decryption-proof", f"seat {seat}'s decryption share of seat "
-                        f"{ctx.committer}'s seal does not verify", seat)
+    require_equal_logs(Tag.SEAL_DECRYPT,
+                       _decrypt_statement(ctx, seat + 1, key, share.point, encrypted),
+                       (G, share.point), (key, encrypted), share.proof,
+                       SealError("seal/decryption-proof", f"seat {seat}'s decryption share of "
+                                 f"seat {ctx.committer}'s seal does not verify", seat))
 
 
 def combine(ctx: SealContext, seal: Seal, shares: dict[int, Point]) -> bytes:

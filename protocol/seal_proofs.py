@@ -66,12 +66,14 @@ def prove_equal_logs(tag: Tag, statement: tuple[bytes, ...], x: int,
     return SealProof(c, (k + c * x) % L)
 
 
-def equal_logs_hold(tag: Tag, statement: tuple[bytes, ...], bases: tuple[Point, ...],
-                    images: tuple[Point, ...], proof: SealProof) -> bool:
-    """True when `proof` shows one x with images[b] = x*bases[b] for every b (6.6.1)."""
+def require_equal_logs(tag: Tag, statement: tuple[bytes, ...], bases: tuple[Point, ...],
+                       images: tuple[Point, ...], proof: SealProof, failure: SealError) -> None:
+    """Raise `failure` unless `proof` shows one x with images[b] = x*bases[b] for every b
+    (6.6.1): a check that cannot be ignored, as a returned bool could be."""
     announcements = [sub(_times(proof.z, b), mul(proof.c, img)).data
                      for b, img in zip(bases, images, strict=True)]
-    return hash_to_scalar(tag, *statement, *announcements) == proof.c
+    if hash_to_scalar(tag, *statement, *announcements) != proof.c:
+        raise failure
 
 
 def share_key(secret_seed: bytes, game_id: bytes) -> int:
@@ -100,6 +102,6 @@ def prove_share_key(x: int, game_id: bytes, seat: int, fresh: bytes) -> tuple[Po
 def verify_share_key(key: Point, proof: SealProof, game_id: bytes, seat: int) -> None:
     """Raise SealError `seal/key-proof` (blaming `seat`) unless `proof` shows that seat
     knows log_B `key` (6.6.2). `key` is a decoded point (2.3)."""
-    if not equal_logs_hold(Tag.SEAL_KEY_PROOF, _key_statement(game_id, seat, key), (G,),
-                           (key,), proof):
-        raise SealError("seal/key-proof", f"seat {seat}'s seal key proof does not verify", seat)
+    require_equal_logs(Tag.SEAL_KEY_PROOF, _key_statement(game_id, seat, key), (G,), (key,),
+                       proof, SealError("seal/key-proof",
+                                        f"seat {seat}'s seal key proof does not verify", seat))
