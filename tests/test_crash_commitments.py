@@ -189,3 +189,66 @@ def test_a_joiner_killed_between_its_handshake_commit_and_the_reveal_keeps_its_s
     assert len(set(files)) == 1
     verdict = verdict_of(files[0])
     assert verdict["valid"] and verdict["complete"]
+
+
+def host_record(home: Path) -> list[Any] | None:
+    """The host's handshake record at `home` once it holds a roster (12.3), else None."""
+    records = list((home / "hosting").glob("[!.]*")) if (home / "hosting").is_dir() else []
+    with contextlib.suppress(OSError, ValueError):
+        for record in records:
+            kept = unpack(record.read_bytes(), 1 << 20)
+            if kept[6] is not None:
+                return list(kept)
+    return None
+
+
+def test_a_host_killed_between_its_handshake_commit_and_the_reveal_keeps_its_table(
+        tmp_path: Path) -> None:
+    homes = {name: tmp_path / name for name in ("host", "first", "second")}
+    logs = {name: tmp_path / f"{name}.log" for name in homes}
+
+    def run(name: str, *args: str) -> subprocess.Popen[bytes]:
+        return start([*args, "--bot", "greedy", "--home", str(homes[name]), "--timeout", "60"],
+                     logs[name])
+
+    hosting = ("host", "--listen", "127.0.0.1:0", "--rules", "mined-games", "--seats", "3")
+    procs = {"host": run("host", *hosting)}
+    try:
+        url = wait_for(r"dealerless join (\S+)", logs["host"])
+        procs["first"] = run("first", "join", url)
+        wait_for(r"(1 of the 2 players have joined)", logs["host"])
+        # Stopped, the first joiner cannot open its nonce, so the host, once the second
+        # joiner fills the table, holds a roster and cannot reveal.
+        os.kill(procs["first"].pid, signal.SIGSTOP)
+        procs["second"] = run("second", "join", url)
+        wait_until(partial(opened_record, homes["second"]), "the second joiner's open",
+                   list(procs.values()))
+        kept = host_record(homes["host"])
+        assert kept is not None   # written before the roster left
+        procs["host"].send_signal(signal.SIGKILL)
+        procs["host"].wait()
+        assert not list((homes["host"] / "games").glob("*.sqlite"))   # before the reveal
+        logs["host"] = tmp_path / "host-again.log"
+        procs["host"] = run("host", *hosting)
+        assert wait_for(r"dealerless join (\S+)", logs["host"]) == url
+        os.kill(procs["first"].pid, signal.SIGCONT)
+        assert [finish(p, 180) for p in procs.values()] == [0] * 3, logs["host"].read_text()
+    finally:
+        for proc in procs.values():
+            if proc.poll() is None:
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(proc.pid, signal.SIGCONT)
+                proc.kill()
+                proc.wait(10)
+    assert "taking up the table this home was hosting" in logs["host"].read_text()
+    seats = {name: int(wait_for(r"you are seat (\d)", logs[name])) for name in homes}
+    assert seats == {"host": 0, "first": 1, "second": 2}
+    assert not list((homes["host"] / "hosting").iterdir())   # removed once stored
+    files = transcripts(list(homes.values()))
+    assert len(set(files)) == 1
+    store = GameStore.open(next((homes["host"] / "games").glob("*.sqlite")))
+    # The same round and nonce as before the kill: the joiners' opened nonces still count.
+    assert (store.setup.nonces[0], list(store.setup.identities[1:])) == \
+        (kept[4], list(unpack(kept[6], 1 << 20)[1][1:]))
+    store.close()
+    assert verdict_of(files[0])["complete"]

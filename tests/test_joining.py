@@ -15,9 +15,10 @@ import pytest
 from peers.entropy import Entropy
 from peers.net.config import JOIN, PeerConfig
 from peers.net.handshake import Handshake
-from peers.net.joining import Joining, RecordError
+from peers.net.joining import Joining
 from peers.net.messages import PROTOCOL_VERSION, Roster, hello_commitment, pack_message
 from peers.net.pacing import AnswerLimit
+from peers.net.records import RecordError
 from peers.store.games import GameStore, StoreError
 from peers.table.selfplay import Table, rule_params
 from protocol.canonical import pack

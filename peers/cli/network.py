@@ -32,6 +32,7 @@ from peers.keys import KeyStoreError, PassphraseError
 from peers.net.announce import announcer
 from peers.net.config import HOST, JOIN, PeerConfig, PeerError, PeerResult
 from peers.net.driver import NetworkDriver
+from peers.net.hosting import Hosting
 from peers.net.launch import open_host, open_join, reopen, url_host
 from peers.net.link import Link, LinkError
 from peers.net.peer import Peer
@@ -223,18 +224,29 @@ def cmd_host(args: argparse.Namespace) -> int:
         # In this order: what the network says (at once), then the seat and the key, and
         # only then the invitation, so that nobody is invited to a game that cannot start.
         where = args.relay or "the network"
-        opened = await open_host(args.relay, args.listen, _retrying(where))
+        table = f"relay {args.relay}" if args.relay else \
+            f"listen {url_host(args.listen[0])}:{args.listen[1]}"
+        hosting = Hosting.take_up(home_dir(args), args.rules, params, table, args.timeout)
+        opened = await open_host(args.relay, args.listen, _retrying(where),
+                                 hosting.meta if hosting.taken_up else None)
+        hosting.meta = opened.meta
         url = opened.url
         _need_terminal("host", args.bot)
         identity = identity_of(args)
+        if hosting.taken_up:
+            print("dealerless: taking up the table this home was hosting when it stopped, "
+                  f"in round {hosting.round} of its handshake: the invitation is the same "
+                  f"(to host a new table instead, remove {hosting.path})",
+                  file=sys.stderr, flush=True)
         print(f"invitation: dealerless join {url}", flush=True)
         if args.seats > 2:
             print(f"dealerless: a table of {args.seats}: waiting for {args.seats - 1} "
                   "players to join with this invitation", file=sys.stderr, flush=True)
         if opened.note:
             print(f"dealerless: {opened.note}", file=sys.stderr, flush=True)
-        return await _run(opened.link, _config(args, HOST, opened.meta, identity, params), None,
-                          args.bot,
+        config = _config(args, HOST, opened.meta, identity, params)
+        config.hosting = hosting
+        return await _run(opened.link, config, None, args.bot,
                           "dealerless host", f"dealerless join {url}", args.think_ms)
     return _guard(main)
 

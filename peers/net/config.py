@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from peers.store.games import GameStore
 from peers.table.driver import AsyncChooser, Notify
@@ -19,6 +19,20 @@ MIN_SEATS, MAX_SEATS = 2, 8
 
 class PeerError(Exception):
     """The game could not start or go on for a reason on this side (not a violation)."""
+
+
+class HostRecord(Protocol):
+    """What a host writes down during its handshake (peers/net/hosting.py, 12.3)."""
+
+    path: Path
+    nonce: bytes
+    round: int
+    key: bytes | None
+    roster: bytes | None
+
+    def keep(self) -> None: ...
+
+    def remove(self) -> None: ...
 
 
 @dataclass
@@ -38,6 +52,9 @@ class PeerConfig:
     #: A joiner's check of the rules a host offers, before it asks for a seat: it raises
     #: PeerError to leave (say, rules its interface cannot show).
     offer_check: Callable[[str], None] | None = None
+    #: A host's handshake record (12.3): taken up from a run that stopped, or new. None
+    #: keeps the round's nonce in memory only.
+    hosting: HostRecord | None = None
 
 
 @dataclass(frozen=True)

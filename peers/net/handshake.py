@@ -9,8 +9,9 @@ known to anybody: two seats that hold different setups match in their short
 authentication string (12.2) only by a 1-in-10^12 chance that nobody can grind
 during the handshake. A seated joiner that never opens (it left) makes the host
 start a new round, with fresh nonces all round, rather than strand the others.
-A joiner writes its nonce down before committing to it (peers/net/joining.py), so a
-`join` killed before the reveal and run again opens the same one and keeps its seat.
+Each seat writes its nonce down before committing to it (peers/net/joining.py,
+hosting.py), so a `join` or `host` killed before the reveal and run again opens the same
+one: the joiner keeps its seat, the host its table.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from peers.net.config import HOST, JOIN, MAX_SEATS, PeerConfig, PeerError
+from peers.net.hosting import seated
 from peers.net.joining import Joining
 from peers.net.link import Link
 from peers.net.messages import (
@@ -38,6 +40,7 @@ from peers.net.messages import (
 )
 from peers.net.pacing import MAX_SYNC_INTERVAL, AnswerLimit, Backoff
 from peers.net.quiet_log import quiet_logger
+from peers.net.records import RecordError
 from peers.store.finding import FILE_ID_HEX
 from peers.store.games import GameStore, StoreError
 from peers.table.driver import LobbyEvent
@@ -102,9 +105,20 @@ class Handshake:
         except DealerlessError as exc:
             raise PeerError(f"rules {cfg.rules}: {exc}") from None
         k, me = ruleset.deal.seats, cfg.identity.public_key
+        kept = cfg.hosting
         rnd = _HostRound(0)
+        if kept is not None:
+            if kept.key not in (None, me):
+                raise RecordError(f"{kept.path} was written by another identity key; remove "
+                                "it to host afresh")
+            rnd = _HostRound(kept.round, kept.nonce)
+            if kept.roster is not None:   # sent before the stop: the seats stand
+                rnd.roster, rnd.fixed_at = seated(kept, cfg.rules, ruleset.params), \
+                    time.monotonic()
+            kept.key = me
         live: list[bytes] = []     # joiners that opened in an abandoned round: seated first
         repeat = Backoff(cfg.sync_interval, self.cap)
+        self._keep(rnd)            # before a hello commits to its nonce
 
         def hello() -> bytes:
             return pack_message("hello", PROTOCOL_VERSION, HOST, me, rnd.commitment,
@@ -125,12 +139,15 @@ class Handshake:
                     rnd.roster = Roster((me, *chosen),
                                         (rnd.commitment, *(rnd.joiners[j][0] for j in chosen)))
                     rnd.fixed_at = now
+                    self._keep(rnd)   # before the roster leaves
                     repeat.reset()
             elif len(rnd.opened) == k - 1:
                 setup = GameSetup.create(cfg.rules, dict(ruleset.params), list(rnd.roster.keys),
                                          [rnd.nonce, *(rnd.opened[j]
                                                        for j in rnd.roster.keys[1:])])
                 store = self._create_store(setup, 0)
+                if kept is not None:
+                    kept.remove()     # the nonce is in the game's database now
                 await self.link.send(pack_message("reveal", list(setup.nonces)))
                 return store
             elif now - rnd.fixed_at > self.stale:
@@ -141,9 +158,12 @@ class Handshake:
                          ", ".join(rnd.silent()))
                 live = [j for j in rnd.roster.keys[1:] if j in rnd.opened]
                 rnd = _HostRound(rnd.number + 1)
+                self._keep(rnd)
                 repeat.reset()
                 continue
             if now >= deadline:
+                if kept is not None:
+                    kept.remove()     # the handshake is over for good
                 raise PeerError(self._host_gave_up(k, rnd))
             if repeat.due(now):
                 await self.link.send(hello() if rnd.roster is None else rnd.roster.message())
@@ -175,6 +195,14 @@ class Handshake:
                         rnd.opened[key] = their_nonce
             except (DealerlessError, TypeError, ValueError) as exc:
                 log.warning("ignored a bad handshake message: %s", exc)
+
+    def _keep(self, rnd: _HostRound) -> None:
+        """Write the host's record (12.3) as the round now stands."""
+        kept = self.cfg.hosting
+        if kept is not None:
+            kept.nonce, kept.round = rnd.nonce, rnd.number
+            kept.roster = None if rnd.roster is None else rnd.roster.message()
+            kept.keep()
 
     def _lobby(self, rnd: _HostRound, k: int) -> None:
         self.cfg.notify(LobbyEvent(tuple(fingerprint(j) for j in rnd.joiners), k))

@@ -21,14 +21,12 @@ the handshake ends for good (a refusal, a timeout). A joiner given no invitation
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from peers.keys.home import ensure_dir, write_atomic
 from peers.net.config import PeerError
 from peers.net.link import MAX_MESSAGE_BYTES
 from peers.net.messages import (
@@ -39,17 +37,13 @@ from peers.net.messages import (
     read_offer,
     read_roster,
 )
+from peers.net.records import RecordError, read_record, remove_record, write_record
 from protocol.canonical import as_array, as_bytes, pack, unpack
 from protocol.errors import DealerlessError
 from protocol.setup import NONCE_BYTES
 
 #: The record's name and format version, its first two items.
 FORMAT = ("joining", 1)
-
-
-class RecordError(ValueError):
-    """A joiner's record cannot be read or does not decode; str() names the file. Like
-    any invalid input, it stops `join` (exit 1) and is left for the user to remove."""
 
 
 @dataclass
@@ -70,13 +64,9 @@ class Joining:
             return cls(None, os.urandom(NONCE_BYTES))
         name = hashlib.sha256(key + url.encode()).hexdigest()[:32]
         path = games_dir.parent / "joining" / name
-        _drop_leftovers(path)
-        try:
-            data = path.read_bytes()
-        except FileNotFoundError:
+        data = read_record(path)
+        if data is None:
             return cls(path, os.urandom(NONCE_BYTES))
-        except OSError as exc:
-            raise RecordError(f"cannot read {path}: {exc.strerror}") from None
         try:
             tag, version, nonce, offer, roster = as_array(
                 unpack(data, 3 * MAX_MESSAGE_BYTES), 5, "joining record")
@@ -117,21 +107,8 @@ class Joining:
         """Write the record down, before what it commits to leaves."""
         if self.path is None:
             return
-        ensure_dir(self.path.parent)
-        write_atomic(self.path, pack([*FORMAT, self.nonce, self.offer, self.roster]), 0o600)
+        write_record(self.path, pack([*FORMAT, self.nonce, self.offer, self.roster]))
 
     def remove(self) -> None:
-        if self.path is None:
-            return
-        with contextlib.suppress(FileNotFoundError):
-            self.path.unlink()
-        _drop_leftovers(self.path)
-
-
-def _drop_leftovers(path: Path) -> None:
-    """Remove the temporary files of writes of `path` cut short (write_atomic names them
-    `.<name>.<random>.tmp`): a crash may leave one, holding a nonce."""
-    if path.parent.is_dir():
-        for tmp in path.parent.glob(f".{path.name}.*.tmp"):
-            with contextlib.suppress(FileNotFoundError):
-                tmp.unlink()
+        if self.path is not None:
+            remove_record(self.path)

@@ -92,11 +92,13 @@ class Opened:
 
 
 async def open_host(relay: str | None, where: tuple[str, int] | None,
-                    on_retry: Say) -> Opened:
-    """A new game's link: a room on `relay`, or a server listening at `where`."""
+                    on_retry: Say, kept: dict[str, str] | None = None) -> Opened:
+    """A new game's link: a room on `relay`, or a server listening at `where`. With `kept`,
+    the meta of a table a `host` that stopped during the handshake opened (12.3), the
+    same room or the same address and path again, so that its invitation still holds."""
     rid = os.urandom(16).hex()
     if relay:
-        url = f"{relay}/room/{rid}"
+        url = kept["url"] if kept else f"{relay}/room/{rid}"
         client = ClientLink(url + OPEN_ROOM, fail_fast=True, on_retry=on_retry,
                             label=f"the relay {relay}")
         client.start()
@@ -104,7 +106,10 @@ async def open_host(relay: str | None, where: tuple[str, int] | None,
         return Opened(client, url, {"url": url, "relay": relay}, None)
     assert where is not None
     host, port = where
-    server, port = await listen(host, port, f"/dealerless/{rid}")
+    path = f"/dealerless/{rid}"
+    if kept:
+        port, path = parse_hostport(kept["listen"])[1], kept["path"]
+    server, port = await listen(host, port, path)
     url, note = invitation(host, port, server.path)
     return Opened(server, url, {"url": url, "listen": f"{url_host(host)}:{port}",
                                 "path": server.path}, note)

@@ -1,0 +1,122 @@
+"""What a host keeps across a crash during the handshake (spec/12-peers.md 12.3,
+"Restarting a seat").
+
+The host's hello commits to its round nonce, and joiners answer that commitment; once
+the roster is fixed, the seated joiners open their nonces for it and for nothing else.
+A host that came back with a fresh nonce, a new rendezvous id or another roster would
+strand them. So before its first hello of a round leaves, and before the roster leaves,
+the host writes down
+
+    pack(["hosting", 1, table, key, nonce, round, roster, meta])
+
+in `<home>/hosting/<32 hex digits of SHA-256(table)>` (mode 0600): `table` is
+pack([rules, params, where]) (what `host` was asked for: the rules with every parameter
+and `listen HOST:PORT` or `relay URL`), `key` the host's identity key, the round's nonce
+and number, the roster it sent (the message's bytes, or nil) and `meta`, how the table is
+reached (the invitation URL, and the address and path it listens on, or the relay). A
+`host` run again with the same table takes the record up: it listens at the same address
+and path (or reopens the same relay room), so the invitation is unchanged, and answers
+with the same commitment and roster, so the joiners that were waiting finish the
+handshake with it. The record is removed once the game's database exists (which then
+holds the nonce) and when the handshake ends for good (a timeout). A record older than
+the handshake's timeout is dropped: its joiners have given up. A host given no record (a
+test's or the web page's in-process seat) keeps its nonce in memory only.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from peers.net.config import HostRecord
+from peers.net.messages import (
+    Offer,
+    Roster,
+    hello_commitment,
+    parse_message,
+    read_roster,
+)
+from peers.net.records import RecordError, read_record, remove_record, write_record
+from protocol.canonical import as_array, as_bytes, as_int, as_str, pack, unpack
+from protocol.errors import DealerlessError
+from protocol.rules import make_rules
+from protocol.setup import NONCE_BYTES
+
+#: The record's name and format version, its first two items.
+FORMAT = ("hosting", 1)
+_MAX_RECORD = 1 << 17
+
+
+@dataclass
+class Hosting:
+    """A host's handshake so far. `taken_up` says whether it came from a record left by
+    an earlier run that stopped before the game's database existed."""
+
+    path: Path
+    table: bytes
+    nonce: bytes = field(default_factory=lambda: os.urandom(NONCE_BYTES))
+    round: int = 0
+    key: bytes | None = None
+    roster: bytes | None = None
+    meta: dict[str, str] = field(default_factory=dict)
+    taken_up: bool = False
+
+    @classmethod
+    def take_up(cls, home: Path, rules: str, params: dict[str, Any], where: str,
+                max_age: float) -> Hosting:
+        """The record of this home's `host` of this table, or a new one (not yet written).
+        RecordError if it cannot be read or does not decode."""
+        table = pack([rules, params, where])
+        path = home / "hosting" / hashlib.sha256(table).hexdigest()[:32]
+        data = read_record(path)
+        if data is not None and time.time() - path.stat().st_mtime > max_age:
+            remove_record(path)   # every joiner of that table has given up on it
+            data = None
+        if data is None:
+            return cls(path, table)
+        try:
+            tag, version, kept_table, key, nonce, rnd, roster, meta = as_array(
+                unpack(data, _MAX_RECORD), 8, "hosting record")
+            if (tag, version) != FORMAT:
+                raise RecordError(f"{path} is not a {FORMAT[0]} record of version "
+                                  f"{FORMAT[1]}")
+            if kept_table != table:
+                raise RecordError(f"{path} holds another table")
+            if not isinstance(meta, dict) or not ({"url", "relay"} <= meta.keys() or
+                                                  {"url", "listen", "path"} <= meta.keys()):
+                raise RecordError(f"{path} does not say where the table is")
+            kept = cls(path, table, as_bytes(nonce, "nonce", NONCE_BYTES),
+                       as_int(rnd, "round", 0, 1 << 32), as_bytes(key, "identity key", 32),
+                       meta={as_str(k, "meta key"): as_str(v, "meta value")
+                             for k, v in meta.items()}, taken_up=True)
+            if roster is not None:
+                kept.roster = as_bytes(roster, "roster", max_len=_MAX_RECORD)
+                seated(kept, rules, params)
+        except DealerlessError as exc:
+            raise RecordError(f"{path} does not decode ({exc}); remove it to host afresh") \
+                from None
+        return kept
+
+    def keep(self) -> None:
+        """Write the record down, before what it commits to leaves."""
+        write_record(self.path, pack([*FORMAT, self.table, self.key, self.nonce, self.round,
+                                      self.roster, self.meta]))
+
+    def remove(self) -> None:
+        remove_record(self.path)
+
+
+def seated(record: HostRecord, rules: str, params: dict[str, Any]) -> Roster:
+    """The roster the host sent in the record's round; RecordError if it is not one that
+    seats this host with the round's nonce."""
+    obj = parse_message(record.roster or b"")
+    if obj is None or obj[0] != "roster" or record.key is None:
+        raise RecordError(f"{record.path} holds a roster that does not decode")
+    seats = make_rules(rules, dict(params)).deal.seats
+    offer = Offer(record.key, hello_commitment(record.nonce), rules, params, seats,
+                  record.round)
+    return read_roster(obj, offer)

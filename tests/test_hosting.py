@@ -1,0 +1,114 @@
+"""A host's handshake record (spec/12-peers.md 12.3, "Restarting a seat"): written 0600
+under <home>/hosting, taken up by a `host` of the same table only, dropped once older than
+the handshake's timeout, refused in one sentence naming the file when it does not decode.
+The restart itself, with real processes, is in test_crash_commitments.py."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import stat
+from pathlib import Path
+
+import pytest
+
+from peers.net.config import HOST, PeerConfig
+from peers.net.handshake import Handshake
+from peers.net.hosting import Hosting, seated
+from peers.net.messages import Roster, hello_commitment
+from peers.net.pacing import AnswerLimit
+from peers.net.records import RecordError
+from peers.table.selfplay import rule_params
+from protocol.canonical import pack
+from protocol.identity import Identity
+
+PARAMS = rule_params("mined-games", 3)
+WHERE = "listen 127.0.0.1:0"
+META = {"url": "ws://127.0.0.1:5/dealerless/" + "cd" * 16, "listen": "127.0.0.1:5",
+        "path": "/dealerless/" + "cd" * 16}
+KEY = Identity(bytes(32)).public_key
+
+
+def kept(home: Path, roster: bool = False) -> Hosting:
+    record = Hosting.take_up(home, "mined-games", PARAMS, WHERE, 60)
+    record.key, record.meta, record.round = KEY, dict(META), 2
+    if roster:
+        record.roster = Roster((KEY, b"a" * 32, b"b" * 32),
+                               (hello_commitment(record.nonce), bytes(32), bytes(32))).message()
+    record.keep()
+    return record
+
+
+def test_a_record_is_taken_up_by_the_same_table_only(tmp_path: Path) -> None:
+    first = kept(tmp_path, roster=True)
+    assert first.path.parent == tmp_path / "hosting" and not first.taken_up
+    assert stat.S_IMODE(os.stat(first.path).st_mode) == 0o600
+    again = Hosting.take_up(tmp_path, "mined-games", PARAMS, WHERE, 60)
+    assert again.taken_up and (again.nonce, again.round, again.key, again.roster, again.meta) \
+        == (first.nonce, 2, KEY, first.roster, META)
+    assert seated(again, "mined-games", PARAMS).keys[0] == KEY
+    for rules, where in (("mined-games", "listen 127.0.0.1:7"), ("bram", WHERE)):
+        other = Hosting.take_up(tmp_path, rules, rule_params(rules, 3 if rules != "bram" else 2),
+                                where, 60)
+        assert not other.taken_up and other.nonce != first.nonce
+    again.remove()
+    assert not list(first.path.parent.iterdir())
+
+
+def test_a_record_older_than_the_timeout_is_dropped(tmp_path: Path) -> None:
+    first = kept(tmp_path)
+    old = first.path.stat().st_mtime - 61
+    os.utime(first.path, (old, old))
+    again = Hosting.take_up(tmp_path, "mined-games", PARAMS, WHERE, 60)
+    assert not again.taken_up and again.nonce != first.nonce and not first.path.exists()
+
+
+def test_a_record_of_another_key_stops_the_host(tmp_path: Path) -> None:
+    first = kept(tmp_path)
+    config = PeerConfig(games_dir=tmp_path / "games", role=HOST,
+                        identity=Identity(b"\1" * 32), choose=None,  # type: ignore[arg-type]
+                        notify=lambda e: None, rules="mined-games", params=PARAMS,
+                        hosting=Hosting.take_up(tmp_path, "mined-games", PARAMS, WHERE, 60))
+    handshake = Handshake(None, config, AnswerLimit(0.5), lambda s: None)  # type: ignore[arg-type]
+    with pytest.raises(RecordError, match=f"{first.path} was written by another identity key"):
+        asyncio.run(handshake.run())
+
+
+def bad(record: Hosting, **items: object) -> bytes:
+    fields = {"table": record.table, "key": KEY, "nonce": record.nonce, "round": 2,
+              "roster": None, "meta": META, **items}
+    return pack(["hosting", 1, *fields.values()])
+
+
+@pytest.mark.parametrize(("items", "why"), [
+    ({"nonce": b"short"}, "does not decode"),
+    ({"round": -1}, "does not decode"),
+    ({"key": None}, "does not decode"),
+    ({"table": pack(["bram", {}, WHERE])}, "holds another table"),
+    ({"meta": {"url": META["url"]}}, "does not say where the table is"),
+    ({"meta": {**META, "path": 5}}, "does not decode"),
+    ({"roster": b"\x93"}, "holds a roster that does not decode"),
+    ({"roster": Roster((KEY, b"a" * 32, b"b" * 32), (bytes(32),) * 3).message()},
+     "not the roster of this host's round"),
+])
+def test_a_record_that_does_not_decode_stops_host_naming_the_file(
+        tmp_path: Path, items: dict[str, object], why: str) -> None:
+    record = kept(tmp_path)
+    record.path.write_bytes(bad(record, **items))
+    with pytest.raises(RecordError, match=why) as refused:
+        Hosting.take_up(tmp_path, "mined-games", PARAMS, WHERE, 60)
+    assert str(record.path) in str(refused.value)
+
+
+@pytest.mark.parametrize(("data", "why"), [
+    (b"\xc1", "does not decode"),
+    (pack(["hosting", 1]), "does not decode"),
+    (pack(["joining", 1, 2, 3, 4, 5, 6, 7]), "is not a hosting record of version 1"),
+])
+def test_another_format_stops_host_naming_the_file(tmp_path: Path, data: bytes,
+                                                   why: str) -> None:
+    record = kept(tmp_path)
+    record.path.write_bytes(data)
+    with pytest.raises(RecordError, match=why) as refused:
+        Hosting.take_up(tmp_path, "mined-games", PARAMS, WHERE, 60)
+    assert str(record.path) in str(refused.value)
