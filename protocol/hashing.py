@@ -52,6 +52,10 @@ class Tag(Enum):
     SEAL_SHARE = b"dealerless/challenge/seal-share"
     SEAL_DECRYPT = b"dealerless/challenge/seal-decrypt"
     SEAL_STREAM = b"dealerless/seal/stream"
+    HOST_PIN = b"dealerless/host-pin"
+    PAKE_GENERATOR = b"dealerless/h2p/pake"
+    PAKE_KEY = b"dealerless/pake/key"
+    PAKE_CONFIRM = b"dealerless/pake/confirm"
 
 
 def lp(part: bytes) -> bytes:

@@ -26,6 +26,8 @@ from peers.net.link import MemoryLink
 from peers.net.peer import Peer
 
 CLI = [sys.executable, "-m", "peers.cli"]
+#: An invitation whole in form (rendezvous id, pin, secret) to a port nobody listens on.
+TAIL = f"/dealerless/{'ab' * 16}#{'A' * 22}.{'A' * 22}"
 NOT_SEEN = ("Traceback", "Task exception was never retrieved", "Error in sys.excepthook")
 
 
@@ -88,7 +90,8 @@ CASES = [
      "the strong bot plays bram only, not mexican-train"),
     (["host", "--listen", "127.0.0.1:0", "--bot", "greedy", "--think-ms", "5"], 2,
      "--think-ms is for the strong bot"),
-    (["join", "ws://127.0.0.1:9/x", "--think-ms", "5"], 2, "--think-ms is for the strong bot"),
+    (["join", "ws://127.0.0.1:9" + TAIL, "--think-ms", "5"], 2,
+     "--think-ms is for the strong bot"),
     (["tournament", "--bots", "strong,greedy", "--hands", "0"], 2, "must be at least 1"),
     (["verify"], 2, "required: file"),
     (["verify", "{nodir}"], 2, "cannot read"),
@@ -117,8 +120,12 @@ CASES = [
     (["join", "http://example.invalid/x"], 2, "not a websocket URL"),
     (["join", "ws://127.0.0.1:99999/x"], 2, "Port out of range"),
     (["join", "ws://[::1"], 2, "Invalid IPv6 URL"),
-    (["join", "ws://127.0.0.1:9/x"], 1, "connection refused"),  # the network speaks first
-    (["join", "ws://127.0.0.1:9/x", "--bot", "greedy", "--timeout", "-1"], 2, "above 0"),
+    (["join", "ws://127.0.0.1:9" + TAIL], 1, "connection refused"),  # the network first
+    (["join", "ws://127.0.0.1:9/x"], 2, "names no game"),
+    (["join", f"ws://127.0.0.1:9/dealerless/{'ab' * 16}"], 2, "lacks the host's pin"),
+    (["join", "ws://127.0.0.1:9" + TAIL[:-1]], 2, "lacks the host's pin"),
+    (["join", "ws://127.0.0.1:9" + TAIL, "--bot", "greedy", "--timeout", "-1"], 2,
+     "above 0"),
     (["resume", "*"], 2, "neither a game id"),
     (["resume", "ab" * 40], 2, "neither a game id"),
     (["resume", "abcdef", "--bot", "greedy"], 2, "no local game"),
@@ -155,11 +162,13 @@ def test_hostile_arguments(args: list[str], code: int, phrase: str, tmp_path: Pa
 
 
 def test_a_refused_join_fails_within_seconds_and_names_the_refusal(tmp_path: Path) -> None:
-    code, out, err, took = dealerless(["join", "ws://127.0.0.1:1/x", "--timeout", "300",
+    code, out, err, took = dealerless(["join", "ws://127.0.0.1:1" + TAIL, "--timeout", "300",
                                        "--bot", "greedy"], tmp_path)
     assert code == 1 and took < 10
     assert "connection refused, retrying (1)" in err
-    assert "cannot connect to ws://127.0.0.1:1/x: connection refused" in err
+    dialled = "ws://127.0.0.1:1" + TAIL.partition("#")[0]
+    assert f"cannot connect to {dialled}: connection refused" in err
+    assert "#" not in err   # the secret is never shown, nor sent
     assert not any(bad in out + err for bad in NOT_SEEN)
 
 
@@ -202,7 +211,8 @@ def test_a_wrong_invitation_is_told_apart_from_a_silent_opponent(tmp_path: Path)
             line = relay.stdout.readline()
         relay_url = line.split()[3].split("/room/")[0]
         invitation = host.stdout.readline().split()[-1]
-        wrong = [invitation[:-4] + "0000", f"{relay_url}/room/{'0' * 32}"]
+        base, _, secret = invitation.partition("#")
+        wrong = [f"{base[:-4]}0000#{secret}", f"{relay_url}/room/{'0' * 32}#{secret}"]
         for url in wrong:
             code, _, err, took = dealerless(["join", url, "--bot", "greedy", "--timeout",
                                              "300"], tmp_path / "joiner")

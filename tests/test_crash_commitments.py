@@ -197,7 +197,7 @@ def host_record(home: Path) -> list[Any] | None:
     with contextlib.suppress(OSError, ValueError):
         for record in records:
             kept = unpack(record.read_bytes(), 1 << 20)
-            if kept[6] is not None:
+            if kept[7] is not None:   # ["hosting", 1, table, key, nonce, pake, round, roster, ...]
                 return list(kept)
     return None
 
@@ -249,6 +249,6 @@ def test_a_host_killed_between_its_handshake_commit_and_the_reveal_keeps_its_tab
     store = GameStore.open(next((homes["host"] / "games").glob("*.sqlite")))
     # The same round and nonce as before the kill: the joiners' opened nonces still count.
     assert (store.setup.nonces[0], list(store.setup.identities[1:])) == \
-        (kept[4], list(unpack(kept[6], 1 << 20)[1][1:]))
+        (kept[4], list(unpack(kept[7], 1 << 20)[1][1:]))
     store.close()
     assert verdict_of(files[0])["complete"]

@@ -11,6 +11,7 @@ import stat
 from pathlib import Path
 
 import pytest
+from invites import table_of
 
 from peers.net.config import HOST, PeerConfig
 from peers.net.handshake import Handshake
@@ -26,15 +27,20 @@ PARAMS = rule_params("mined-games", 3)
 WHERE = "listen 127.0.0.1:0"
 META = {"url": "ws://127.0.0.1:5/dealerless/" + "cd" * 16, "listen": "127.0.0.1:5",
         "path": "/dealerless/" + "cd" * 16}
-KEY = Identity(bytes(32)).public_key
+KEY, A, B = (Identity(bytes([i]) * 32).public_key for i in range(3))
+
+
+def signed(roster: Roster) -> bytes:
+    """A roster message as the record keeps it (the host's signature is its last item)."""
+    return pack([*roster.body(), bytes(64)])
 
 
 def kept(home: Path, roster: bool = False) -> Hosting:
     record = Hosting.take_up(home, "mined-games", PARAMS, WHERE, 60)
     record.key, record.meta, record.round = KEY, dict(META), 2
     if roster:
-        record.roster = Roster((KEY, b"a" * 32, b"b" * 32),
-                               (hello_commitment(record.nonce), bytes(32), bytes(32))).message()
+        record.roster = signed(Roster((KEY, A, B),
+                                      (hello_commitment(record.nonce), bytes(32), bytes(32))))
     record.keep()
     return record
 
@@ -68,15 +74,16 @@ def test_a_record_of_another_key_stops_the_host(tmp_path: Path) -> None:
     config = PeerConfig(games_dir=tmp_path / "games", role=HOST,
                         identity=Identity(b"\1" * 32), choose=None,  # type: ignore[arg-type]
                         notify=lambda e: None, rules="mined-games", params=PARAMS,
-                        hosting=Hosting.take_up(tmp_path, "mined-games", PARAMS, WHERE, 60))
+                        hosting=Hosting.take_up(tmp_path, "mined-games", PARAMS, WHERE, 60),
+                        invitation=table_of(tmp_path)[1])
     handshake = Handshake(None, config, AnswerLimit(0.5), lambda s: None)  # type: ignore[arg-type]
     with pytest.raises(RecordError, match=f"{first.path} was written by another identity key"):
         asyncio.run(handshake.run())
 
 
 def bad(record: Hosting, **items: object) -> bytes:
-    fields = {"table": record.table, "key": KEY, "nonce": record.nonce, "round": 2,
-              "roster": None, "meta": META, **items}
+    fields = {"table": record.table, "key": KEY, "nonce": record.nonce, "pake": record.pake,
+              "round": 2, "roster": None, "meta": META, "secret": record.secret, **items}
     return pack(["hosting", 1, *fields.values()])
 
 
@@ -84,11 +91,12 @@ def bad(record: Hosting, **items: object) -> bytes:
     ({"nonce": b"short"}, "does not decode"),
     ({"round": -1}, "does not decode"),
     ({"key": None}, "does not decode"),
+    ({"secret": b"short"}, "does not decode"),
     ({"table": pack(["bram", {}, WHERE])}, "holds another table"),
     ({"meta": {"url": META["url"]}}, "does not say where the table is"),
     ({"meta": {**META, "path": 5}}, "does not decode"),
     ({"roster": b"\x93"}, "holds a roster that does not decode"),
-    ({"roster": Roster((KEY, b"a" * 32, b"b" * 32), (bytes(32),) * 3).message()},
+    ({"roster": signed(Roster((KEY, A, B), (bytes(32),) * 3))},
      "not the roster of this host's round"),
 ])
 def test_a_record_that_does_not_decode_stops_host_naming_the_file(
@@ -103,7 +111,7 @@ def test_a_record_that_does_not_decode_stops_host_naming_the_file(
 @pytest.mark.parametrize(("data", "why"), [
     (b"\xc1", "does not decode"),
     (pack(["hosting", 1]), "does not decode"),
-    (pack(["joining", 1, 2, 3, 4, 5, 6, 7]), "is not a hosting record of version 1"),
+    (pack(["joining", 1, 2, 3, 4, 5, 6, 7, 8, 9]), "is not a hosting record of version 1"),
 ])
 def test_another_format_stops_host_naming_the_file(tmp_path: Path, data: bytes,
                                                    why: str) -> None:

@@ -11,6 +11,7 @@ import stat
 from pathlib import Path
 
 import pytest
+from invites import table_of
 
 from peers.entropy import Entropy
 from peers.net.config import JOIN, PeerConfig
@@ -22,20 +23,24 @@ from peers.net.records import RecordError
 from peers.store.games import GameStore, StoreError
 from peers.table.selfplay import Table, rule_params
 from protocol.canonical import pack
+from protocol.identity import Identity
 
 URL = "ws://127.0.0.1:9/dealerless/" + "ab" * 16
-KEY = bytes(range(32))
+HOST_KEY, KEY, OTHER = (Identity(bytes([i]) * 32).public_key for i in range(3))
+SHARE = Identity(bytes([9]) * 32).public_key   # any point of the group will do here
+SIGNATURE = bytes(64)   # records keep messages as they arrived, signature last
 
 
 def host_hello(round_: int = 0) -> bytes:
-    return pack_message("hello", PROTOCOL_VERSION, "host", bytes(32), hello_commitment(b"h" * 32),
-                        "mined-games", {"seats": 3}, 3, round_)
+    return pack(["hello", PROTOCOL_VERSION, "host", HOST_KEY, hello_commitment(b"h" * 32),
+                 "mined-games", {"seats": 3}, 3, round_, SHARE, SIGNATURE])
 
 
 def roster(nonce: bytes, key: bytes = KEY) -> bytes:
     """The host's roster seating `key` with the commitment to `nonce` in seat 1."""
-    return Roster((bytes(32), key, b"k" * 32), (hello_commitment(b"h" * 32),
-                                                hello_commitment(nonce), bytes(32))).message()
+    return pack([*Roster((HOST_KEY, key, OTHER),
+                         (hello_commitment(b"h" * 32), hello_commitment(nonce),
+                          bytes(32))).body(), SIGNATURE])
 
 
 def test_a_record_is_taken_up_by_the_same_key_and_invitation_only(tmp_path: Path) -> None:
@@ -52,7 +57,7 @@ def test_a_record_is_taken_up_by_the_same_key_and_invitation_only(tmp_path: Path
                                                         roster(first.nonce))
     assert again.offered().round == 2 and again.offered().seats == 3
     assert again.seated().keys[1] == KEY
-    for key, url in ((bytes(32), URL), (KEY, URL + "0")):
+    for key, url in ((OTHER, URL), (KEY, URL + "0")):
         assert Joining.take_up(games, key, url).nonce != first.nonce
     assert again.path is not None
     leftover = again.path.parent / f".{again.path.name}.x1y2z3.tmp"   # a write cut short
@@ -79,7 +84,9 @@ def test_without_an_invitation_url_nothing_is_written(tmp_path: Path) -> None:
     (pack(["joining", 2, bytes(32), None, None]), "not a joining record of version 1"),
     (pack(["joining", 1, bytes(32), None, -1]), "does not decode"),
     (pack(["joining", 1, bytes(32), None, roster(bytes(32))]), "hello that does not"),
-    (pack(["joining", 1, bytes(32), host_hello(), roster(bytes(32), b"o" * 32)]),
+    (pack(["joining", 1, bytes(32), host_hello(), roster(bytes(32), HOST_KEY)]),
+     "does not decode"),
+    (pack(["joining", 1, bytes(32), host_hello(), roster(bytes(32), SHARE)]),
      "does not seat this key"),
     (pack(["joining", 1, bytes(32), host_hello(), roster(b"n" * 32)]), "does not seat"),
     (pack(["joining", 1, bytes(32), host_hello(), host_hello()]), "roster that does not"),
@@ -88,8 +95,8 @@ def test_without_an_invitation_url_nothing_is_written(tmp_path: Path) -> None:
     (pack(["joining", 1, bytes(32), pack_message("roster", 1, 2), None]), "hello that does"),
     (pack(["joining", 1, bytes(32), pack_message("hello", 2, "host"), None]),
      "does not decode"),
-    (pack(["joining", 1, bytes(32), pack_message("hello", 1, "host"), None]),
-     "does not decode .the host speaks version 1"),
+    (pack(["joining", 1, bytes(32), pack_message("hello", 2, "host", HOST_KEY), None]),
+     "does not decode .the host speaks version 2"),
 ])
 def test_a_record_that_does_not_decode_stops_join_naming_the_file(
         tmp_path: Path, data: bytes, why: str) -> None:
@@ -111,7 +118,8 @@ def test_a_join_run_again_after_its_database_was_made_goes_on_from_it(
     first.close()
     seen: list[GameStore] = []
     config = PeerConfig(games_dir=games, role=JOIN, identity=table.agents[1].identity,
-                        choose=None, notify=lambda e: None)  # type: ignore[arg-type]
+                        choose=None, notify=lambda e: None,  # type: ignore[arg-type]
+                        invitation=table_of(tmp_path)[1])
     handshake = Handshake(None, config, AnswerLimit(0.5), seen.append)  # type: ignore[arg-type]
     again = handshake._create_store(table.setup, 1)
     assert again.path == first.path and again.frame_count() == 1 and seen == [again]

@@ -13,17 +13,19 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from invites import table_of
 
 from peers.bots.registry import BOTS
 from peers.net.config import HOST, JOIN, PeerConfig, PeerResult
 from peers.net.link import ClientLink, MemoryLink
-from peers.net.messages import hello_commitment
+from peers.net.messages import PROTOCOL_VERSION, hello_commitment
 from peers.net.peer import Peer
 from peers.net.relay import OPEN_ROOM, Chaos, Relay
 from peers.store.games import GameStore
 from protocol.canonical import pack, unpack
 from protocol.errors import Violation
 from protocol.frames import MessageType
+from protocol.handshake_auth import pake_scalar, pake_share, sign
 from protocol.identity import Identity
 from protocol.messages import NonceBody
 from protocol.referee import Referee
@@ -38,9 +40,12 @@ def config(tmp: Path, role: str, choose: Any = None, **kw: Any) -> PeerConfig:
     async def greedy(view: Any) -> Any:
         return bot(view)
 
-    return PeerConfig(games_dir=tmp / role, role=role, identity=Identity(os.urandom(32)),
+    host, invitation = table_of(tmp)
+    return PeerConfig(games_dir=tmp / role, role=role,
+                      identity=host if role == HOST else Identity(os.urandom(32)),
                       choose=choose or greedy, notify=lambda e: None,
-                      params={"komi_halves": 1}, sync_interval=0.05, linger=0.5, **kw)
+                      params={"komi_halves": 1}, sync_interval=0.05, linger=0.5,
+                      invitation=invitation, **kw)
 
 
 def transcripts(results: list[PeerResult]) -> list[bytes]:
@@ -106,39 +111,42 @@ async def test_a_silent_opponent_is_named_after_the_move_timeout(tmp_path: Path)
     assert GameStore.open(joiner.path).meta("status") == "stopped waiting: seat 0 owes a move frame"
 
 
-async def host_handshake(link: MemoryLink, me: Identity,
+async def host_handshake(link: MemoryLink, tmp: Path,
                          first: bytes | None = None) -> tuple[bytes, bytes, bytes]:
-    """Play the host's side of the 2-seat handshake (spec 12.3) by hand: hello, roster,
-    reveal. `first` is sent once before anything else. Returns (joiner key, host nonce,
-    joiner nonce)."""
+    """Play the host's side of the 2-seat handshake (spec 12.3) by hand, as the host the
+    invitation under `tmp` pins: signed hello, roster, reveal. `first` is sent once
+    before anything else. Returns (joiner key, host nonce, joiner nonce)."""
+    me, inv = table_of(tmp)
     nonce = os.urandom(32)
     mine = hello_commitment(nonce)
     if first is not None:
         await link.send(first)
-    hello = pack(["hello", 2, HOST, me.public_key, mine, "bram", {"komi_halves": 0}, 2, 0])
+    share = pake_share(inv.secret, inv.rid, pake_scalar(me, inv.rid, mine, os.urandom(32)))
+    hello = pack(sign(me, inv.rid, ["hello", PROTOCOL_VERSION, HOST, me.public_key, mine,
+                                    "bram", {"komi_halves": 0}, 2, 0, share]))
     joiner = None
     while joiner is None:
         await link.send(hello)
         msg = await link.recv(0.05)
         obj = unpack(msg, 1 << 16) if msg else None
-        if obj and obj[:3] == ["hello", 2, JOIN] and obj[5] == mine:
+        if obj and obj[:3] == ["hello", PROTOCOL_VERSION, JOIN] and obj[5] == mine:
             joiner = (obj[3], obj[4])
-    roster = pack(["roster", [me.public_key, joiner[0]], [mine, joiner[1]]])
+    roster = pack(sign(me, inv.rid, ["roster", [me.public_key, joiner[0]], [mine, joiner[1]]]))
     while True:
         await link.send(roster)
         msg = await link.recv(0.05)
         obj = unpack(msg, 1 << 16) if msg else None
         if obj and obj[0] == "open" and hello_commitment(obj[2]) == joiner[1]:
             break
-    await link.send(pack(["reveal", [nonce, obj[2]]]))
+    await link.send(pack(sign(me, inv.rid, ["reveal", [nonce, obj[2]]])))
     return joiner[0], nonce, obj[2]
 
 
 async def _malicious_host(link: MemoryLink, tmp: Path) -> None:
     """Handshake honestly, then send garbage, an oversized message, a frame of another
     game, a valid first frame, and then a frame out of turn."""
-    me = Identity(os.urandom(32))
-    their_key, nonce, their_nonce = await host_handshake(link, me)
+    me = table_of(tmp)[0]
+    their_key, nonce, their_nonce = await host_handshake(link, tmp)
     params = {"komi_halves": 0}  # what host_handshake's hello offered
     setup = GameSetup.create("bram", params, [me.public_key, their_key], [nonce, their_nonce])
     other = GameSetup.create("bram", params, [me.public_key, their_key], [their_nonce, nonce])
@@ -178,11 +186,12 @@ async def test_a_hostile_peer_is_reported_and_the_honest_database_stays_intact(
     store.close()
 
 
-async def _spammer(link: MemoryLink, stop: asyncio.Event) -> None:
+async def _spammer(link: MemoryLink, stop: asyncio.Event, tmp: Path) -> None:
     """A hostile host: a malformed hello, then huge and stale SYNCs, nothing useful."""
-    me = Identity(os.urandom(32))
-    malformed = pack(["hello", 2, HOST, me.public_key, os.urandom(32), "bram", 5, 2, 0])
-    await host_handshake(link, me, first=malformed)
+    me = table_of(tmp)[0]
+    malformed = pack(["hello", PROTOCOL_VERSION, HOST, me.public_key, os.urandom(32), "bram",
+                      5, 2, 0])
+    await host_handshake(link, tmp, first=malformed)
     while not stop.is_set():        # never sends its KEY frame; floods instead
         await link.send(pack(["sync", 2**63, bytes(32)]))
         await link.send(pack(["sync", 0, bytes(32)]))
@@ -193,7 +202,7 @@ async def _spammer(link: MemoryLink, stop: asyncio.Event) -> None:
 async def test_floods_and_hostile_values_neither_crash_nor_stall_a_peer(tmp_path: Path) -> None:
     a, b = MemoryLink.pair()
     stop = asyncio.Event()
-    attacker = asyncio.create_task(_spammer(a, stop))
+    attacker = asyncio.create_task(_spammer(a, stop, tmp_path))
     started = asyncio.get_running_loop().time()
     result = await Peer(b, config(tmp_path, JOIN, move_timeout=1.0)).run()
     stop.set()

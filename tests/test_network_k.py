@@ -21,13 +21,14 @@ from typing import Any
 
 import pytest
 import shed_rules
+from invites import join_hello, table_of
 from test_processes import free_port, wait_for
 
 import protocol.rules as rules_pkg
 from peers.bots.registry import BOTS
 from peers.net.config import HOST, JOIN, PeerConfig, PeerError, PeerResult
 from peers.net.link import ClientLink, HostLink, MemoryLink
-from peers.net.messages import hello_commitment
+from peers.net.messages import PROTOCOL_VERSION, hello_commitment
 from peers.net.peer import Peer
 from peers.net.relay import OPEN_ROOM, Chaos, Relay
 from peers.store.games import GameStore
@@ -51,8 +52,10 @@ def config(tmp: Path, name: str, seats: int, **kw: Any) -> PeerConfig:
         return bot(view)
 
     setups: list[GameSetup] = []
+    host, invitation = table_of(tmp)
     cfg = PeerConfig(games_dir=tmp / name, role=HOST if name == "host" else JOIN,
-                     identity=Identity(os.urandom(32)), choose=choose, notify=lambda e: None,
+                     identity=host if name == "host" else Identity(os.urandom(32)),
+                     choose=choose, notify=lambda e: None, invitation=invitation,
                      rules="shed", params={"seats": seats}, sync_interval=0.05, linger=0.5,
                      move_timeout=kw.pop("move_timeout", 20.0),
                      on_setup=lambda setup, _store: setups.append(setup), **kw)
@@ -256,14 +259,13 @@ async def test_a_seated_joiner_that_leaves_before_opening_its_nonce_does_not_str
 
     async def ghost_joins_then_leaves() -> None:
         """Play a joiner by hand until it is seated, then fall silent."""
-        from protocol.canonical import pack
         commitment = hello_commitment(os.urandom(32))
         while True:
             message = await ghost_link.recv(1)
             obj = unpack(message, 1 << 17) if message else None
-            if obj and obj[:3] == ["hello", 2, HOST]:
-                await ghost_link.send(pack(["hello", 2, JOIN, ghost.identity.public_key,
-                                            commitment, obj[4]]))
+            if obj and obj[:3] == ["hello", PROTOCOL_VERSION, HOST]:
+                await ghost_link.send(join_hello(ghost.identity, table_of(tmp_path)[1],
+                                                 commitment, obj))
             if obj and obj[0] == "roster" and ghost.identity.public_key in obj[1]:
                 seated.set()
                 await ghost_link.close()

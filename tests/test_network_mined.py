@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from invites import table_of
 from test_processes import finish, free_port, start, wait_for
 
 from peers.bots.registry import BOTS
@@ -41,8 +42,10 @@ def config(tmp: Path, name: str, timeout: float, hang_from: int | None = None) -
             await asyncio.Event().wait()   # this seat's player walks away
         return bot(view)
 
+    host, invitation = table_of(tmp)
     return PeerConfig(games_dir=tmp / name, role=HOST if name == "host" else JOIN,
-                      identity=Identity(os.urandom(32)), choose=choose,
+                      identity=host if name == "host" else Identity(os.urandom(32)),
+                      choose=choose, invitation=invitation,
                       notify=lambda e: None, rules="mined-games", params={"seats": 5},
                       sync_interval=0.05, linger=0.5, move_timeout=timeout)
 

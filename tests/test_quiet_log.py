@@ -8,6 +8,7 @@ import os
 from pathlib import Path
 
 import pytest
+from invites import table_of
 from websockets.asyncio.client import connect
 from websockets.exceptions import InvalidStatus
 
@@ -17,7 +18,6 @@ from peers.net.peer import Peer
 from peers.net.quiet_log import BURST, RateLimit
 from peers.net.relay import Relay
 from protocol.canonical import pack
-from protocol.identity import Identity
 
 
 async def _never(view: object) -> None:
@@ -59,9 +59,10 @@ async def test_ten_thousand_bad_hellos_give_a_bounded_number_of_log_lines(
     _fresh_limit("dealerless.peer")
     caplog.set_level(logging.INFO)
     hostile, host_link = MemoryLink.pair()
+    ident, invitation = table_of(tmp_path)
     host = asyncio.create_task(Peer(host_link, PeerConfig(
-        games_dir=tmp_path, role=HOST, identity=Identity(os.urandom(32)), choose=_never,
-        notify=lambda e: None, params={"komi_halves": 1})).run())
+        games_dir=tmp_path, role=HOST, identity=ident, choose=_never,
+        notify=lambda e: None, params={"komi_halves": 1}, invitation=invitation)).run())
     bad = pack(["hello", 99, JOIN, os.urandom(32), os.urandom(32), b""])   # a future version
     for _ in range(100):
         for _ in range(100):

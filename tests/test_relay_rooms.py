@@ -21,6 +21,7 @@ from peers.bench.relay_load import play_game, record_games
 from peers.cli.parser import build_parser
 from peers.net.config import HOST, JOIN
 from peers.net.link import ClientLink
+from peers.net.messages import PROTOCOL_VERSION
 from peers.net.peer import Peer
 from peers.net.quiet_log import RateLimit
 from peers.net.relay import OPEN_ROOM, Limits, Relay
@@ -109,7 +110,8 @@ async def test_a_room_left_before_its_game_is_over_waits_for_the_idle_grace() ->
     room = f"{base}/room/{'a' * 32}"
     try:
         async with connect(room + OPEN_ROOM) as host:
-            await host.send(pack(["hello", 2, "host", bytes(32), bytes(32), "bram", {}, 2, 0]))
+            await host.send(pack(["hello", PROTOCOL_VERSION, "host", bytes(32), bytes(32),
+                                  "bram", {}, 2, 0, bytes(32), bytes(64)]))
             await host.send(pack(["done", 30, 0, bytes(32)]))   # one seat of two says it is done
         await _settled(relay, rooms=1)               # kept: seat 1 may come back
         async with connect(room) as back:            # and it catches up from the log

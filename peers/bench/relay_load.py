@@ -34,6 +34,7 @@ from typing import Any
 
 from websockets.asyncio.client import connect
 
+from peers.net.messages import PROTOCOL_VERSION
 from peers.table.selfplay import selfplay
 from protocol.canonical import pack, unpack
 from protocol.frames import MAX_FRAME_BYTES, frame_hash, parse_frame
@@ -84,8 +85,10 @@ async def play_seat(url: str, game: Recorded, me: int, timeout: float = 60.0,
         opened.set()
     try:
         if me == 0:
-            await ws.send(pack(["hello", 2, "host", bytes(32), bytes(32), game.setup.rules,
-                                {}, game.seats, 0]))
+            # What a relay reads of a host hello (12.5): its shape and K; unsigned here,
+            # as the relay checks no signature.
+            await ws.send(pack(["hello", PROTOCOL_VERSION, "host", bytes(32), bytes(32),
+                                game.setup.rules, {}, game.seats, 0, bytes(32), bytes(64)]))
         held: dict[int, bytes] = {}
         done: set[int] = set()
         have: list[bytes] = []

@@ -33,6 +33,7 @@ from peers.net.announce import announcer
 from peers.net.config import HOST, JOIN, PeerConfig, PeerError, PeerResult
 from peers.net.driver import NetworkDriver
 from peers.net.hosting import Hosting
+from peers.net.invitation import dial_url, host_invitation, invitation_url, parse_invitation
 from peers.net.launch import open_host, open_join, reopen, url_host
 from peers.net.link import Link, LinkError
 from peers.net.peer import Peer
@@ -233,6 +234,8 @@ def cmd_host(args: argparse.Namespace) -> int:
         url = opened.url
         _need_terminal("host", args.bot)
         identity = identity_of(args)
+        invitation = host_invitation(url, identity.public_key, hosting.secret)
+        url = invitation_url(invitation, url)
         if hosting.taken_up:
             print("dealerless: taking up the table this home was hosting when it stopped, "
                   f"in round {hosting.round} of its handshake: the invitation is the same "
@@ -245,7 +248,7 @@ def cmd_host(args: argparse.Namespace) -> int:
         if opened.note:
             print(f"dealerless: {opened.note}", file=sys.stderr, flush=True)
         config = _config(args, HOST, opened.meta, identity, params)
-        config.hosting = hosting
+        config.hosting, config.invitation = hosting, invitation
         return await _run(opened.link, config, None, args.bot,
                           "dealerless host", f"dealerless join {url}", args.think_ms)
     return _guard(main)
@@ -258,11 +261,14 @@ def cmd_join(args: argparse.Namespace) -> int:
         return fail(str(exc))
 
     async def main() -> PeerResult | None:
-        link = await open_join(args.url, _retrying(args.url))  # fails before any UI
+        invitation = parse_invitation(args.url)   # an incomplete one, before dialling
+        link = await open_join(args.url, _retrying(dial_url(args.url)))  # before any UI
         _need_terminal("join", args.bot)
         identity = identity_of(args)
-        return await _run(link, _config(args, JOIN, {"url": args.url}, identity), None,
-                          args.bot, "dealerless join", None, args.think_ms)
+        config = _config(args, JOIN, {"url": args.url}, identity)
+        config.invitation = invitation
+        return await _run(link, config, None, args.bot, "dealerless join", None,
+                          args.think_ms)
     return _guard(main)
 
 
@@ -284,7 +290,7 @@ def cmd_resume(args: argparse.Namespace) -> int:
             raise UsageError(no_terminal_table("resume", store.setup.rules))
         _need_terminal("resume", bot)
         identity = identity_of(args)
-        link = await reopen(store, _retrying(store.meta("url")))
+        link = await reopen(store, _retrying(dial_url(store.meta("url"))))
         config = _config(args, role, {}, identity)
         config.on_setup = None
         print(f"resuming game {store.setup.game_id.hex()[:16]} as seat {store.seat} "

@@ -132,6 +132,18 @@ def ws_url(text: str) -> str:
         raise argparse.ArgumentTypeError(str(exc)) from None
 
 
+def invitation_arg(text: str) -> str:
+    """`join`'s invitation: a websocket URL, then `#`, the host's pin and the secret."""
+    from peers.net.config import PeerError
+    from peers.net.invitation import dial_url, parse_invitation
+    ws_url(dial_url(text))
+    try:
+        parse_invitation(text)
+    except PeerError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+    return text
+
+
 def relay_base(text: str) -> str:
     """`--relay`: the relay's own address; the room path is added by `host`."""
     url = ws_url(text).rstrip("/")

@@ -14,6 +14,7 @@ from peers.cli.options import (
     HOME_HELP,
     count,
     home_option,
+    invitation_arg,
     non_negative_seconds,
     parse_hostport,
     parse_komi,
@@ -24,7 +25,6 @@ from peers.cli.options import (
     relay_base,
     seat_count,
     think_ms,
-    ws_url,
 )
 from peers.net.config import MAX_SEATS, MIN_SEATS
 from peers.net.relay_limits import limit_flags
@@ -217,7 +217,8 @@ def add_network_commands(sub: Any) -> None:
     p.set_defaults(func=network.cmd_host)
 
     p = sub.add_parser("join", help="join a game from its invitation URL", **seat)
-    p.add_argument("url", type=ws_url, help="the ws://... URL from the invitation")
+    p.add_argument("url", type=invitation_arg,
+                   help="the invitation: ws://...#PIN.SECRET, as the host printed it")
     p.set_defaults(komi=0)
     _seat_options(p)
     p.set_defaults(func=network.cmd_join)

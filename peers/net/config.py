@@ -21,6 +21,16 @@ class PeerError(Exception):
     """The game could not start or go on for a reason on this side (not a violation)."""
 
 
+@dataclass(frozen=True)
+class Invitation:
+    """What an invitation names beyond where to connect (12.3): the rendezvous id, the
+    pin of the host's identity key and the table's secret (peers/net/invitation.py)."""
+
+    rid: bytes
+    pin: bytes
+    secret: bytes
+
+
 class HostRecord(Protocol):
     """What a host writes down during its handshake (peers/net/hosting.py, 12.3)."""
 
@@ -29,6 +39,7 @@ class HostRecord(Protocol):
     round: int
     key: bytes | None
     roster: bytes | None
+    pake: bytes
 
     def keep(self) -> None: ...
 
@@ -55,6 +66,9 @@ class PeerConfig:
     #: A host's handshake record (12.3): taken up from a run that stopped, or new. None
     #: keeps the round's nonce in memory only.
     hosting: HostRecord | None = None
+    #: The table's invitation (peers/net/invitation.py): the rendezvous id every
+    #: handshake signature covers, the host's pin and the secret. Required to sit down.
+    invitation: Invitation | None = None
 
 
 @dataclass(frozen=True)

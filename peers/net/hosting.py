@@ -7,13 +7,15 @@ A host that came back with a fresh nonce, a new rendezvous id or another roster 
 strand them. So before its first hello of a round leaves, and before the roster leaves,
 the host writes down
 
-    pack(["hosting", 1, table, key, nonce, round, roster, meta])
+    pack(["hosting", 1, table, key, nonce, pake, round, roster, meta, secret])
 
 in `<home>/hosting/<32 hex digits of SHA-256(table)>` (mode 0600): `table` is
 pack([rules, params, where]) (what `host` was asked for: the rules with every parameter
-and `listen HOST:PORT` or `relay URL`), `key` the host's identity key, the round's nonce
-and number, the roster it sent (the message's bytes, or nil) and `meta`, how the table is
-reached (the invitation URL, and the address and path it listens on, or the relay). A
+and `listen HOST:PORT` or `relay URL`), `key` the host's identity key, the round's
+nonce, the fresh bytes of its key-exchange scalar and its number, the roster it sent
+(the signed message's bytes, or nil), `meta`, how the table is reached (the invitation
+URL, and the address and path it listens on, or the relay), and the table's secret,
+which the invitation carries. A
 `host` run again with the same table takes the record up: it listens at the same address
 and path (or reopens the same relay room), so the invitation is unchanged, and answers
 with the same commitment and roster, so the joiners that were waiting finish the
@@ -43,6 +45,7 @@ from peers.net.messages import (
 from peers.net.records import RecordError, read_record, remove_record, write_record
 from protocol.canonical import as_array, as_bytes, as_int, as_str, pack, unpack
 from protocol.errors import DealerlessError
+from protocol.handshake_auth import SECRET_BYTES
 from protocol.rules import make_rules
 from protocol.setup import NONCE_BYTES
 
@@ -59,10 +62,13 @@ class Hosting:
     path: Path
     table: bytes
     nonce: bytes = field(default_factory=lambda: os.urandom(NONCE_BYTES))
+    pake: bytes = field(default_factory=lambda: os.urandom(32))
     round: int = 0
     key: bytes | None = None
     roster: bytes | None = None
     meta: dict[str, str] = field(default_factory=dict)
+    #: The table's secret, which the invitation carries (12.3 "Authentication").
+    secret: bytes = field(default_factory=lambda: os.urandom(SECRET_BYTES))
     taken_up: bool = False
 
     @classmethod
@@ -79,8 +85,8 @@ class Hosting:
         if data is None:
             return cls(path, table)
         try:
-            tag, version, kept_table, key, nonce, rnd, roster, meta = as_array(
-                unpack(data, _MAX_RECORD), 8, "hosting record")
+            tag, version, kept_table, key, nonce, pake, rnd, roster, meta, secret = as_array(
+                unpack(data, _MAX_RECORD), 10, "hosting record")
             if (tag, version) != FORMAT:
                 raise RecordError(f"{path} is not a {FORMAT[0]} record of version "
                                   f"{FORMAT[1]}")
@@ -90,9 +96,11 @@ class Hosting:
                                                   {"url", "listen", "path"} <= meta.keys()):
                 raise RecordError(f"{path} does not say where the table is")
             kept = cls(path, table, as_bytes(nonce, "nonce", NONCE_BYTES),
+                       as_bytes(pake, "exchange bytes", 32),
                        as_int(rnd, "round", 0, 1 << 32), as_bytes(key, "identity key", 32),
                        meta={as_str(k, "meta key"): as_str(v, "meta value")
-                             for k, v in meta.items()}, taken_up=True)
+                             for k, v in meta.items()},
+                       secret=as_bytes(secret, "secret", SECRET_BYTES), taken_up=True)
             if roster is not None:
                 kept.roster = as_bytes(roster, "roster", max_len=_MAX_RECORD)
                 seated(kept, rules, params)
@@ -103,8 +111,8 @@ class Hosting:
 
     def keep(self) -> None:
         """Write the record down, before what it commits to leaves."""
-        write_record(self.path, pack([*FORMAT, self.table, self.key, self.nonce, self.round,
-                                      self.roster, self.meta]))
+        write_record(self.path, pack([*FORMAT, self.table, self.key, self.nonce, self.pake,
+                                      self.round, self.roster, self.meta, self.secret]))
 
     def remove(self) -> None:
         remove_record(self.path)
@@ -116,7 +124,8 @@ def seated(record: HostRecord, rules: str, params: dict[str, Any]) -> Roster:
     obj = parse_message(record.roster or b"")
     if obj is None or obj[0] != "roster" or record.key is None:
         raise RecordError(f"{record.path} holds a roster that does not decode")
+    obj = obj[:-1]   # the host's own signature, which it made
     seats = make_rules(rules, dict(params)).deal.seats
     offer = Offer(record.key, hello_commitment(record.nonce), rules, params, seats,
-                  record.round)
+                  record.round, b"")
     return read_roster(obj, offer)

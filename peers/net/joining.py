@@ -90,12 +90,12 @@ class Joining:
         return kept
 
     def offered(self) -> Offer:
-        """The host hello this joiner answers."""
-        return read_offer(self._message(self.offer, "hello"))
+        """The host hello this joiner answers (its signature was checked on arrival)."""
+        return read_offer(self._message(self.offer, "hello")[:-1])
 
     def seated(self) -> Roster:
         """The roster this joiner opens its nonce for."""
-        return read_roster(self._message(self.roster, "roster"), self.offered())
+        return read_roster(self._message(self.roster, "roster")[:-1], self.offered())
 
     def _message(self, data: bytes | None, kind: str) -> list[Any]:
         obj = parse_message(data or b"")

@@ -12,6 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from peers.net.config import HOST
+from peers.net.invitation import dial_url
 from peers.net.link import ClientLink, HostLink, Link, LinkError
 from peers.net.relay import OPEN_ROOM
 from peers.store.games import GameStore
@@ -117,7 +118,7 @@ async def open_host(relay: str | None, where: tuple[str, int] | None,
 
 async def open_join(url: str, on_retry: Say) -> ClientLink:
     """A joiner's link; a wrong or dead invitation fails here, before anything waits."""
-    link = ClientLink(url, fail_fast=True, on_retry=on_retry)
+    link = ClientLink(dial_url(url), fail_fast=True, on_retry=on_retry)
     link.start()
     await link.wait_connected()
     return link
@@ -131,7 +132,7 @@ async def reopen(store: GameStore, on_retry: Say) -> Link:
         host, port = parse_hostport(store.meta("listen"))
         server, _ = await listen(host, port, store.meta("path"))
         return server
-    url = store.meta("url") + (OPEN_ROOM if role == HOST else "")
+    url = dial_url(store.meta("url")) + (OPEN_ROOM if role == HOST else "")
     client = ClientLink(url, on_retry=on_retry)
     client.start()
     return client

@@ -1,14 +1,16 @@
 """The peer messages and their readers (spec/12-peers.md 12.3).
 
 Peer messages are canonical msgpack arrays. Before the game, K = 2..8 seats
-agree on a setup by commit, then reveal:
+agree on a setup by commit, then reveal; each of these messages ends with its sender's
+signature (protocol/handshake_auth.py), which the readers here expect removed:
 
-    ["hello", 2, "host", key, commitment, rules, params, K, round]   the host's offer
-    ["hello", 2, "join", key, commitment, host commitment]  a joiner: its nonce committed
-    ["roster", keys, commitments]               the host fixes the seats (seat 0 is it)
-    ["open", key, nonce]                        a seated joiner opens its commitment
-    ["reveal", nonces]                          the host opens its own, passes on all
-    ["refuse", key, reason, K]                  no seat for this key ("full", "seated")
+    ["hello", 3, "host", key, commitment, rules, params, K, round, share, sig]  the offer
+    ["hello", 3, "join", key, commitment, host commitment, share, confirm, sig]  a joiner
+    ["roster", keys, commitments, sig]          the host fixes the seats (seat 0 is it)
+    ["open", key, nonce, sig]                   a seated joiner opens its commitment
+    ["reveal", nonces, sig]                     the host opens its own, passes on all
+    ["refuse", host key, key, reason, K, sig]   no seat for this key ("full", "seated",
+                                                "key")
 
 Then, during the game:
 
@@ -31,12 +33,15 @@ from peers.net.config import MAX_SEATS, MIN_SEATS, PeerError
 from peers.net.link import MAX_MESSAGE_BYTES
 from protocol.canonical import as_array, as_bytes, as_int, as_list, as_str, pack, unpack
 from protocol.errors import DealerlessError, EncodingError
+from protocol.group import decode_point
+from protocol.handshake_auth import CONFIRM_BYTES
 from protocol.hashing import H, Tag
 from protocol.rules import make_rules
 from protocol.setup import GameSetup
 
-#: The version of the peer protocol in every hello (12.3); version 1 had two seats only.
-PROTOCOL_VERSION = 2
+#: The version of the peer protocol in every hello (12.3); version 1 had two seats only,
+#: version 2 no signatures.
+PROTOCOL_VERSION = 3
 
 
 def hello_commitment(nonce: bytes) -> bytes:
@@ -60,7 +65,11 @@ def parse_message(data: bytes) -> list[Any] | None:
 
 
 def _key(obj: Any, what: str = "identity key") -> bytes:
-    return as_bytes(obj, what, 32)
+    """An identity key: a canonical point of the prime-order group (8.2), else
+    EncodingError point/* (small-order, mixed-order and non-canonical keys included)."""
+    key = as_bytes(obj, what, 32)
+    decode_point(key)
+    return key
 
 
 @dataclass(frozen=True)
@@ -73,6 +82,7 @@ class Offer:
     params: dict[str, Any]
     seats: int
     round: int
+    share: bytes
 
 
 @dataclass(frozen=True)
@@ -82,8 +92,8 @@ class Roster:
     keys: tuple[bytes, ...]
     commitments: tuple[bytes, ...]
 
-    def message(self) -> bytes:
-        return pack_message("roster", list(self.keys), list(self.commitments))
+    def body(self) -> list[Any]:
+        return ["roster", list(self.keys), list(self.commitments)]
 
     @classmethod
     def of(cls, setup: GameSetup) -> Roster:
@@ -91,18 +101,29 @@ class Roster:
         return cls(setup.identities, tuple(hello_commitment(n) for n in setup.nonces))
 
 
-def read_offer(obj: list[Any]) -> Offer:
-    """A host's hello: EncodingError if malformed, PeerError if it can never work here."""
-    version = as_int(obj[1], "hello version")
-    if version != PROTOCOL_VERSION:
-        raise PeerError(f"the host speaks version {version} of the peer protocol; this "
-                        f"dealerless speaks version {PROTOCOL_VERSION} (update both sides)")
-    _, _, _, key, commitment, rules, params, seats, rnd = as_array(obj, 9, "host hello")
+def other_version(obj: list[Any]) -> str | None:
+    """What to tell a person about a hello of another peer protocol version, or None."""
+    version = obj[1] if len(obj) > 1 else None
+    if type(version) is not int or version == PROTOCOL_VERSION:
+        return None
+    return (f"the host speaks version {version} of the peer protocol; this dealerless "
+            f"speaks version {PROTOCOL_VERSION} (update both sides)")
+
+
+def read_offer(body: list[Any]) -> Offer:
+    """A host's hello, its signature removed: EncodingError if malformed, PeerError if
+    it can never work here."""
+    refused = other_version(body)
+    if refused:
+        raise PeerError(refused)
+    _, _, _, key, commitment, rules, params, seats, rnd, share = as_array(body, 10,
+                                                                          "host hello")
     if not isinstance(params, dict):
         raise EncodingError("hello/params", "parameters are a map")
     offer = Offer(_key(key), as_bytes(commitment, "commitment", 32), as_str(rules, "rules"),
                   params, as_int(seats, "seats", MIN_SEATS, MAX_SEATS),
-                  as_int(rnd, "round", 0, 1 << 32))
+                  as_int(rnd, "round", 0, 1 << 32), as_bytes(share, "share", 32))
+    decode_point(offer.share)
     try:
         ruleset = make_rules(offer.rules, dict(params))
     except DealerlessError as exc:
@@ -116,20 +137,39 @@ def read_offer(obj: list[Any]) -> Offer:
     return offer
 
 
-def read_join_hello(obj: list[Any]) -> tuple[bytes, bytes, bytes]:
-    """(identity key, commitment, the host commitment it answers) of a joiner's hello."""
-    _, version, _, key, commitment, answers = as_array(obj, 6, "join hello")
+@dataclass(frozen=True)
+class JoinHello:
+    """A joiner's hello, its signature removed. `answers` is the host commitment it
+    answers (empty if none yet), `share` and `confirm` its half of the invitation's key
+    exchange (empty with no answer)."""
+
+    key: bytes
+    commitment: bytes
+    answers: bytes
+    share: bytes
+    confirm: bytes
+
+
+def read_join_hello(body: list[Any]) -> JoinHello:
+    """A joiner's hello: EncodingError if malformed (point/* for a key that is not one)."""
+    _, version, _, key, commitment, answers, share, confirm = as_array(body, 8, "join hello")
     if as_int(version, "hello version") != PROTOCOL_VERSION:
         raise EncodingError("hello/version", f"a version {version} hello")
-    answers = as_bytes(answers, "host commitment")
-    if len(answers) not in (0, 32):
-        raise EncodingError("hello/answers", "a host commitment is 32 bytes, or none")
-    return _key(key), as_bytes(commitment, "commitment", 32), answers
+    hello = JoinHello(_key(key), as_bytes(commitment, "commitment", 32),
+                      as_bytes(answers, "host commitment", max_len=32),
+                      as_bytes(share, "share", max_len=32),
+                      as_bytes(confirm, "confirm", max_len=CONFIRM_BYTES))
+    sizes = (len(hello.answers), len(hello.share), len(hello.confirm))
+    if sizes not in ((0, 0, 0), (32, 32, CONFIRM_BYTES)):
+        raise EncodingError("hello/answers", "an answer is a 32-byte host commitment, a "
+                            "32-byte share and a 32-byte confirmation, or none of them")
+    return hello
 
 
-def read_roster(obj: list[Any], offer: Offer) -> Roster:
-    """A roster that fits the host's offer: K distinct keys, the host's first."""
-    _, keys, commitments = as_array(obj, 3, "roster")
+def read_roster(body: list[Any], offer: Offer) -> Roster:
+    """A roster (its signature removed) that fits the host's offer: K distinct keys, the
+    host's first."""
+    _, keys, commitments = as_array(body, 3, "roster")
     roster = Roster(tuple(_key(k) for k in as_list(keys, "roster keys", MAX_SEATS)),
                     tuple(as_bytes(c, "commitment", 32)
                           for c in as_list(commitments, "commitments", MAX_SEATS)))
@@ -147,4 +187,6 @@ REFUSALS = {
     "seated": "your identity key already holds a seat in this game, taken by another "
               "`join` with the same key or by an earlier run of this one (`dealerless "
               "resume` continues that one)",
+    "key": "the host refused your identity key: it is not a valid Ed25519 key of the "
+           "prime-order group (make a new one with `dealerless keygen --force`)",
 }

@@ -25,9 +25,11 @@ import time
 from typing import Any
 
 from peers.net.absence import AbsenceClock
-from peers.net.config import PeerConfig, PeerResult
+from peers.net.config import PeerConfig, PeerError, PeerResult
 from peers.net.fork import Forks
-from peers.net.handshake import Handshake, answer_handshake
+from peers.net.handshake import Handshake
+from peers.net.handshake_answers import answer_handshake
+from peers.net.invitation import rendezvous_id
 from peers.net.link import Link
 from peers.net.messages import pack_message, parse_message
 from peers.net.pacing import MAX_SYNC_INTERVAL, AnswerLimit
@@ -67,6 +69,16 @@ class Peer:
             return await self._play(store)
         finally:
             await self.link.close()
+
+    def _rid(self, store: GameStore) -> bytes | None:
+        """The rendezvous id handshake signatures cover (12.3): the invitation's, or that
+        of the URL the game stored; None for a game that has neither."""
+        if self.cfg.invitation is not None:
+            return self.cfg.invitation.rid
+        try:
+            return rendezvous_id(store.meta("url"))
+        except PeerError:
+            return None
 
     def _stored(self, store: GameStore) -> None:
         self.store = store  # from now on there is a game to resume, even if we stop here
@@ -189,7 +201,10 @@ class Peer:
                 await self._accept(store, ref, self.pending.pop(len(ref.frames)))
             return progressed
         if kind in ("hello", "roster", "open"):   # a seat may have lost our last one
-            await answer_handshake(self.link, store, obj, self.answers)
+            rid = self._rid(store)
+            if rid is not None:
+                await answer_handshake(self.link, store, obj, self.answers,
+                                       self.cfg.identity, rid)
         return False  # done, reveal, full or unknown: nothing to do mid-game
 
     async def _answer_sync(self, store: GameStore, ref: Referee, value: Any,

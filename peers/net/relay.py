@@ -53,8 +53,9 @@ ROOM_PATH = re.compile(r"^/room/([0-9a-f]{16,64})(\?open)?$")
 OPEN_ROOM = "?open"
 STATS_PATH = "/stats"
 #: The two peer messages the relay reads (12.3), told by their first bytes without
-#: unpacking a frame: a 9-element array starting "hello", a 4-element one "done".
-HELLO_PREFIX, DONE_PREFIX = b"\x99\xa5hello", b"\x94\xa4done"
+#: unpacking a frame: an 11-element array starting "hello" (the host's; a joiner's has 9),
+#: a 4-element one "done".
+HELLO_PREFIX, DONE_PREFIX = b"\x9b\xa5hello", b"\x94\xa4done"
 MAX_READ = 4096
 
 

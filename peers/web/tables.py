@@ -15,7 +15,8 @@ from pathlib import Path
 from typing import Any
 
 from peers.net.announce import announcer
-from peers.net.config import HOST, JOIN, PeerConfig, PeerError
+from peers.net.config import HOST, JOIN, Invitation, PeerConfig, PeerError
+from peers.net.invitation import dial_url, host_invitation, invitation_url, parse_invitation
 from peers.net.launch import open_host, open_join, reopen
 from peers.net.link import Link, LinkError
 from peers.net.peer import Peer
@@ -24,6 +25,7 @@ from peers.store.games import GameStore, StoreError
 from peers.table.driver import LocalDriver, NoticeEvent
 from peers.web.seat import WebSeat
 from protocol.errors import DealerlessError
+from protocol.handshake_auth import SECRET_BYTES
 from protocol.identity import Identity
 from protocol.match import encode_match, link_of, verify_match
 from protocol.verifier import replay
@@ -122,16 +124,24 @@ class Tables:
     async def host(self, rules: str, params: dict[str, Any], relay: str | None,
                    listen: tuple[str, int] | None, timeout: float) -> WebSeat:
         opened = await self._opening(open_host(relay, listen, self._say("the relay")))
-        ws = self._new(HOST, 0, timeout, f"dealerless join {opened.url}")
+        invitation = host_invitation(opened.url, self.identity.public_key,
+                                     os.urandom(SECRET_BYTES))
+        ws = self._new(HOST, 0, timeout,
+                       f"dealerless join {invitation_url(invitation, opened.url)}")
         if opened.note:
             ws.notify(NoticeEvent(opened.note))
-        self._start_peer(ws, opened.link, HOST, rules, params, timeout, opened.meta, None)
+        self._start_peer(ws, opened.link, HOST, rules, params, timeout, opened.meta, None,
+                         invitation)
         return ws
 
     async def join(self, url: str, timeout: float) -> WebSeat:
-        link = await self._opening(open_join(url, self._say(url)))
+        try:
+            invitation = parse_invitation(url)
+        except PeerError as exc:
+            raise TableError(str(exc)) from None
+        link = await self._opening(open_join(url, self._say(dial_url(url))))
         ws = self._new(JOIN, 1, timeout)
-        self._start_peer(ws, link, JOIN, "bram", {}, timeout, {"url": url}, None)
+        self._start_peer(ws, link, JOIN, "bram", {}, timeout, {"url": url}, None, invitation)
         return ws
 
     async def resume(self, name: str, timeout: float) -> WebSeat:
@@ -146,7 +156,7 @@ class Tables:
             if done.complete or not done.valid:
                 raise TableError("the game is already over; nothing to resume (export it "
                                  "to keep its transcript)")
-            link = await self._opening(reopen(store, self._say(store.meta("url"))))
+            link = await self._opening(reopen(store, self._say(dial_url(store.meta("url")))))
         except TableError:
             store.close()
             raise
@@ -161,10 +171,11 @@ class Tables:
 
     def _start_peer(self, ws: WebSeat, link: Link, role: str, rules: str,
                     params: dict[str, Any], timeout: float, meta: dict[str, str],
-                    store: GameStore | None) -> None:
+                    store: GameStore | None, invitation: Invitation | None = None) -> None:
         config = PeerConfig(games_dir=self.home / "games", role=role, identity=self.identity,
                             choose=ws.choose, notify=ws.notify, rules=rules, params=params,
-                            move_timeout=timeout, meta={**meta, "bot": "", "web": "1"})
+                            move_timeout=timeout, meta={**meta, "bot": "", "web": "1"},
+                            invitation=invitation)
         announce = announcer(self.home, config)
 
         def on_setup(setup: Any, game: GameStore) -> None:

@@ -1,0 +1,181 @@
+"""A joiner's side of the handshake (spec/12-peers.md 12.3): answer the host the
+invitation pins, open its nonce for the roster that seats it, check the reveal.
+
+Only messages signed by the pinned host key are obeyed; anything else is ignored, and
+kept only to say at the timeout why no host was found.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Callable
+from typing import Any
+
+from peers.net.config import HOST, JOIN, MAX_SEATS, Invitation, PeerConfig, PeerError
+from peers.net.joining import Joining
+from peers.net.link import Link
+from peers.net.messages import (
+    PROTOCOL_VERSION,
+    REFUSALS,
+    Offer,
+    Roster,
+    hello_commitment,
+    other_version,
+    parse_message,
+    read_offer,
+    read_roster,
+)
+from peers.net.pacing import Backoff
+from peers.net.quiet_log import quiet_logger
+from peers.store.games import GameStore
+from protocol.canonical import as_array, as_bytes, as_list
+from protocol.errors import DealerlessError, EncodingError
+from protocol.handshake_auth import (
+    check_signature,
+    host_pin,
+    pake_confirm,
+    pake_scalar,
+    pake_share,
+)
+from protocol.setup import NONCE_BYTES, GameSetup
+
+log = quiet_logger("dealerless.peer")
+
+
+class JoinerSide:
+    """The joiner's half of peers.net.handshake.Handshake (which sets these up)."""
+
+    link: Link
+    cfg: PeerConfig
+    inv: Invitation
+    cap: float
+    strangers: list[str]
+    _signed: Callable[[list[Any]], bytes]
+    _create_store: Callable[[GameSetup, int], GameStore]
+
+    async def _join(self, deadline: float) -> GameStore:
+        me = self.cfg.identity.public_key
+        # Taken up again if this key's `join` of this invitation was cut short.
+        kept = Joining.take_up(self.cfg.games_dir, me, self.cfg.meta.get("url", ""))
+        try:
+            store = await self._joining(deadline, kept)
+        except PeerError:
+            kept.remove()   # the handshake is over for good
+            raise
+        kept.remove()       # the nonce is in the game's database now
+        return store
+
+    async def _joining(self, deadline: float, kept: Joining) -> GameStore:
+        cfg, inv = self.cfg, self.inv
+        me = cfg.identity.public_key
+        offer = None if kept.offer is None else kept.offered()
+        if offer is not None and cfg.offer_check is not None:
+            cfg.offer_check(offer.rules)
+        roster = None if kept.roster is None else kept.seated()   # opened for: only it
+        kept.keep()   # before a hello commits to its nonce
+        repeat = Backoff(cfg.sync_interval, self.cap)
+        fresh = os.urandom(32)     # this run's key-exchange scalar, hedged (12.3)
+        self.strangers: list[str] = []   # why hellos of the invitation's host were ignored
+
+        def hello() -> bytes:
+            commitment = hello_commitment(kept.nonce)
+            if offer is None:
+                return self._signed(["hello", PROTOCOL_VERSION, JOIN, me, commitment,
+                                     b"", b"", b""])
+            y = pake_scalar(cfg.identity, inv.rid, commitment, fresh)
+            share = pake_share(inv.secret, inv.rid, y)
+            confirm = pake_confirm(inv.rid, y, offer.share, share, offer.share, me,
+                                   commitment, offer.commitment)
+            return self._signed(["hello", PROTOCOL_VERSION, JOIN, me, commitment,
+                                 offer.commitment, share, confirm])
+
+        while True:
+            now = time.monotonic()
+            if now >= deadline:
+                raise PeerError(self._join_gave_up(offer, roster))
+            if repeat.due(now):
+                await self.link.send(self._signed(["open", me, kept.nonce])
+                                     if roster is not None else hello())
+            message = await self.link.recv(min(repeat.left(now), max(deadline - now, 0.01)))
+            obj = parse_message(message) if message else None
+            if obj is None:
+                continue
+            try:
+                kind = obj[0]
+                if kind == "hello" and len(obj) > 3 and obj[2] == HOST:
+                    body = self._from_host(obj, obj[3])
+                    if body is None:
+                        continue
+                    seen = read_offer(body)
+                    if seen.key == me:
+                        raise PeerError("this game's host uses your identity key: join with "
+                                        "another one (another --home)")
+                    if cfg.offer_check is not None:
+                        cfg.offer_check(seen.rules)
+                    if offer is None or seen.round > offer.round:
+                        if roster is not None:   # a new round: our opened nonce is spent
+                            kept.nonce, kept.roster, roster = os.urandom(NONCE_BYTES), None, None
+                        offer, kept.offer = seen, message
+                        kept.keep()             # then answer at once
+                        repeat.reset()
+                elif kind == "roster" and offer is not None and roster is None:
+                    seated = read_roster(check_signature(offer.key, inv.rid, obj), offer)
+                    if me in seated.keys:
+                        seat = seated.keys.index(me)
+                        if seated.commitments[seat] != hello_commitment(kept.nonce):
+                            raise PeerError(
+                                f"seat {seat} of this game went to another `join` with your "
+                                "identity key; one key takes one seat")
+                        roster, kept.roster = seated, message
+                        kept.keep()             # then open at once
+                        repeat.reset()
+                    # else the table is full, or a new round may seat us: wait and see
+                elif kind == "reveal" and roster is not None and offer is not None:
+                    _, opened = as_array(check_signature(offer.key, inv.rid, obj), 2, "reveal")
+                    nonces = [as_bytes(n, "nonce", NONCE_BYTES)
+                              for n in as_list(opened, "nonces", MAX_SEATS)]
+                    if len(nonces) != len(roster.keys) or any(
+                            hello_commitment(n) != c
+                            for n, c in zip(nonces, roster.commitments, strict=True)):
+                        raise EncodingError("reveal/open", "the nonces do not open the "
+                                            "roster's commitments")
+                    setup = GameSetup.create(offer.rules, dict(offer.params),
+                                             list(roster.keys), nonces)
+                    return self._create_store(setup, roster.keys.index(me))
+                elif kind == "refuse" and len(obj) == 6 and obj[2] == me and roster is None:
+                    body = self._from_host(obj, obj[1])
+                    if body is None:
+                        continue
+                    reason, seats = body[3], body[4]
+                    text = REFUSALS.get(reason) if isinstance(reason, str) else None
+                    raise PeerError((text or "the host refused: {reason}").format(
+                        seats=seats if type(seats) is int else "", reason=str(reason)[:80]))
+            except (DealerlessError, TypeError, ValueError) as exc:
+                log.warning("ignored a bad handshake message: %s", exc)
+
+    def _from_host(self, obj: list[Any], key: Any) -> list[Any] | None:
+        """The body of a message signed by the host the invitation pins, else None (the
+        message is ignored, never obeyed; why is kept for the timeout's sentence)."""
+        if not isinstance(key, bytes) or host_pin(key) != self.inv.pin:
+            self.strangers.append("a host whose identity key is not the one the invitation "
+                                  "pins answered (someone in the middle, or an invitation "
+                                  "for another table)")
+            return None
+        refused = other_version(obj)
+        if refused and obj[0] == "hello":
+            self.strangers.append(refused)   # unsigned in that version: cannot be checked
+            return None
+        return check_signature(key, self.inv.rid, obj)
+
+    def _join_gave_up(self, offer: Offer | None, roster: Roster | None) -> str:
+        within = f"within {self.cfg.move_timeout:.0f} s"
+        if offer is None:
+            seen = f"; {self.strangers[-1]}" if self.strangers else ""
+            return f"no host answered {within}{seen}"
+        if roster is None:
+            return (f"the host did not fill its table of {offer.seats} {within}; "
+                    "no game was started")
+        return (f"the game did not start {within}: the host, or another player who took a "
+                "seat, did not finish the handshake; no game was started")
+

@@ -1,0 +1,96 @@
+"""Authenticating the handshake (spec/12-peers.md 12.3, "Authentication").
+
+Three pieces, each pure and deterministic given the caller's fresh bytes:
+
+- Every handshake message is signed by its sender's identity key over the rendezvous id
+  and the message: the signed bytes are SIGNING_CONTEXT || pack([rid, body]), and the
+  wire message is body with the signature appended. A joiner's signed hello answers the
+  host's round commitment, so it also proves possession of its key, fresh for that round.
+- The invitation pins the host: pin = H(HOST_PIN, host key)[:16]. A joiner obeys only
+  messages signed by the key the pin names.
+- The invitation carries a secret, never sent to anybody; a joiner proves it knows the
+  secret by a CPace-style exchange on G = H2P(PAKE_GENERATOR, secret, rid): the host's
+  hello carries Y_h = y_h*G, the joiner's Y_j = y_j*G and confirm = H(PAKE_CONFIRM, ISK,
+  joiner key, joiner commitment, host commitment)[:32], ISK = H(PAKE_KEY, rid, Y_h, Y_j,
+  y*Y'). Someone who sees the rendezvous id (a relay operator) but not the secret cannot
+  produce confirm, and a transcript of the exchange gives no offline test of a guessed
+  secret (CDH on edwards25519).
+"""
+
+from __future__ import annotations
+
+import hmac
+from typing import Any
+
+from .canonical import pack
+from .errors import EncodingError
+from .group import Point, decode_point, mul
+from .hashing import H, Tag, hash_to_point, nonce_scalars
+from .identity import SIGNATURE_BYTES, Identity, SignatureError, verify_signature
+
+#: Prefixed to pack([rid, body]) before signing: no frame signature (8.3) and no other
+#: protocol's signed blob starts with it, so a handshake signature is valid nowhere else.
+SIGNING_CONTEXT = b"dealerless/handshake-signature/2\x00"
+PIN_BYTES = SECRET_BYTES = 16
+CONFIRM_BYTES = 32
+
+
+def signed_bytes(rid: bytes, body: list[Any]) -> bytes:
+    """The exact bytes a handshake message's signature covers (12.3)."""
+    return SIGNING_CONTEXT + pack([rid, body])
+
+
+def sign(identity: Identity, rid: bytes, body: list[Any]) -> list[Any]:
+    """`body` with its sender's signature appended."""
+    return [*body, identity.sign(signed_bytes(rid, body))]
+
+
+def check_signature(key: bytes, rid: bytes, message: list[Any]) -> list[Any]:
+    """The body of a signed message if its last item is `key`'s signature over it;
+    SignatureError (handshake/bad-signature) otherwise."""
+    if len(message) < 2 or not isinstance(message[-1], bytes) \
+            or len(message[-1]) != SIGNATURE_BYTES:
+        raise SignatureError("handshake/bad-signature", "a handshake message ends with a "
+                             "64-byte signature")
+    body = message[:-1]
+    try:
+        verify_signature(key, signed_bytes(rid, body), message[-1])
+    except SignatureError:
+        raise SignatureError("handshake/bad-signature", "the signature does not verify "
+                             "under the sender's identity key") from None
+    return body
+
+
+def host_pin(key: bytes) -> bytes:
+    """The invitation's pin of the host's identity key."""
+    return H(Tag.HOST_PIN, key)[:PIN_BYTES]
+
+
+def pake_generator(secret: bytes, rid: bytes) -> Point:
+    return hash_to_point(Tag.PAKE_GENERATOR, secret, rid)
+
+
+def pake_scalar(identity: Identity, rid: bytes, commitment: bytes, fresh: bytes) -> int:
+    """A seat's fresh exchange scalar, hedged with its own seed (3.4)."""
+    return nonce_scalars(b"pake", identity.seed, rid + commitment, fresh, 1)[0]
+
+
+def pake_share(secret: bytes, rid: bytes, scalar: int) -> bytes:
+    """Y = y*G, sent in the hello."""
+    return mul(scalar, pake_generator(secret, rid)).data
+
+
+def pake_confirm(rid: bytes, scalar: int, host_share: bytes, join_share: bytes,
+                 their_share: bytes, joiner: bytes, join_commitment: bytes,
+                 host_commitment: bytes) -> bytes:
+    """The joiner's confirmation, as either side computes it from its own scalar and the
+    other side's share (`their_share`, validated first: EncodingError point/*)."""
+    shared = mul(scalar, decode_point(their_share))
+    isk = H(Tag.PAKE_KEY, rid, host_share, join_share, shared.data)
+    return H(Tag.PAKE_CONFIRM, isk, joiner, join_commitment, host_commitment)[:CONFIRM_BYTES]
+
+
+def check_confirm(expected: bytes, given: bytes) -> None:
+    """EncodingError pake/confirm unless the joiner's confirmation is the expected one."""
+    if not hmac.compare_digest(expected, given):
+        raise EncodingError("pake/confirm", "the joiner does not hold the invitation's secret")
