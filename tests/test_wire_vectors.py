@@ -6,6 +6,8 @@ generator check catches a vector file that fell behind the code.
 
 from __future__ import annotations
 
+import json
+import re
 import subprocess
 import sys
 from collections.abc import Callable
@@ -71,3 +73,44 @@ def test_wire_vectors_are_reproducible_from_the_generator() -> None:
     proc = subprocess.run([sys.executable, str(ROOT / "tools" / "gen_wire_vectors.py"),
                            "--check"], cwd=ROOT, capture_output=True, text=True)
     assert proc.returncode == 0, proc.stdout + proc.stderr
+
+
+def test_every_ed25519_reading_is_named_in_the_spec_and_caught() -> None:
+    """8.3 "Readings that differ": each `accepted_by` name is a row of that table, and
+    each row is caught (accepted by it, refused by 8.3) by some vector."""
+    wire = (ROOT / "spec" / "08-wire.md").read_text()
+    table = set(re.findall(r"^  \| `([a-z0-9-]+)` \|", wire, re.M))
+    caught = {r for v in ED25519 for r in v["accepted_by"]}
+    assert table and caught == table
+    assert all(v["expected"] != "ok" for v in ED25519 if v["accepted_by"])
+
+
+#: Maps whose keys are data (names, seats, positions), and maps the rule sets and 11.1
+#: define (state JSON, parameters, outcomes); README points to where.
+_NOT_FIELDS = {"tags", "transcripts", "golden", "sets", "terminals", "at", "money", "garnets",
+               "status", "dur", "state", "before", "after", "params", "outcome", "decided"}
+
+
+def _field_names(obj: Any, parent: str = "") -> set[str]:
+    found: set[str] = set()
+    if isinstance(obj, dict):
+        for key, value in obj.items():
+            if parent in _NOT_FIELDS:
+                continue
+            if re.fullmatch(r"[a-z][a-z0-9_]*", key):
+                found.add(key)
+            found |= _field_names(value, key)
+    elif isinstance(obj, list):
+        for item in obj:
+            found |= _field_names(item, parent)
+    return found
+
+
+def test_every_field_of_every_vector_file_is_documented() -> None:
+    vectors = ROOT / "spec" / "vectors"
+    readme = (vectors / "README.md").read_text()
+    documented = {part for name in re.findall(r"`([A-Za-z_0-9.]+)`", readme)
+                  for part in name.split(".")}
+    missing = {str(path.relative_to(vectors)): sorted(_field_names(json.loads(
+        path.read_text())) - documented) for path in sorted(vectors.rglob("*.json"))}
+    assert not {k: v for k, v in missing.items() if v}

@@ -521,7 +521,7 @@ def cannot_play_vectors() -> dict[str, Any]:
         {**base, "name": "K_1 not on the curve", "proof": replace_hex(blob, 32, NOT_ON_CURVE_HEX),
          "expected": "point/not-on-curve"},
         {**base, "name": "torsion K_0", "proof": replace_hex(blob, k_off, torsion_of(
-            decode_point_hex(small["blinded_hand"][0]))), "expected": "point/torsion"},
+            Point(bytes.fromhex(small["blinded_hand"][0])))), "expected": "point/torsion"},
         {**base, "name": "non-canonical Q_0", "proof": replace_hex(blob, q_off, NONCANON_HEX),
          "expected": "point/non-canonical"},
         {**base, "name": "proof one byte short", "proof": blob[:-1].hex(),
@@ -532,6 +532,13 @@ def cannot_play_vectors() -> dict[str, Any]:
         {**base, "name": "non-canonical c1", "positions": [{**pos[0], "c1": NONCANON_HEX},
                                                            *pos[1:]],
          "expected": "point/non-canonical"},
+        {**base, "name": "identity key and an empty hand", "key": IDENTITY_HEX, "positions":
+            [], "expected": "point/identity", "note": "6.5.5 decodes the key before step 1: "
+            "checking the limits first gives cannot-play/size"},
+        {**base, "name": "positions out of order, the second with a non-canonical c1",
+         "positions": [pos[1], {**pos[0], "c1": NONCANON_HEX}, *pos[2:]], "expected":
+            "point/non-canonical", "note": "6.5.5 decodes every c1 and share before step "
+            "1: checking the order first gives cannot-play/order"},
     ]
     refuse = [
         {**base, "name": "prover refuses: position 5 holds forbidden 1-3",
@@ -550,10 +557,6 @@ def cannot_play_vectors() -> dict[str, Any]:
         else:
             raise AssertionError(neg["name"])
     return {"positive": [small, worst], "negative": negative, "refuse": refuse}
-
-
-def decode_point_hex(data: str) -> Point:
-    return Point(bytes.fromhex(data))
 
 
 def build() -> dict[str, dict[str, Any]]:

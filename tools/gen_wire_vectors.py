@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Generate the wire-level vectors: spec/vectors/{ed25519,msgpack,setup}.json.
+"""Generate the wire-level vectors: spec/vectors/{ed25519,msgpack,setup,files}.json.
 
     python tools/gen_wire_vectors.py          # rewrite the files
     python tools/gen_wire_vectors.py --check  # exit 1 if the files differ from the code
@@ -8,7 +8,8 @@ Each entry gives its input bytes and the result the reference code reaches
 (`ok` or the error code); the generator also asserts that this is the result
 the entry was made to show, so a change of behaviour fails here before it can
 slip into the files. Keys and nonces come from public labels, as in
-tools/gen_vectors.py.
+tools/gen_vectors.py. The setup and file cases are in tools/wire_setup_cases.py and
+tools/wire_file_cases.py, the shared helpers in tools/wire_common.py.
 """
 
 from __future__ import annotations
@@ -17,49 +18,18 @@ import argparse
 import hashlib
 import json
 import sys
-from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 from nacl import bindings as na
 from nacl.signing import SigningKey
+from wire_common import ABOUT, NO_X, ORDER8, OUT, non_canonical_twin, outcome, scalar, seed
+from wire_file_cases import file_vectors
+from wire_setup_cases import setup_vectors
 
 from protocol.canonical import pack, unpack
-from protocol.errors import DealerlessError
 from protocol.frames import SIGNING_CONTEXT
 from protocol.group import P_FIELD, L, base_mul, scalar_bytes
 from protocol.identity import verify_signature
-from protocol.match import MATCH_MAGIC, verify_match
-from protocol.setup import GameSetup
-from protocol.transcript import MAGIC, Transcript
-from protocol.verifier import replay
-from protocol.version import PROTOCOL
-
-OUT = Path(__file__).resolve().parent.parent / "spec" / "vectors"
-ABOUT = {"generated_by": "python tools/gen_wire_vectors.py", "spec": "spec/08-wire.md"}
-
-#: A point of order 8 (libsodium's blocklist), and y values with no point on the curve
-#: and with a point whose encoding has a non-canonical twin (y + p < 2^255).
-ORDER8 = bytes.fromhex("26e8958fc2b227b045c3f489f2ef98f0d5dfac05d3c63339b13802886d53fc05")
-NO_X = (2).to_bytes(32, "little")
-
-
-def seed(label: str) -> bytes:
-    return hashlib.sha512(b"dealerless-vectors/" + label.encode()).digest()[:32]
-
-
-def scalar(label: str) -> int:
-    return int.from_bytes(hashlib.sha512(b"dealerless-vectors/" + label.encode()).digest(),
-                          "little") % L
-
-
-def outcome(check: Callable[[], object]) -> str:
-    try:
-        check()
-    except DealerlessError as exc:
-        return exc.code
-    return "ok"
-
 
 # -- Ed25519 (spec/08-wire.md 8.3) -------------------------------------------------------
 
@@ -71,22 +41,6 @@ def sign_with(a: int, a_enc: bytes, r: int, m: bytes) -> bytes:
     """An Ed25519 signature from the scalar a (for the key a_enc) and the nonce r."""
     r_enc = base_mul(r).data
     return r_enc + scalar_bytes((r + challenge(r_enc, a_enc, m) * a) % L)
-
-
-def non_canonical_twin() -> bytes:
-    """The encoding y + p of the first point with y < 19 that has one (y = 2 has none)."""
-    for y in range(2, 19):
-        enc = (y + P_FIELD).to_bytes(32, "little")
-        if _on_curve(y):
-            return enc
-    raise AssertionError("no small y on the curve")
-
-
-def _on_curve(y: int) -> bool:
-    d = (-121665 * pow(121666, -1, P_FIELD)) % P_FIELD
-    u, v = (y * y - 1) % P_FIELD, (d * y * y + 1) % P_FIELD
-    x2 = u * pow(v, -1, P_FIELD) % P_FIELD
-    return pow(x2, (P_FIELD - 1) // 2, P_FIELD) in (0, 1)
 
 
 def ed25519_vectors() -> dict[str, Any]:
@@ -105,9 +59,13 @@ def ed25519_vectors() -> dict[str, Any]:
         if len(by_k) == 2:
             break
     identity = (1).to_bytes(32, "little")
+    identity_p1 = (P_FIELD + 1).to_bytes(32, "little")   # the identity, y written as p + 1
     r = scalar("ed25519/r")
     s_ok = int.from_bytes(good[32:], "little")
     k_id = challenge(identity, a_enc, m)
+    k_p1 = challenge(identity_p1, a_enc, m)
+    r_mixed = na.crypto_core_ed25519_add(base_mul(r).data, ORDER8)   # rB + T
+    r_t = scalar("ed25519/r-order8")
     cases = [
         ("valid RFC 8032 signature", key, m, good, "ok", "", "ok"),
         ("valid signature made from the scalar a", a_enc, m, sign_with(a, a_enc, r, m),
@@ -122,7 +80,7 @@ def ed25519_vectors() -> dict[str, Any]:
         ("key is the identity, S = r: verifies every message without step 3", identity, m,
          base_mul(r).data + scalar_bytes(r), "3", "passes step 7 if step 3 is skipped",
          "frame/bad-signature"),
-        ("key is p + 1 (the identity, non-canonical)", (P_FIELD + 1).to_bytes(32, "little"),
+        ("key is p + 1 (the identity, non-canonical)", identity_p1,
          m, base_mul(r).data + scalar_bytes(r), "3", "", "frame/bad-signature"),
         ("key of order 8", ORDER8, m, good, "3", "", "frame/bad-signature"),
         ("key non-canonical: y + p of a point with small y", non_canonical_twin(), m, good,
@@ -134,20 +92,45 @@ def ed25519_vectors() -> dict[str, Any]:
          "valid under the cofactored equation only", "frame/bad-signature"),
         ("mixed-order key aB + T, 8 divides k", mixed, m, by_k[True], "ok",
          "valid under both equations; setup rule 11 (8.2) refuses such a key", "ok"),
+        ("R of mixed order rB + T, S = r + k*a", a_enc, m,
+         r_mixed + scalar_bytes((r + challenge(r_mixed, a_enc, m) * a) % L), "7",
+         "valid under the cofactored equation only", "frame/bad-signature"),
+        ("R is p + 1 (the identity, non-canonical), S = k*a", a_enc, m,
+         identity_p1 + scalar_bytes(k_p1 * a % L), "3", "", "frame/bad-signature"),
+        ("key of order 8, R = rB, S = r", ORDER8, m, base_mul(r_t).data + scalar_bytes(r_t),
+         "3", "", "frame/bad-signature"),
     ]
     vectors = []
     for name, pk, msg, sig, step, note, want in cases:
         got = outcome(lambda pk=pk, msg=msg, sig=sig: verify_signature(pk, msg, sig))
         assert got == want, (name, got)
         entry = {"name": name, "key": pk.hex(), "message": msg.hex(), "signature": sig.hex(),
-                 "fails_at_step": step, "expected": got}
+                 "fails_at_step": step, "expected": got,
+                 "accepted_by": ED25519_ACCEPTED_BY.get(name, [])}
         if note:
             entry["note"] = note
         vectors.append(entry)
     return {"about": {**ABOUT, "section": "8.3", "scalar_a": str(a),
                       "note": "fails_at_step names the first step of 8.3 Verify that fails; "
-                              "'ok' entries pass every step"},
+                              "'ok' entries pass every step; accepted_by names the wrong "
+                              "readings of 8.3 ('Readings that differ') that accept the "
+                              "entry, and every reading accepts the 'ok' entries"},
             "vectors": vectors}
+
+
+#: 8.3 "Readings that differ": which of them accept each rejected signature. The
+#: independent check (tools/independent/wire/ed25519.py) runs every reading on every entry.
+ED25519_ACCEPTED_BY: dict[str, list[str]] = {
+    "S + L: the same value mod L, but S >= L": ["s-unreduced"],
+    "R is the identity, S = k*a": ["no-blocklist", "noble-strict", "zip215"],
+    "key is the identity, S = r: verifies every message without step 3": ["no-blocklist",
+                                                                          "zip215"],
+    "key is p + 1 (the identity, non-canonical)": ["zip215"],
+    "mixed-order key aB + T, 8 does not divide k": ["cofactored", "noble-strict", "zip215"],
+    "R of mixed order rB + T, S = r + k*a": ["cofactored", "noble-strict", "zip215"],
+    "R is p + 1 (the identity, non-canonical), S = k*a": ["zip215"],
+    "key of order 8, R = rB, S = r": ["zip215"],
+}
 
 
 # -- canonical msgpack (spec/08-wire.md 8.1) ---------------------------------------------
@@ -211,6 +194,28 @@ MSGPACK_CASES: list[tuple[str, str, int, str]] = [
     ("repeated map key, the last value a float", "82a16101a161ca00000000", 16, "msgpack/type"),
     ("repeated map key, the dropped value a float", "82a161ca00000000a16101", 16,
      "msgpack/non-canonical"),
+    # 8.1 text: code-point order, U+FEFF kept, lengths in UTF-8 bytes in headers
+    ("map keys U+FF61 then U+1F600 (code-point order)", "82a3efbda1c0a4f09f9880c0", 16, "ok"),
+    ("map keys U+1F600 then U+FF61 (UTF-16 order)", "82a4f09f9880c0a3efbda1c0", 16,
+     "msgpack/non-canonical"),
+    ("text U+FEFF 'a'", "a4efbbbf61", 16, "ok"),
+    ("map keys 'a' and U+FEFF 'a'", "82a161c0a4efbbbf61c0", 16, "ok"),
+    ("map keys U+FEFF 'a' then 'b'", "82a4efbbbf61c0a162c0", 16, "msgpack/non-canonical"),
+    ("text of 8 characters outside the BMP (32 bytes) as str8", "d920" + "f09f9880" * 8, 64,
+     "ok"),
+    ("the same text under a fixstr header of 16", "b0" + "f09f9880" * 8, 64,
+     "msgpack/trailing-bytes"),
+    # 8.1 rule 3: where a key type, an entry count and an ext are met
+    ("integer map key, then an empty ext as its value", "8101c70005", 16, "msgpack/ext"),
+    ("integer map key with a nil value, then an empty ext in the next entry",
+     "8201c0a161c70005", 16, "msgpack/malformed"),
+    ("map16 header of 4097 entries, then an empty ext", "de1001c70005", 16,
+     "msgpack/malformed"),
+    # 8.1 rule 5: a container's depth before its keys and items
+    ("17th container a map with a bin key", "91" * 16 + "81c4016101", 64, "msgpack/too-deep"),
+    ("17th container an array holding a float", "91" * 16 + "91ca00000000", 64,
+     "msgpack/too-deep"),
+    ("16th container a map with a bin key", "91" * 15 + "81c4016101", 64, "msgpack/map-key"),
 ]
 
 
@@ -226,6 +231,36 @@ MSGPACK_NOTES = {
     "the 1024th container passes rule 3 (so rule 5's too-deep, not malformed)",
     "1024 nested containers": "1024 containers pass rule 3; the 1025th fails it "
     "(\"1025 nested containers\")",
+    "map keys U+FF61 then U+1F600 (code-point order)": "keys sort by code point (U+FF61 < "
+    "U+1F600, as in UTF-8 bytes); a UTF-16 sort (JavaScript's default) puts U+1F600 (D83D "
+    "DE00) first and calls this non-canonical",
+    "map keys U+1F600 then U+FF61 (UTF-16 order)": "the order a UTF-16 sort gives; a "
+    "decoder or encoder sorting by UTF-16 units accepts it",
+    "text U+FEFF 'a'": "a leading U+FEFF is a character of the text: a decoder that drops "
+    "it as a byte-order mark (TextDecoder without ignoreBOM) reads 'a', which re-encodes as "
+    "a161 (msgpack/non-canonical)",
+    "map keys 'a' and U+FEFF 'a'": "two keys; dropping the U+FEFF makes them one repeated "
+    "key (msgpack/non-canonical)",
+    "map keys U+FEFF 'a' then 'b'": "U+FEFF sorts after 'b'; a decoder that drops it sees "
+    "the sorted keys 'a', 'b'",
+    "text of 8 characters outside the BMP (32 bytes) as str8": "a str header counts UTF-8 "
+    "bytes (32: str8), not code points (8) or UTF-16 units (16), which would fit a fixstr",
+    "the same text under a fixstr header of 16": "what an encoder counting UTF-16 units "
+    "writes: the header covers 16 bytes, and 16 bytes trail",
+    "integer map key, then an empty ext as its value": "rule 3 checks a key's type when its "
+    "entry is complete, after the value: a decoder that checks the key as soon as it is "
+    "read gives msgpack/malformed",
+    "integer map key with a nil value, then an empty ext in the next entry": "the first "
+    "entry is complete before the ext is met: a decoder that checks every key at the end of "
+    "the map, or finds exts first, gives msgpack/ext",
+    "map16 header of 4097 entries, then an empty ext": "the entry count is checked at the "
+    "header, before anything after it (not msgpack/ext)",
+    "17th container a map with a bin key": "rule 5 checks a container's depth before its "
+    "keys: checking keys first gives msgpack/map-key",
+    "17th container an array holding a float": "rule 5 checks a container's depth before "
+    "its items: a decoder that looks for floats first gives msgpack/type",
+    "16th container a map with a bin key": "the 16th level passes the depth check, and the "
+    "key then fails",
 }
 
 
@@ -240,223 +275,6 @@ def msgpack_vectors() -> dict[str, Any]:
                       "note": "unpack(data, max_size) must succeed ('ok') or fail with "
                               "expected"},
             "vectors": vectors}
-
-
-# -- setups (spec/08-wire.md 8.2) --------------------------------------------------------
-
-def setup_vectors() -> dict[str, Any]:
-    ids = [bytes(SigningKey(seed(f"setup/id{i}")).verify_key) for i in range(3)]
-    nonces = [seed(f"setup/nonce{i}") for i in range(3)]
-    bram = GameSetup.create("bram", {}, ids[:2], nonces[:2])
-    train = GameSetup.create("mexican-train", {"seats": 3}, ids, nonces)
-    params = dict(bram.params)
-
-    def setup(magic: Any = "dealerless/setup", version: Any = PROTOCOL, rules: Any = "bram",
-              par: Any = None, identities: Any = None, nons: Any = None) -> bytes:
-        return pack([magic, version, rules, params if par is None else par,
-                     ids[:2] if identities is None else identities,
-                     nonces[:2] if nons is None else nons])
-
-    mixed = na.crypto_core_ed25519_add(ids[0], ORDER8)
-    five = [bytes(SigningKey(seed(f"setup/id{i}")).verify_key) for i in range(5)]
-    mined = GameSetup.create("mined-games", {}, five, [seed(f"setup/nonce{i}") for i in range(5)])
-    shaft = GameSetup.create("mineshaft", {"seats": 2}, ids[:2], nonces[:2])
-    cases: list[tuple[str, bytes, str]] = [
-        ("bram with every parameter spelled out", bram.encode(), "ok"),
-        ("mexican-train for 3 seats", train.encode(), "ok"),
-        ("over 4096 bytes", setup(rules="x" * 4100), "msgpack/too-large"),
-        ("five items", pack(["dealerless/setup", PROTOCOL, "bram", params, ids[:2]]),
-         "schema/array"),
-        ("wrong magic", setup(magic="dealerless/setuq"), "setup/version"),
-        ("version 1", setup(version=1), "version/unsupported"),
-        ("version 3", setup(version=3), "version/unsupported"),
-        ("wrong magic and version 1", setup(magic="dealerless/setuq", version=1), "setup/version"),
-        ("version true", setup(version=True), "schema/int"),
-        ("rules of 65 characters", setup(rules="b" * 65), "schema/str"),
-        ("rules not text", setup(rules=b"bram"), "schema/str"),
-        ("a parameter that is a list", setup(par={**params, "komi_halves": [0]}),
-         "setup/params"),
-        ("params not a map", setup(par=[1]), "setup/params"),
-        ("nine identities", setup(identities=[seed(f"x{i}") for i in range(9)]),
-         "schema/array"),
-        ("an identity of 31 bytes", setup(identities=[ids[0], ids[1][:31]]), "schema/bytes"),
-        ("a nonce of 33 bytes", setup(nons=[nonces[0], nonces[1] + b"\x00"]),
-         "schema/bytes"),
-        ("one identity", setup(identities=ids[:1], nons=nonces[:1]), "schema/int"),
-        ("unknown rule set", setup(rules="chess"), "rules/unknown-ruleset"),
-        ("komi out of range", setup(par={**params, "komi_halves": 10 ** 6}), "rules/params"),
-        ("a parameter left to its default", setup(par={}), "setup/params"),
-        ("three identities for bram", setup(identities=ids, nons=nonces), "setup/seats"),
-        ("two nonces, three identities", pack(["dealerless/setup", PROTOCOL, "mexican-train",
-                                               dict(train.params), ids, nonces[:2]]),
-         "setup/seats"),
-        ("the same identity twice", setup(identities=[ids[0], ids[0]]), "setup/seats"),
-        ("identity of small order (the identity point)",
-         setup(identities=[ids[0], (1).to_bytes(32, "little")]), "setup/identity"),
-        ("identity of order 8", setup(identities=[ids[0], ORDER8]), "setup/identity"),
-        ("identity of mixed order (aB + T)", setup(identities=[ids[1], mixed]),
-         "setup/identity"),
-        ("identity non-canonical", setup(identities=[ids[0], non_canonical_twin()]),
-         "setup/identity"),
-        ("identity off the curve", setup(identities=[ids[0], NO_X]), "setup/identity"),
-        ("non-canonical encoding (mexican-train params unsorted)", _unsorted(train),
-         "msgpack/non-canonical"),
-        ("mineshaft for 2 seats", shaft.encode(), "ok"),
-        ("mined-games for 5 seats", mined.encode(), "ok"),
-        ("rule set named Bram", setup(rules="Bram"), "rules/unknown-ruleset"),
-        ("rule set named mexican_train", setup(rules="mexican_train"), "rules/unknown-ruleset"),
-        ("mexican-train with an identity of order 8",
-         pack(["dealerless/setup", PROTOCOL, "mexican-train", dict(train.params),
-               [ids[0], ids[1], ORDER8], nonces]), "setup/identity"),
-    ]
-    # 8.2 "Which rule sets a verifier knows": one that implements only bram gives no
-    # verdict for a setup naming another rule set of the version, from rule 8 on.
-    not_judged = {"mexican-train for 3 seats", "two nonces, three identities",
-                  "mineshaft for 2 seats", "mined-games for 5 seats",
-                  "mexican-train with an identity of order 8"}
-    vectors = []
-    for name, data, want in cases:
-        got = outcome(lambda d=data: GameSetup.decode(d))
-        assert got == want, (name, got)
-        entry: dict[str, Any] = {"name": name, "setup": data.hex(), "expected": got}
-        if got == "ok":
-            entry["game_id"] = GameSetup.decode(data).game_id.hex()
-        if name in not_judged:
-            entry["if_only_bram"] = "not judged"
-        if name in SETUP_NOTES:
-            entry["note"] = SETUP_NOTES[name]
-        vectors.append(entry)
-    return {"about": {**ABOUT, "section": "8.2",
-                      "note": "decode the setup by 8.2's rules in order; 'ok' entries give "
-                              "the game id H(GAME, setup)[:32]; `if_only_bram` is what a "
-                              "verifier that implements only bram gives instead (8.2)"},
-            "vectors": vectors}
-
-
-SETUP_NOTES = {
-    "mexican-train with an identity of order 8": "a verifier of bram alone stops at rule 8 "
-    "(not judged): it does not go on to rules 9-11 with a rule set it lacks",
-    "mexican-train for 3 seats": "a verifier of bram alone gives no verdict, not "
-    "rules/unknown-ruleset: the name is one of the version's rule sets",
-    "rule set named Bram": "names are compared exactly: only the four of the version are "
-    "known, to every verifier",
-    "rule set named mexican_train": "an unknown name is rules/unknown-ruleset for every "
-    "verifier, a partial one included",
-}
-
-
-def _unsorted(setup: GameSetup) -> bytes:
-    """The setup with its params map written in reverse key order."""
-    encoded = setup.encode()
-    params = pack(dict(setup.params))
-    keys = [pack(k) + pack(v) for k, v in setup.params]
-    reversed_map = params[:len(params) - sum(map(len, keys))] + b"".join(reversed(keys))
-    return encoded.replace(params, reversed_map)
-
-
-# -- transcript and match files (spec/08-wire.md 8.6, spec/11-verify.md 11.2, 11.5) ------
-
-def _record(kind: bytes, payload: bytes) -> bytes:
-    return kind + len(payload).to_bytes(4, "big") + payload
-
-
-def file_vectors() -> dict[str, Any]:
-    golden = Transcript.decode((OUT / "transcripts" / "valid.transcript").read_bytes())
-    setup, frames = golden.setup.encode(), golden.frames
-    t_magic = MAGIC
-    magic, _, *rest = unpack(setup, 4096)
-    setup_v1 = pack([magic, 1, *rest])
-    head = t_magic + _record(b"S", setup)
-    train = [GameSetup.create("mexican-train", {"seats": 2, **extra},
-                              [bytes(SigningKey(seed(f"match/id{i}")).verify_key)
-                               for i in range(2)],
-                              [seed(f"match/nonce{r}/{i}") for i in range(2)]).encode()
-             for r, extra in enumerate(({}, {"round": 11}))]
-    rounds = [t_magic + _record(b"S", s) for s in train]
-    # rules/mineshaft.md D19: only the rounds after the first name their first player.
-    seated = GameSetup.create("mineshaft", {"seats": 2, "long": True, "first": 1},
-                              [bytes(SigningKey(seed(f"match/id{i}")).verify_key)
-                               for i in range(2)],
-                              [seed(f"match/nonce/{i}") for i in range(2)]).encode()
-    m_magic = MATCH_MAGIC
-    transcripts: list[tuple[str, bytes]] = [
-        ("setup and two frames: a valid prefix", head + _record(b"F", frames[0])
-         + _record(b"F", frames[1])),
-        ("wrong magic", b"DEALERLESS-X2\n" + head[len(t_magic):]),
-        ("a magic without its version digit", b"DEALERLESS-T\n" + head[len(t_magic):]),
-        ("a dealerless/1 file", b"DEALERLESS-T1\n" + head[len(t_magic):]),
-        ("a dealerless/3 file", b"DEALERLESS-T3\n" + head[len(t_magic):]),
-        ("a dealerless/1 setup", t_magic + _record(b"S", setup_v1)),
-        ("magic only", t_magic),
-        ("a record header cut after 3 bytes", head + b"F\x00\x00"),
-        ("a frame record claiming 65537 bytes", head + b"F" + (65537).to_bytes(4, "big")),
-        ("a setup record claiming 4097 bytes", t_magic + b"S" + (4097).to_bytes(4, "big")),
-        ("a frame record cut short", head + _record(b"F", frames[0])[:-1]),
-        ("a frame before the setup", t_magic + _record(b"F", frames[0]) + _record(b"S", setup)),
-        ("a second setup", head + _record(b"S", setup)),
-        ("a record of kind X", head + _record(b"X", b"")),
-        ("a frame after evidence", head + _record(b"F", frames[0]) + _record(b"E", frames[0])
-         + _record(b"F", frames[1])),
-        ("evidence repeating an accepted frame", head + _record(b"F", frames[0])
-         + _record(b"E", frames[0])),
-        ("evidence that is not a frame", head + _record(b"F", frames[0])
-         + _record(b"E", b"\xc0")),
-        ("a setup that fails 8.2", t_magic + _record(b"S", setup[:-1])),
-    ]
-    matches: list[tuple[str, bytes]] = [
-        ("wrong magic", b"DEALERLESS-X2\n" + _record(b"R", rounds[0])),
-        ("a dealerless/1 match file", b"DEALERLESS-M1\n" + _record(b"R", rounds[0])),
-        ("no rounds", m_magic),
-        ("a record of kind T", m_magic + _record(b"T", rounds[0])),
-        ("a round cut short", m_magic + _record(b"R", rounds[0])[:-1]),
-        ("a first round that does not start at 12-12", m_magic + _record(b"R", rounds[1])),
-        ("a bram game as a round", m_magic + _record(b"R", head)),
-        ("a round after an unfinished round", m_magic + _record(b"R", rounds[0])
-         + _record(b"R", rounds[0])),
-        ("a round after a round without frames, its after empty", m_magic
-         + _record(b"R", rounds[0]) + _record(b"R", rounds[1])),
-        ("a first round whose file is cut short", m_magic + _record(b"R", rounds[0][:-1])),
-        ("a first round of dealerless/1", m_magic
-         + _record(b"R", b"DEALERLESS-T1\n" + rounds[0][len(t_magic):])),
-        ("a first round whose setup fails 8.2", m_magic + _record(b"R", t_magic + _record(
-            b"S", train[0][:-1]))),
-        ("a first round of a long Mineshaft game that does not draw its first player",
-         m_magic + _record(b"R", t_magic + _record(b"S", seated))),
-    ]
-    notes = {
-        "a round after a round without frames, its after empty": "11.5: a round without "
-        "frames is unfinished, so nothing follows it; its 'last frame' is not read as the "
-        "empty text that would link round 1",
-        "a first round whose file is cut short": "11.5 step 2a: a round whose own file "
-        "fails gives its own code (transcript/truncated), not match/link",
-        "a first round of dealerless/1": "11.5 step 2a: version/unsupported, the round's "
-        "own refusal, not match/link",
-        "a first round whose setup fails 8.2": "11.5 step 2a: the setup's own code",
-    }
-    return {"about": {**ABOUT, "spec": "spec/08-wire.md 8.6, spec/11-verify.md 11.2 and 11.5",
-                      "note": "transcripts: the verdict of 11.2; matches: the violation of "
-                              "11.5 and the round it is charged to"},
-            "transcripts": [{"name": n, "file": d.hex(), **_transcript_verdict(d)}
-                            for n, d in transcripts],
-            "matches": [{"name": n, "file": d.hex(), **_match_verdict(d),
-                         **({"note": notes[n]} if n in notes else {})} for n, d in matches]}
-
-
-def _violation(v: Any) -> dict[str, Any] | None:
-    return None if v is None else {"rule": v.code, "seat": v.seat, "frame": v.frame,
-                                   "authenticated": v.authenticated}
-
-
-def _transcript_verdict(data: bytes) -> dict[str, Any]:
-    v = replay(data)
-    return {"valid": v.valid, "complete": v.complete, "frames": v.frames,
-            "violation": _violation(v.violation)}
-
-
-def _match_verdict(data: bytes) -> dict[str, Any]:
-    v = verify_match(data)
-    return {"valid": v.valid, "violation": _violation(v.violation),
-            "broken_round": v.broken_round}
 
 
 def build() -> dict[str, dict[str, Any]]:

@@ -21,7 +21,13 @@ from independent.group.curve import (
     pt_mul,
     pt_neg,
 )
-from independent.wire.ed25519 import SIGN_PREFIX, ed25519_verify, verify_signature
+from independent.wire.ed25519 import (
+    READINGS,
+    SIGN_PREFIX,
+    ed25519_verify,
+    reading_accepts,
+    verify_signature,
+)
 from independent.wire.msgpack_pure import pack, unpack
 from independent.wire.setup_pure import decode_setup
 
@@ -43,6 +49,7 @@ def check_ed25519(t: Any) -> None:
     """vectors/ed25519.json: verdict, failing step, and each vector's note."""
     about = json.loads((VECTORS / "ed25519.json").read_text())["about"]
     a_scalar = int(about["scalar_a"])
+    caught: set[str] = set()
     for v in _load(t, "ed25519.json"):
         nm, key, m, sig = v["name"], *(bytes.fromhex(v[f]) for f in ("key", "message",
                                                                         "signature"))
@@ -66,6 +73,14 @@ def check_ed25519(t: Any) -> None:
             t.ok(f"{nm}: key - [a]B is a nonzero small-order point", tors is not None and
                  not pt_eq(tors, NEUTRAL) and pt_eq(pt_mul(8, tors), NEUTRAL))
             t.eq(f"{nm}: 2.3 refuses the key", point_rule(key), "point/torsion")
+        # 8.3 "Readings that differ": exactly the readings in accepted_by accept a rejected
+        # signature, and every reading accepts a valid one.
+        for reading in READINGS:
+            want = v["expected"] == "ok" or reading in v["accepted_by"]
+            t.eq(f"{nm}: {reading} accepts", reading_accepts(reading, key, m, sig), want)
+        caught |= set(v["accepted_by"])
+    t.eq("ed25519.json: every reading of 8.3 is caught by a vector", sorted(caught),
+         sorted(READINGS))
 
 
 def check_msgpack(t: Any) -> None:

@@ -30,15 +30,15 @@ class MinedGames:
 
     def __init__(self, params: dict[str, Any]) -> None:
         if set(params) - {"seats", "width", "height", "map", "rounds"}:
-            fail_rule("setup/params", "unknown parameter")
+            fail_rule("rules/params", "unknown parameter")
         text = params.get("map", "")
         if not isinstance(text, str):
-            fail_rule("setup/params", "map is text")
+            fail_rule("rules/params", "map is text")
         w, h = params.get("width"), params.get("height")
         if text:
             mw, mh, _ = parse_map(text)
             if (w, h) not in ((None, None), (mw, mh)):
-                fail_rule("setup/params", "width and height of the map")
+                fail_rule("rules/params", "width and height of the map")
             w, h = mw, mh
         self.width = 7 if w is None else w
         self.height = 7 if h is None else h
@@ -48,7 +48,7 @@ class MinedGames:
         for v, lo, hi in ((self.seats, 2, 8), (self.width, 3, 12), (self.height, 3, 12),
                           (self.rounds, 1, 10)):
             if type(v) is not int or not lo <= v <= hi:
-                fail_rule("setup/params", "out of range")
+                fail_rule("rules/params", "out of range")
         self.params = {"seats": self.seats, "width": self.width, "height": self.height,
                        "map": self.map, "rounds": self.rounds}
 

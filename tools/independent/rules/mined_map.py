@@ -22,19 +22,19 @@ WEIGHTS = [[("D", 36), ("A", 6), ("S", 6), ("I", 8), ("E", 4), ("R", 3), ("G", 1
 
 
 def parse_map(text: str) -> tuple[int, int, list[str]]:
-    """2.2 -> (width, height, floors as row-major letter strings); setup/params if bad."""
+    """2.2 -> (width, height, floors as row-major letter strings); rules/params if bad (2)."""
     floors = text.split("/")
     if len(floors) != 4:
-        fail_rule("setup/params", "four floors")
+        fail_rule("rules/params", "four floors")
     rows = [f.split(",") for f in floors]
     h, w = len(rows[0]), len(rows[0][0])
     for f in rows:
         if len(f) != h or any(len(r) != w or set(r) - set(KIND) for r in f):
-            fail_rule("setup/params", "floors of equal size and known kinds")
+            fail_rule("rules/params", "floors of equal size and known kinds")
     if not (3 <= w <= 12 and 3 <= h <= 12):
-        fail_rule("setup/params", "3..12 each way")
+        fail_rule("rules/params", "3..12 each way")
     if all(k in "AL" for k in "".join(rows[0])):
-        fail_rule("setup/params", "a B1 tile to start on")
+        fail_rule("rules/params", "a B1 tile to start on")
     return w, h, ["".join(f) for f in rows]
 
 

@@ -2,7 +2,8 @@
 
 RFC 8032 5.1 arithmetic (group.curve) with hashlib's SHA-512; no library does the
 cryptography. Checks spec/vectors/ed25519.json (checks.wire); the transcript verifier
-uses libsodium instead (session.frames.signature_ok).
+uses libsodium instead (session.frames.signature_ok). `reading_accepts` runs the wrong
+readings that 8.3 "Readings that differ" names, each as that table describes it.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ import hashlib
 from independent.errors import fail
 from independent.group.curve import (
     MASK255,
+    NEUTRAL,
     B,
     L,
     P,
@@ -22,6 +24,7 @@ from independent.group.curve import (
     pt_eq,
     pt_mul,
     pt_neg,
+    recover_x,
 )
 
 SIGN_PREFIX = b"dealerless/frame-signature/1\x00"
@@ -72,3 +75,47 @@ def verify_signature(a_enc: bytes, m: bytes, sig: bytes) -> None:
     """8.3: any failure is frame/bad-signature."""
     if ed25519_verify(a_enc, m, sig) != "ok":
         fail("frame/bad-signature")
+
+
+def _decode_any_y(b: bytes) -> tuple[int, int, int, int] | None:
+    """ZIP-215 decoding: any y below 2^255 taken mod p, and x = 0 with the sign bit set."""
+    y = (int_le(b) & MASK255) % P
+    x = recover_x(y, 0)
+    if x is None:
+        return None
+    if b[31] >> 7 and x:
+        x = P - x
+    return (x, y, 1, x * y % P)
+
+
+def _cofactored_equation(a: tuple[int, int, int, int], r: tuple[int, int, int, int],
+                         s: int, k: int) -> bool:
+    """[8][S]B = [8]R + [8][k]A."""
+    return pt_eq(pt_mul(8, pt_mul(s, B)), pt_mul(8, pt_add(r, pt_mul(k, a))))
+
+
+def reading_accepts(reading: str, a_enc: bytes, m: bytes, sig: bytes) -> bool:
+    """8.3 "Readings that differ": whether `reading` accepts the signature."""
+    if reading == "s-unreduced":
+        return ed25519_verify(a_enc, m, sig, frozenset({2})) == "ok"
+    if reading == "no-blocklist":
+        return ed25519_verify(a_enc, m, sig, frozenset({3})) == "ok"
+    if reading == "cofactored":
+        return ed25519_verify(a_enc, m, sig, cofactored=True) == "ok"
+    if len(a_enc) != 32 or len(sig) != 64 or int_le(sig[32:]) >= L:
+        return False
+    r_enc, s = sig[:32], int_le(sig[32:])
+    k = int_le(hashlib.sha512(r_enc + a_enc + m).digest()) % L
+    if reading == "zip215":
+        a, r = _decode_any_y(a_enc), _decode_any_y(r_enc)
+        return a is not None and r is not None and _cofactored_equation(a, r, s, k)
+    if reading == "noble-strict":
+        a, r = decode(a_enc), decode(r_enc)
+        if a is None or r is None or pt_eq(pt_mul(8, a), NEUTRAL):
+            return False
+        return _cofactored_equation(a, r, s, k)
+    raise ValueError(reading)
+
+
+#: The readings of 8.3 "Readings that differ", in its order.
+READINGS = ("s-unreduced", "no-blocklist", "cofactored", "zip215", "noble-strict")

@@ -14,6 +14,9 @@ Decisions where the spec is ambiguous or silent (cited below as [Wn]):
 [W3] 8.1 rule 3: the 1024 limit and rule 5's 16 count containers, empty ones included
      (so "91" * 15 + "90" is 16 deep), as the vectors' "16 nested containers" says.
 [W4] 8.1: a map with a repeated key keeps the last value (rule 6 rejects it anyway).
+[W8] 8.1 rule 3: a map entry's key type is checked when the entry is complete, after its
+     value is parsed (so an empty ext in that value is msgpack/ext); an entry count is
+     checked at its header.
 """
 
 from __future__ import annotations
@@ -181,12 +184,13 @@ class _Parser:
                     return v
                 top = stack[-1]
                 if isinstance(top[0], dict) and top[2] is _NO_KEY:
-                    if not isinstance(v, str | bytes):
-                        fail("msgpack/malformed")  # map keys are str or bin
-                    top[2] = v
+                    top[2] = _Key(v)  # its type is checked when the entry is complete [W8]
                     break
                 if isinstance(top[0], dict):
-                    top[0][top[2]] = v  # [W4]
+                    key = top[2].value
+                    if not isinstance(key, str | bytes):
+                        fail("msgpack/malformed")  # map keys are str or bin
+                    top[0][key] = v  # [W4]
                     top[2] = _NO_KEY
                 else:
                     top[0].append(v)
@@ -197,6 +201,13 @@ class _Parser:
 
 
 _NO_KEY = object()
+
+
+class _Key:
+    """A map key read but not yet checked (any value, a container included)."""
+
+    def __init__(self, value: Any) -> None:
+        self.value = value
 
 
 def unpack(data: Any, max_size: int) -> Any:

@@ -1,4 +1,5 @@
-"""Decoding a received setup, spec/08-wire.md 8.2's eleven rules in order, in pure Python.
+"""Decoding a received setup, spec/08-wire.md 8.2's eleven rules in order, in pure Python,
+for the four rule sets of the version.
 
 With the parameters of spec/rules/*.md 2, wire.msgpack_pure for rule 1 and 2.3 point
 decoding (group.curve) for rule 11; checks spec/vectors/setup.json (checks.wire). The
@@ -59,9 +60,9 @@ def _known(params: dict[str, Any], names: set[str]) -> None:
 
 
 def bram_params(params: dict[str, Any]) -> tuple[dict[str, Any], int]:
-    """rules/bram.md 2: komi_halves, integer -336..336, default 0; 2 seats."""
+    """rules/bram.md 2: komi_halves, integer -336..336, default 3; 2 seats."""
     _known(params, {"komi_halves"})
-    return {"komi_halves": _param(params, "komi_halves", int, 0, -336, 336)}, 2
+    return {"komi_halves": _param(params, "komi_halves", int, 3, -336, 336)}, 2
 
 
 def mexican_train_params(params: dict[str, Any]) -> tuple[dict[str, Any], int]:
@@ -94,8 +95,42 @@ def mineshaft_params(params: dict[str, Any]) -> tuple[dict[str, Any], int]:
     return full, seats
 
 
+MINED_KINDS = frozenset("GSIERDAL")  # rules/mined-games.md 2.1
+
+
+def _mined_map(text: str) -> tuple[int, int]:
+    """rules/mined-games.md 2.2: four floors of equal size, 3..12 each way, known kind
+    letters, and a B1 tile that is neither air nor lava. Returns (width, height)."""
+    floors = [f.split(",") for f in text.split("/")]
+    if len(floors) != 4:
+        fail("rules/params")
+    h, w = len(floors[0]), len(floors[0][0])
+    if any(len(f) != h or any(len(row) != w or set(row) - MINED_KINDS for row in f)
+           for f in floors):
+        fail("rules/params")
+    if not (3 <= w <= 12 and 3 <= h <= 12) or set("".join(floors[0])) <= set("AL"):
+        fail("rules/params")
+    return w, h
+
+
+def mined_games_params(params: dict[str, Any]) -> tuple[dict[str, Any], int]:
+    """rules/mined-games.md 2: seats, width, height, map, rounds; a given map fixes the size."""
+    _known(params, {"seats", "width", "height", "map", "rounds"})
+    text = _param(params, "map", str, "")
+    size = _mined_map(text) if text else None
+    width = _param(params, "width", int, size[0] if size else 7, 3, 12)
+    height = _param(params, "height", int, size[1] if size else 7, 3, 12)
+    if size is not None and (width, height) != size:
+        fail("rules/params")
+    seats = _param(params, "seats", int, 5, 2, 8)
+    full = {"seats": seats, "width": width, "height": height, "map": text,
+            "rounds": _param(params, "rounds", int, 10, 1, 10)}
+    return full, seats
+
+
 RULESETS: dict[str, Callable[[dict[str, Any]], tuple[dict[str, Any], int]]] = {
-    "bram": bram_params, "mexican-train": mexican_train_params, "mineshaft": mineshaft_params}
+    "bram": bram_params, "mexican-train": mexican_train_params, "mineshaft": mineshaft_params,
+    "mined-games": mined_games_params}
 
 
 def H_game(setup: bytes) -> bytes:
