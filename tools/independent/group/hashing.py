@@ -45,6 +45,10 @@ TAGS = {
     "SEAL_SHARE": "dealerless/challenge/seal-share",
     "SEAL_DECRYPT": "dealerless/challenge/seal-decrypt",
     "SEAL_STREAM": "dealerless/seal/stream",
+    "HOST_PIN": "dealerless/host-pin",
+    "PAKE_GENERATOR": "dealerless/h2p/pake",
+    "PAKE_KEY": "dealerless/pake/key",
+    "PAKE_CONFIRM": "dealerless/pake/confirm",
 }
 T = {k: v.encode() for k, v in TAGS.items()}
 
