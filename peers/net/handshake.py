@@ -132,10 +132,14 @@ class Handshake(JoinerSide):
         self._keep(rnd)            # before a hello commits to its nonce
         inv = self.inv
 
+        exchanges: dict[bytes, tuple[int, bytes]] = {}
+
         def exchange() -> tuple[int, bytes]:
             """This round's key-exchange scalar and share (12.3 "Authentication")."""
-            y = pake_scalar(cfg.identity, inv.rid, rnd.commitment, rnd.pake)
-            return y, pake_share(inv.secret, inv.rid, y)
+            if rnd.commitment not in exchanges:
+                y = pake_scalar(cfg.identity, inv.rid, rnd.commitment, rnd.pake)
+                exchanges[rnd.commitment] = y, pake_share(inv.secret, inv.rid, y)
+            return exchanges[rnd.commitment]
 
         def hello() -> bytes:
             return self._signed(["hello", PROTOCOL_VERSION, HOST, me, rnd.commitment,

@@ -50,7 +50,7 @@ class JoinerSide:
     cfg: PeerConfig
     inv: Invitation
     cap: float
-    strangers: list[str]
+    stranger: str   # why the last message of no pinned host was ignored, or ""
     _signed: Callable[[list[Any]], bytes]
     _create_store: Callable[[GameSetup, int], GameStore]
 
@@ -76,7 +76,7 @@ class JoinerSide:
         kept.keep()   # before a hello commits to its nonce
         repeat = Backoff(cfg.sync_interval, self.cap)
         fresh = os.urandom(32)     # this run's key-exchange scalar, hedged (12.3)
-        self.strangers: list[str] = []   # why hellos of the invitation's host were ignored
+        self.stranger = ""
 
         def hello() -> bytes:
             commitment = hello_commitment(kept.nonce)
@@ -158,20 +158,20 @@ class JoinerSide:
         """The body of a message signed by the host the invitation pins, else None (the
         message is ignored, never obeyed; why is kept for the timeout's sentence)."""
         if not isinstance(key, bytes) or host_pin(key) != self.inv.pin:
-            self.strangers.append("a host whose identity key is not the one the invitation "
-                                  "pins answered (someone in the middle, or an invitation "
-                                  "for another table)")
+            self.stranger = ("a host whose identity key is not the one the invitation pins "
+                             "answered (someone in the middle, or an invitation for another "
+                             "table)")
             return None
         refused = other_version(obj)
         if refused and obj[0] == "hello":
-            self.strangers.append(refused)   # unsigned in that version: cannot be checked
+            self.stranger = refused   # unsigned in that version: cannot be checked
             return None
         return check_signature(key, self.inv.rid, obj)
 
     def _join_gave_up(self, offer: Offer | None, roster: Roster | None) -> str:
         within = f"within {self.cfg.move_timeout:.0f} s"
         if offer is None:
-            seen = f"; {self.strangers[-1]}" if self.strangers else ""
+            seen = f"; {self.stranger}" if self.stranger else ""
             return f"no host answered {within}{seen}"
         if roster is None:
             return (f"the host did not fill its table of {offer.seats} {within}; "
