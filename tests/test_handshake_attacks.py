@@ -128,3 +128,67 @@ async def test_a_man_in_the_middle_who_swaps_the_host_key_is_refused(tmp_path: P
         host.kill()
         host.wait(10)
     assert not list((homes["host"] / "games").glob("*.sqlite"))   # nobody was seated
+
+
+@pytest.mark.asyncio
+async def test_forged_handshake_messages_from_the_middle_are_ignored(tmp_path: Path) -> None:
+    """Between a real joiner and a real host, an attacker who knows the rendezvous id
+    (not the secret, not the host's key) injects toward the joiner, before each host
+    message it forwards: an unsigned `refuse` (version 2's shape) and one signed by
+    itself, a host hello claiming another version, a roster with another commitment
+    and a reveal of other nonces. The joiner obeys none; the game is played."""
+    homes = {n: tmp_path / n for n in ("host", "joiner")}
+    host = start(["host", "--listen", "127.0.0.1:0", "--bot", "greedy", "--timeout", "60",
+                  "--home", str(homes["host"])], tmp_path / "host.log")
+    attacker = Identity(os.urandom(32))
+    joiner_key = public_key(homes["joiner"])
+    injected = 0
+    try:
+        url = wait_for(r"dealerless join (\S+)", tmp_path / "host.log")
+        inv = parse_invitation(url)
+
+        def forgeries(host_key: bytes, commitment: bytes) -> list[bytes]:
+            fake = hello_commitment(os.urandom(32))
+            return [
+                pack(["refuse", joiner_key, "full", 2]),
+                pack(sign(attacker, inv.rid, ["refuse", attacker.public_key, joiner_key,
+                                              "seated", 2])),
+                pack(["hello", 4, "host", host_key, commitment, "bram", {}, 2, 0]),
+                pack(sign(attacker, inv.rid, ["roster", [host_key, joiner_key],
+                                              [commitment, fake]])),
+                pack(sign(attacker, inv.rid, ["reveal", [os.urandom(32), os.urandom(32)]])),
+            ]
+
+        async def middle(joiner_ws: ServerConnection) -> None:
+            nonlocal injected
+            async with connect(dial_url(url)) as host_ws:
+                async def down() -> None:
+                    nonlocal injected
+                    async for message in host_ws:
+                        obj = unpack(bytes(message), 1 << 17)
+                        if obj[0] in ("hello", "roster") and injected < 40:
+                            for forged in forgeries(obj[3] if obj[0] == "hello" else obj[1][0],
+                                                    obj[4] if obj[0] == "hello" else obj[2][0]):
+                                await joiner_ws.send(forged)
+                                injected += 1
+                        await joiner_ws.send(message)
+
+                async def up() -> None:
+                    async for message in joiner_ws:
+                        await host_ws.send(message)
+                await asyncio.gather(down(), up())
+
+        async with serve(middle, "127.0.0.1", 0) as server:
+            port = server.sockets[0].getsockname()[1]
+            path = dial_url(url).split("/", 3)[3]
+            joiner = start(["join", f"ws://127.0.0.1:{port}/{path}#{url.partition('#')[2]}",
+                            "--bot", "greedy", "--timeout", "60", "--home",
+                            str(homes["joiner"])], tmp_path / "joiner.log")
+            codes = [await asyncio.to_thread(finish, p, 120) for p in (host, joiner)]
+    finally:
+        host.kill()
+        host.wait(10)
+    assert injected >= 5
+    assert codes == [0, 0], (tmp_path / "joiner.log").read_text()
+    files = transcripts(list(homes.values()))
+    assert len(set(files)) == 1 and verdict_of(files[0])["complete"]
