@@ -7,8 +7,10 @@ with a clear line, and no honest seat is named in any verdict."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import subprocess
+from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 
 import pytest
@@ -38,6 +40,32 @@ def public_key(home: Path) -> bytes:
                            capture_output=True, text=True, env=ENV).stdout
     line = next(ln.strip() for ln in shown.splitlines() if "ssh-ed25519" in ln)
     return parse_public_line(line[line.index("ssh-ed25519"):])
+
+
+Meddle = Callable[[bytes], Awaitable[list[bytes]]]
+
+
+@contextlib.asynccontextmanager
+async def in_the_middle(url: str, meddle: Meddle) -> AsyncIterator[str]:
+    """A websocket server that passes everything between a joiner and the host at `url`,
+    and turns each message from the host into what `meddle` returns for it. Yields the
+    invitation that leads a joiner through it (same path, pin and secret)."""
+    async def middle(joiner_ws: ServerConnection) -> None:
+        async with connect(dial_url(url)) as host_ws:
+            async def down() -> None:
+                async for message in host_ws:
+                    for out in await meddle(bytes(message)):
+                        await joiner_ws.send(out)
+
+            async def up() -> None:
+                async for message in joiner_ws:
+                    await host_ws.send(message)
+            await asyncio.gather(down(), up())
+
+    async with serve(middle, "127.0.0.1", 0) as server:
+        port = server.sockets[0].getsockname()[1]
+        path = dial_url(url).split("/", 3)[3]
+        yield f"ws://127.0.0.1:{port}/{path}#{url.partition('#')[2]}"
 
 
 @pytest.mark.asyncio
@@ -96,27 +124,16 @@ async def test_a_man_in_the_middle_who_swaps_the_host_key_is_refused(tmp_path: P
         url = wait_for(r"dealerless join (\S+)", tmp_path / "host.log")
         inv = parse_invitation(url)
 
-        async def middle(joiner_ws: ServerConnection) -> None:
-            async with connect(dial_url(url)) as host_ws:
-                async def down() -> None:
-                    async for message in host_ws:
-                        obj = unpack(bytes(message), 1 << 17)
-                        if obj[:3] == ["hello", PROTOCOL_VERSION, "host"]:
-                            body = [*obj[3:-1]]
-                            body[0] = attacker.public_key
-                            body[-1] = pake_share(os.urandom(16), inv.rid, 5)
-                            message = pack(sign(attacker, inv.rid, [*obj[:3], *body]))
-                        await joiner_ws.send(message)
+        async def swap_host_key(message: bytes) -> list[bytes]:
+            obj = unpack(message, 1 << 17)
+            if obj[:3] == ["hello", PROTOCOL_VERSION, "host"]:
+                body = [*obj[3:-1]]
+                body[0] = attacker.public_key
+                body[-1] = pake_share(os.urandom(16), inv.rid, 5)
+                message = pack(sign(attacker, inv.rid, [*obj[:3], *body]))
+            return [message]
 
-                async def up() -> None:
-                    async for message in joiner_ws:
-                        await host_ws.send(message)
-                await asyncio.gather(down(), up())
-
-        async with serve(middle, "127.0.0.1", 0) as server:
-            port = server.sockets[0].getsockname()[1]
-            path = dial_url(url).split("/", 3)[3]
-            forged = f"ws://127.0.0.1:{port}/{path}#{url.partition('#')[2]}"
+        async with in_the_middle(url, swap_host_key) as forged:
             log = tmp_path / "joiner.log"
             joiner = start(["join", forged, "--bot", "greedy", "--timeout", "8", "--home",
                             str(homes["joiner"])], log)
@@ -159,30 +176,18 @@ async def test_forged_handshake_messages_from_the_middle_are_ignored(tmp_path: P
                 pack(sign(attacker, inv.rid, ["reveal", [os.urandom(32), os.urandom(32)]])),
             ]
 
-        async def middle(joiner_ws: ServerConnection) -> None:
+        async def inject(message: bytes) -> list[bytes]:
             nonlocal injected
-            async with connect(dial_url(url)) as host_ws:
-                async def down() -> None:
-                    nonlocal injected
-                    async for message in host_ws:
-                        obj = unpack(bytes(message), 1 << 17)
-                        if obj[0] in ("hello", "roster") and injected < 40:
-                            for forged in forgeries(obj[3] if obj[0] == "hello" else obj[1][0],
-                                                    obj[4] if obj[0] == "hello" else obj[2][0]):
-                                await joiner_ws.send(forged)
-                                injected += 1
-                        await joiner_ws.send(message)
+            obj = unpack(message, 1 << 17)
+            out = []
+            if obj[0] in ("hello", "roster") and injected < 40:
+                out = forgeries(obj[3] if obj[0] == "hello" else obj[1][0],
+                                obj[4] if obj[0] == "hello" else obj[2][0])
+                injected += len(out)
+            return [*out, message]
 
-                async def up() -> None:
-                    async for message in joiner_ws:
-                        await host_ws.send(message)
-                await asyncio.gather(down(), up())
-
-        async with serve(middle, "127.0.0.1", 0) as server:
-            port = server.sockets[0].getsockname()[1]
-            path = dial_url(url).split("/", 3)[3]
-            joiner = start(["join", f"ws://127.0.0.1:{port}/{path}#{url.partition('#')[2]}",
-                            "--bot", "greedy", "--timeout", "60", "--home",
+        async with in_the_middle(url, inject) as through:
+            joiner = start(["join", through, "--bot", "greedy", "--timeout", "60", "--home",
                             str(homes["joiner"])], tmp_path / "joiner.log")
             codes = [await asyncio.to_thread(finish, p, 120) for p in (host, joiner)]
     finally:
