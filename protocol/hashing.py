@@ -52,6 +52,7 @@ class Tag(Enum):
     SEAL_SHARE = b"dealerless/challenge/seal-share"
     SEAL_DECRYPT = b"dealerless/challenge/seal-decrypt"
     SEAL_STREAM = b"dealerless/seal/stream"
+    RELAY_WORK = b"dealerless/relay/work"
 
 
 def lp(part: bytes) -> bytes:

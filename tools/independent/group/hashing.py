@@ -45,6 +45,7 @@ TAGS = {
     "SEAL_SHARE": "dealerless/challenge/seal-share",
     "SEAL_DECRYPT": "dealerless/challenge/seal-decrypt",
     "SEAL_STREAM": "dealerless/seal/stream",
+    "RELAY_WORK": "dealerless/relay/work",
 }
 T = {k: v.encode() for k, v in TAGS.items()}
 
