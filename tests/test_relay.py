@@ -6,11 +6,11 @@ import asyncio
 import os
 
 import pytest
+from relay_helpers import join_room, open_room
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 
 from peers.net.relay import OPEN_ROOM, Limits, Relay
-from relay_helpers import join_room, open_room
 
 
 async def _relay(limits: Limits) -> tuple[Relay, object, str]:

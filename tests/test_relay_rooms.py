@@ -13,6 +13,7 @@ import urllib.request
 from pathlib import Path
 
 import pytest
+from relay_helpers import join_room, open_room
 from test_network import config, transcripts
 from websockets.asyncio.client import connect
 from websockets.exceptions import InvalidStatus
@@ -28,7 +29,6 @@ from peers.net.relay_events import refusals_log, rooms_log
 from peers.net.relay_limits import limit_flags
 from protocol.canonical import pack
 from protocol.verifier import replay
-from relay_helpers import join_room, open_room
 
 ROOT = Path(__file__).resolve().parent.parent
 

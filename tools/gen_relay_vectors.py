@@ -20,7 +20,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from protocol.relay_work import work_hash, zero_bits, solve  # noqa: E402
+from protocol.relay_work import solve, work_hash, zero_bits
 
 OUT = Path(__file__).resolve().parent.parent / "spec" / "vectors" / "relay_work.json"
 CASES = [("relay-work/0", "0123456789abcdef", 0), ("relay-work/1", "ab" * 16, 4),

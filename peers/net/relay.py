@@ -30,10 +30,8 @@ import asyncio
 import contextlib
 import json
 import os
-import random
 import re
 import time
-from collections import deque
 from dataclasses import dataclass, field
 from http import HTTPStatus
 from typing import Any
@@ -41,16 +39,15 @@ from urllib.parse import parse_qs
 
 from websockets.asyncio.server import ServerConnection, serve
 from websockets.exceptions import ConnectionClosed
-from websockets.frames import Frame, Opcode
 from websockets.http11 import Request, Response
 
 from peers.net.link import not_found
 from peers.net.outbox import Outbox
 from peers.net.quiet_log import quiet_logger
-from peers.net.relay_admission import Admission
+from peers.net.relay_admission import KEEPALIVE, Admission, RelayConnection
 from peers.net.relay_events import RelayEvents
 from peers.net.relay_limits import Limits
-from peers.net.relay_room import Room
+from peers.net.relay_room import Chaos, Room
 from protocol.relay_work import CHALLENGE_BYTES, meets
 
 __all__ = ["OPEN_ROOM", "Chaos", "Limits", "Relay", "run_relay"]
@@ -60,49 +57,6 @@ ROOM_PATH = re.compile(r"^/room/([0-9a-f]{16,64})(?:\?([a-z0-9=.&]{0,80}))?$")
 #: What a host appends to its room URL: it may create the room; a joiner may not.
 OPEN_ROOM = "?open"
 STATS_PATH = "/stats"
-#: The relay pings each connection this often, and drops one that has not answered
-#: within as long again.
-KEEPALIVE = 10.0
-#: A connection may send this many pings (or unasked pongs) per PING_WINDOW seconds.
-MAX_PINGS, PING_WINDOW = 10, 10.0
-
-
-@dataclass
-class Chaos:
-    """Deliberate misbehaviour for tests: probabilities per forwarded message."""
-
-    drop: float = 0.0
-    duplicate: float = 0.0
-    reorder: float = 0.0
-    rng: random.Random = field(default_factory=random.Random)
-
-    @property
-    def active(self) -> bool:
-        return self.drop > 0 or self.duplicate > 0 or self.reorder > 0
-
-
-class RelayConnection(ServerConnection):
-    """A relay connection that is failed when it pings too often (12.5): each ping costs
-    the relay a pong, so a flood of them would cost it CPU for nothing."""
-
-    pings: deque[float]
-    flooded = False
-
-    def process_event(self, event: Any) -> None:
-        super().process_event(event)
-        if not isinstance(event, Frame) or event.opcode not in (Opcode.PING, Opcode.PONG):
-            return
-        if not hasattr(self, "pings"):
-            self.pings = deque()
-        now = time.monotonic()
-        self.pings.append(now)
-        while self.pings and now - self.pings[0] > PING_WINDOW:
-            self.pings.popleft()
-        if len(self.pings) > MAX_PINGS and not self.flooded:
-            self.flooded = True
-            self.protocol.fail(1008, "too many pings")
-            self.send_data()
-            self.loop.call_later(1.0, self.transport.abort)
 
 
 @dataclass
@@ -366,24 +320,7 @@ class Relay:
         others = [c for c in room.connections if c is not conn]
         self.events.relayed(len(message), len(message) * len(others))
         for other in others:
-            self._forward(room, other, message)
-
-    def _forward(self, room: Room, conn: ServerConnection, message: bytes) -> None:
-        chaos = self.chaos
-        out = [message]
-        if chaos.active:
-            rng = chaos.rng
-            if rng.random() < chaos.drop:
-                out = []
-            elif rng.random() < chaos.duplicate:
-                out = [message, message]
-            if out and rng.random() < chaos.reorder and conn not in room.held:
-                room.held[conn] = out.pop()      # sent after the next message instead
-            elif conn in room.held:
-                out.append(room.held.pop(conn))
-        outbox = room.connections[conn]
-        for m in out:
-            outbox.put(m)
+            room.forward(other, message, self.chaos)
 
     def close(self) -> None:
         if self._sweeper is not None:

@@ -13,12 +13,22 @@ whatever a client takes, it pays for or shares fairly:
 from __future__ import annotations
 
 import time
+from collections import deque
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Any, Protocol
+
+from websockets.asyncio.server import ServerConnection
+from websockets.frames import Frame, Opcode
 
 from peers.net.relay_limits import Limits
 from protocol.relay_work import MAX_WORK_BITS
+
+#: The relay pings each connection this often, and drops one that has not answered
+#: within as long again.
+KEEPALIVE = 10.0
+#: A connection may send this many pings (or unasked pongs) per PING_WINDOW seconds.
+MAX_PINGS, PING_WINDOW = 10, 10.0
 
 
 class Held(Protocol):
@@ -91,3 +101,26 @@ class Admission:
             return None
         return min(by_owner[greedy], key=lambda item: item.quiet_since)
 
+
+class RelayConnection(ServerConnection):
+    """A relay connection that is failed when it pings too often (12.5): each ping costs
+    the relay a pong, so a flood of them would cost it CPU for nothing."""
+
+    pings: deque[float]
+    flooded = False
+
+    def process_event(self, event: Any) -> None:
+        super().process_event(event)
+        if not isinstance(event, Frame) or event.opcode not in (Opcode.PING, Opcode.PONG):
+            return
+        if not hasattr(self, "pings"):
+            self.pings = deque()
+        now = time.monotonic()
+        self.pings.append(now)
+        while self.pings and now - self.pings[0] > PING_WINDOW:
+            self.pings.popleft()
+        if len(self.pings) > MAX_PINGS and not self.flooded:
+            self.flooded = True
+            self.protocol.fail(1008, "too many pings")
+            self.send_data()
+            self.loop.call_later(1.0, self.transport.abort)

@@ -10,6 +10,7 @@ reader of another epoch (the relay restarted, the room was reopened) gets the lo
 from __future__ import annotations
 
 import os
+import random
 import time
 from collections import deque
 from dataclasses import dataclass, field
@@ -23,6 +24,20 @@ from protocol.errors import DealerlessError
 #: unpacking a frame: a 9-element array starting "hello", a 4-element one "done".
 HELLO_PREFIX, DONE_PREFIX = b"\x99\xa5hello", b"\x94\xa4done"
 MAX_READ = 4096
+
+
+@dataclass
+class Chaos:
+    """Deliberate misbehaviour for tests: probabilities per forwarded message."""
+
+    drop: float = 0.0
+    duplicate: float = 0.0
+    reorder: float = 0.0
+    rng: random.Random = field(default_factory=random.Random)
+
+    @property
+    def active(self) -> bool:
+        return self.drop > 0 or self.duplicate > 0 or self.reorder > 0
 
 
 @dataclass
@@ -117,3 +132,20 @@ class Room:
         ends = [(self.done.get(s), self.heads.get(s)) for s in range(self.seats)]
         self.finished = (None, None) not in ends and len(set(ends)) == 1
         return self.finished
+
+    def forward(self, conn: Any, message: bytes, chaos: Chaos) -> None:
+        """Queue `message` for `conn`, misbehaving as `chaos` says (tests only)."""
+        out = [message]
+        if chaos.active:
+            rng = chaos.rng
+            if rng.random() < chaos.drop:
+                out = []
+            elif rng.random() < chaos.duplicate:
+                out = [message, message]
+            if out and rng.random() < chaos.reorder and conn not in self.held:
+                self.held[conn] = out.pop()      # sent after the next message instead
+            elif conn in self.held:
+                out.append(self.held.pop(conn))
+        outbox = self.connections[conn]
+        for m in out:
+            outbox.put(m)
