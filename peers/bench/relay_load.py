@@ -123,7 +123,12 @@ async def enter_room(ws: Any, room: str, timeout: float) -> None:
     of work if the relay asks for one (`work <challenge> <bits>`), then read `room`."""
     line = str(await asyncio.wait_for(ws.recv(), timeout)).split()
     if line[:1] == ["work"]:
-        nonce = solve(bytes.fromhex(line[1]), room, int(line[2]))
+        challenge, bits = bytes.fromhex(line[1]), int(line[2])
+        start, nonce = 0, None
+        while nonce is None:   # in slices, so that other seats run (and cancelling works)
+            nonce = solve(challenge, room, bits, start, 4096)
+            start += 4096
+            await asyncio.sleep(0)
         await ws.send(str(nonce))
         line = str(await asyncio.wait_for(ws.recv(), timeout)).split()
     if line[:1] != ["room"]:
