@@ -194,10 +194,10 @@ class Relay:
             response.headers["Content-Type"] = "application/json"
             return response
         address = _address(conn)
-        refused = self._refusal(address, request.path, evict=False)
-        if refused is None and not self.admission.may_connect(address):
-            refused = "rate", (f"relay busy: too many new connections from this address "
-                               f"({self.limits.flag('connects_per_minute')})")
+        refused = self._refusal(address, request.path, evict=False) \
+            if self.admission.may_connect(address) else \
+            ("rate", (f"relay busy: too many new connections from this address "
+                      f"({self.limits.flag('connects_per_minute')})"))
         if refused is None:
             return None
         kind, why = refused
@@ -233,8 +233,10 @@ class Relay:
                     refused = self._room_refusal(address, rid, evict=True) \
                         if rid not in self.rooms else None
                 if refused is not None:
-                    self.events.refuse(refused[0], path, address, refused[1])
-                    member.outbox.drop(refused[1])
+                    kind, why = refused
+                    self.events.refuse(kind, path, address, why)
+                    await member.outbox.stop()
+                    await conn.close(1013 if kind.startswith("max_") else 1008, why)
                     return
             room = self._enter(rid, member, resume)
             async for message in conn:

@@ -31,8 +31,9 @@ class Limits:
     max_connections_per_address: int = _limit(
         64, "--max-connections-per-address", "connections from one client address")
     connects_per_minute: int = _limit(
-        240, "--connects-per-minute", "new connections one client address may make a "
-                                      "minute (a burst of as many, then one at a time)")
+        240, "--connects-per-minute", "connection attempts one client address may make "
+                                      "a minute (a burst of as many, then one at a "
+                                      "time)")
     max_connections_per_room: int = _limit(
         12, "--max-room-connections", "connections in one room (8 seats, and slack for "
                                       "reconnections)")
