@@ -56,6 +56,7 @@ class Tag(Enum):
     PAKE_GENERATOR = b"dealerless/h2p/pake"
     PAKE_KEY = b"dealerless/pake/key"
     PAKE_CONFIRM = b"dealerless/pake/confirm"
+    RELAY_WORK = b"dealerless/relay/work"
 
 
 def lp(part: bytes) -> bytes:

@@ -6,6 +6,7 @@ import asyncio
 import os
 
 import pytest
+from relay_helpers import join_room, open_room
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 
@@ -27,12 +28,12 @@ async def test_messages_are_forwarded_and_replayed_to_a_peer_that_comes_back() -
     _, server, base = await _relay(Limits())
     room = f"{base}/room/{os.urandom(16).hex()}"
     try:
-        async with connect(room + OPEN_ROOM) as a:
-            async with connect(room) as b:
+        async with await open_room(room) as a:
+            async with await join_room(room) as b:
                 await a.send(b"one")
                 assert await asyncio.wait_for(b.recv(), 5) == b"one"
             await a.send(b"two")              # b is away
-            async with connect(room) as b2:   # b comes back: it gets everything it missed
+            async with await join_room(room) as b2:   # a newcomer gets the whole log
                 assert await _recv_all(b2, 2) == [b"one", b"two"]
     finally:
         server.close()  # type: ignore[attr-defined]
@@ -42,8 +43,8 @@ async def test_messages_are_forwarded_and_replayed_to_a_peer_that_comes_back() -
 async def test_rooms_are_separate_and_paths_are_checked() -> None:
     _, server, base = await _relay(Limits())
     try:
-        async with connect(f"{base}/room/{'a' * 32}{OPEN_ROOM}") as a, \
-                connect(f"{base}/room/{'b' * 32}{OPEN_ROOM}") as b:
+        async with await open_room(f"{base}/room/{'a' * 32}") as a, \
+                await open_room(f"{base}/room/{'b' * 32}") as b:
             await a.send(b"for room a")
             with pytest.raises(TimeoutError):
                 await asyncio.wait_for(b.recv(), 0.3)
@@ -62,10 +63,10 @@ async def test_resource_bounds_are_enforced() -> None:
                                               idle_seconds=1.0))
     room = f"{base}/room/{'c' * 32}"
     try:
-        async with connect(room + OPEN_ROOM) as a:
+        async with await open_room(room) as a, await join_room(room):
             for i in range(4):
                 await a.send(bytes([i]))       # the fourth pushes the oldest out
-        async with connect(room) as late:
+        async with await join_room(room) as late:
             assert await _recv_all(late, 3) == [b"\x01", b"\x02", b"\x03"]
             with pytest.raises(TimeoutError):
                 await asyncio.wait_for(late.recv(), 0.3)
@@ -73,17 +74,17 @@ async def test_resource_bounds_are_enforced() -> None:
             await connect(f"{base}/room/{'d' * 32}{OPEN_ROOM}")
         assert refused.value.response.status_code == 503
         assert b"too many rooms" in refused.value.response.body
-        async with connect(room) as a, connect(room) as b:
+        async with await join_room(room) as a, await join_room(room) as b:
             with pytest.raises(InvalidStatus):   # a third connection in one room
                 await connect(room)
             del a, b
-        async with connect(room) as big:
+        async with await join_room(room) as big:
             await big.send(b"x" * 2000)        # over the message size limit
             with pytest.raises(ConnectionClosed):
                 while True:                    # (after the room's catch-up messages)
                     await asyncio.wait_for(big.recv(), 5)
         await asyncio.sleep(1.1)
-        async with connect(f"{base}/room/{'e' * 32}{OPEN_ROOM}") as fresh:  # idle rooms expired
+        async with await open_room(f"{base}/room/{'e' * 32}") as fresh:  # idle rooms expired
             await fresh.send(b"hello")
         assert list(relay.rooms) == ["e" * 32]
     finally:
@@ -95,9 +96,9 @@ async def test_a_room_takes_eight_seats_and_slack_by_default() -> None:
     relay, server, base = await _relay(Limits())
     room = f"{base}/room/{os.urandom(16).hex()}"
     try:
-        async with connect(room + OPEN_ROOM) as host:
-            seats = [await connect(room) for _ in range(relay.limits.max_connections_per_room
-                                                        - 1)]
+        async with await open_room(room) as host:
+            seats = [await join_room(room)
+                     for _ in range(relay.limits.max_connections_per_room - 1)]
             assert len(seats) + 1 >= 8 + 2
             await host.send(b"to all")
             for ws in seats:                      # every other connection gets it

@@ -13,6 +13,7 @@ import urllib.request
 from pathlib import Path
 
 import pytest
+from relay_helpers import join_room, open_room
 from test_network import config, transcripts
 from websockets.asyncio.client import connect
 from websockets.exceptions import InvalidStatus
@@ -109,12 +110,12 @@ async def test_a_room_left_before_its_game_is_over_waits_for_the_idle_grace() ->
     relay, server, base = await _relay(Limits(idle_seconds=0.5))
     room = f"{base}/room/{'a' * 32}"
     try:
-        async with connect(room + OPEN_ROOM) as host:
+        async with await open_room(room) as host, await join_room(room):
             await host.send(pack(["hello", PROTOCOL_VERSION, "host", bytes(32), bytes(32),
                                   "bram", {}, 2, 0, bytes(32), bytes(64)]))
             await host.send(pack(["done", 30, 0, bytes(32)]))   # one seat of two says it is done
         await _settled(relay, rooms=1)               # kept: seat 1 may come back
-        async with connect(room) as back:            # and it catches up from the log
+        async with await join_room(room) as back:    # and it catches up from the log
             assert len([await asyncio.wait_for(back.recv(), 5) for _ in range(2)]) == 2
         await asyncio.sleep(0.6)
         assert relay.stats()["rooms_open"] == 0
@@ -129,8 +130,8 @@ async def test_a_refusal_names_the_limit_and_its_value(
     caplog.set_level(logging.INFO, logger="dealerless.relay")
     relay, server, base = await _relay(Limits(max_rooms_per_address=2))
     try:
-        async with connect(f"{base}/room/{'1' * 32}{OPEN_ROOM}"), \
-                connect(f"{base}/room/{'2' * 32}{OPEN_ROOM}"):
+        async with await open_room(f"{base}/room/{'1' * 32}"), \
+                await open_room(f"{base}/room/{'2' * 32}"):
             with pytest.raises(InvalidStatus) as refused:
                 await connect(f"{base}/room/{'3' * 32}{OPEN_ROOM}")
         assert refused.value.response.status_code == 503
@@ -175,8 +176,9 @@ async def test_a_relay_restart_is_not_told_as_a_wrong_invitation(tmp_path: Path)
     said: list[str] = []
     links = [ClientLink(url + OPEN_ROOM, on_retry=said.append),
              ClientLink(url, fail_fast=True, on_retry=said.append)]
-    for link in links:
-        link.start()
+    links[0].start()
+    await links[0].wait_connected()   # the invitation is printed once the room is open
+    links[1].start()
     moves = 0
     gate = asyncio.Event()
     joiner_cfg = config(tmp_path, JOIN)

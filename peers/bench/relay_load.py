@@ -38,6 +38,7 @@ from peers.net.messages import PROTOCOL_VERSION
 from peers.table.selfplay import selfplay
 from protocol.canonical import pack, unpack
 from protocol.frames import MAX_FRAME_BYTES, frame_hash, parse_frame
+from protocol.relay_work import solve
 from protocol.setup import GameSetup
 from protocol.transcript import Transcript
 
@@ -81,6 +82,7 @@ async def play_seat(url: str, game: Recorded, me: int, timeout: float = 60.0,
         await asyncio.wait_for(opened.wait(), timeout)
     ws = await connect(url + (OPEN_ROOM if me == 0 else ""), max_size=MAX_MESSAGE,
                        compression=None, open_timeout=timeout)
+    await enter_room(ws, url.rpartition("/")[2], timeout)
     if me == 0 and opened is not None:
         opened.set()
     try:
@@ -117,6 +119,23 @@ async def play_seat(url: str, game: Recorded, me: int, timeout: float = 60.0,
         return game.encode(have)
     finally:
         await ws.close()
+
+
+async def enter_room(ws: Any, room: str, timeout: float) -> None:
+    """What a seat does on entering a relay room (spec/12-peers.md 12.5): pay the proof
+    of work if the relay asks for one (`work <challenge> <bits>`), then read `room`."""
+    line = str(await asyncio.wait_for(ws.recv(), timeout)).split()
+    if line[:1] == ["work"]:
+        challenge, bits = bytes.fromhex(line[1]), int(line[2])
+        start, nonce = 0, None
+        while nonce is None:   # in slices, so that other seats run (and cancelling works)
+            nonce = solve(challenge, room, bits, start, 4096)
+            start += 4096
+            await asyncio.sleep(0)
+        await ws.send(str(nonce))
+        line = str(await asyncio.wait_for(ws.recv(), timeout)).split()
+    if line[:1] != ["room"]:
+        raise RuntimeError(f"the relay did not let a seat in: {' '.join(line)[:80]!r}")
 
 
 async def play_game(base: str, game: Recorded, timeout: float = 60.0) -> list[bytes]:
@@ -158,7 +177,10 @@ def measure_relay(concurrent: int, recorded: int = 4, rounds: int = 1,
     tick(0, f"recording {recorded} games")
     games = record_games(recorded)
     cmd = [sys.executable, "-m", "peers.cli", "relay", "--listen", "127.0.0.1:0",
-           "--max-rooms-per-address", str(max(concurrent, 1)), "--stats-every", "0"]
+           "--max-rooms-per-address", str(max(concurrent, 1)),
+           "--max-connections-per-address", str(max(2 * concurrent, 64)),
+           "--connects-per-minute", str(max(2 * concurrent, 240)), "--work-bits", "0",
+           "--stats-every", "0"]
     relay = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
                              text=True)
     try:

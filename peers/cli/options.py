@@ -16,6 +16,7 @@ from typing import Any
 from peers.net import launch
 from peers.net.config import MAX_SEATS, MIN_SEATS
 from peers.net.link import check_url
+from protocol.relay_work import MAX_WORK_BITS
 from protocol.rules.bram import KOMI_LIMIT_HALVES
 
 #: Exit codes (spec/11-verify.md 11.1): invalid and failed are both 1.
@@ -97,6 +98,13 @@ def think_ms(text: str) -> float:
 def count(text: str) -> int:
     return int(number(text, int, "a whole number", lambda v: 1 <= v <= 10**9,
                        "want a whole number from 1 to 10^9"))
+
+
+def work_bits(text: str) -> int:
+    """`relay --work-bits`: 0 to the most a seat pays (spec/12-peers.md 12.5)."""
+    return int(number(text, int, "a whole number of bits",
+                       lambda v: 0 <= v <= MAX_WORK_BITS,
+                       f"want a whole number from 0 to {MAX_WORK_BITS}"))
 
 
 def seat_count(text: str) -> int:

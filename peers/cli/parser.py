@@ -25,6 +25,7 @@ from peers.cli.options import (
     relay_base,
     seat_count,
     think_ms,
+    work_bits,
 )
 from peers.net.config import MAX_SEATS, MIN_SEATS
 from peers.net.relay_limits import limit_flags
@@ -267,7 +268,8 @@ def add_network_commands(sub: Any) -> None:
     p.add_argument("--listen", type=parse_hostport, required=True, metavar="HOST:PORT",
                    help="the address and port to serve on (port 0: any free port)")
     for name, flag, default, meaning in limit_flags():
-        kind = positive_seconds if isinstance(default, float) else count
+        kind = positive_seconds if isinstance(default, float) else \
+            work_bits if name == "work_bits" else count
         p.add_argument(flag, dest=name, type=kind, default=default,
                        metavar="SECONDS" if kind is positive_seconds else "N",
                        help=f"{meaning} (default {default:g})" if kind is positive_seconds

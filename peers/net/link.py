@@ -34,13 +34,16 @@ from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidSta
 from websockets.http11 import Request, Response
 from websockets.uri import parse_uri
 
+from peers.net.outbox import SEND_TIMEOUT, Outbox
 from peers.net.quiet_log import quiet_logger
+from peers.net.relay_client import EntryError, Place, enter
 from protocol.frames import MAX_FRAME_BYTES
 
 #: A peer message is a frame plus a small envelope.
 MAX_MESSAGE_BYTES = MAX_FRAME_BYTES + 256
-#: A connection that does not take a message within this time is given up on.
-SEND_TIMEOUT = 5.0
+#: What a listening host queues for one connection at most; a reader further behind is
+#: dropped (it reconnects and asks for what it lacks).
+MAX_HOST_QUEUE, MAX_HOST_QUEUE_BYTES = 1024, 16 << 20
 #: Up to 7 joiners (8 seats), and slack for reconnections whose old connection has not
 #: been noticed as closed yet and for strangers who knock.
 MAX_HOST_CONNECTIONS = 12
@@ -101,14 +104,17 @@ def _why(exc: BaseException, known: bool = False, relay: bool = False) -> str:
     if isinstance(exc, OSError):
         return exc.strerror or type(exc).__name__
     if isinstance(exc, ConnectionClosed):
-        return "connection closed"
+        reason = exc.rcvd.reason if exc.rcvd is not None else ""
+        return f"connection closed ({reason[:120]})" if reason else "connection closed"
+    if isinstance(exc, EntryError):
+        return str(exc)
     return type(exc).__name__
 
 
 def _fatal(exc: BaseException) -> bool:
     """Failures that trying again cannot mend: a name that does not resolve, an answer
     that says there is no such game, or an HTTP refusal such as a full relay."""
-    return isinstance(exc, socket.gaierror | InvalidStatus)
+    return isinstance(exc, socket.gaierror | InvalidStatus | EntryError)
 
 
 def not_found(conn: ServerConnection, _reason: str) -> Response:
@@ -128,17 +134,6 @@ class Link(Protocol):
 async def _send(conn: Any, message: bytes) -> None:
     with contextlib.suppress(ConnectionClosed, TimeoutError):
         await asyncio.wait_for(conn.send(message), SEND_TIMEOUT)
-
-
-async def _send_or_drop(conn: ServerConnection, message: bytes) -> None:
-    """Send to one of our server's connections, or give up on a reader too slow to take a
-    message in SEND_TIMEOUT (it would hold up every other seat)."""
-    try:
-        await asyncio.wait_for(conn.send(message), SEND_TIMEOUT)
-    except TimeoutError:
-        await conn.close(1008, "too slow")
-    except ConnectionClosed:
-        pass
 
 
 class _Queued:
@@ -165,7 +160,7 @@ class HostLink(_Queued):
     def __init__(self, host: str, port: int, path: str) -> None:
         super().__init__()
         self.host, self.port, self.path = host, port, path
-        self.connections: set[ServerConnection] = set()
+        self.connections: dict[ServerConnection, Outbox] = {}
         self.server: Server | None = None
 
     async def start(self) -> int:
@@ -186,26 +181,29 @@ class HostLink(_Queued):
         if len(self.connections) >= MAX_HOST_CONNECTIONS:  # filled up since _check_path
             await conn.close(1013, TOO_MANY_CONNECTIONS)
             return
-        self.connections.add(conn)
+        outbox = self.connections[conn] = Outbox(conn, MAX_HOST_QUEUE, MAX_HOST_QUEUE_BYTES)
         try:
             async for message in conn:
                 if not isinstance(message, bytes) or len(message) > MAX_MESSAGE_BYTES:
                     continue
                 self._put(message)
                 # The other seats cannot reach this one but through us: pass it on to
-                # every other connection, once (nothing is sent back to its sender).
-                for other in list(self.connections - {conn}):
-                    await _send_or_drop(other, message)
+                # every other connection, once (nothing is sent back to its sender), each
+                # through its own queue, so that a stalled reader holds up nobody else.
+                for other, box in list(self.connections.items()):
+                    if other is not conn:
+                        box.put(message)
         except ConnectionClosed:
             pass
         finally:
-            self.connections.discard(conn)
+            self.connections.pop(conn, None)
+            await outbox.stop()
 
     async def send(self, message: bytes) -> None:
         # To every connection on the game's path: a stranger who connects too cannot
         # divert our messages from the real players (it learns nothing secret either).
-        for conn in list(self.connections):
-            await _send_or_drop(conn, message)
+        for box in list(self.connections.values()):
+            box.put(message)
 
     async def close(self) -> None:
         if self.server is not None:
@@ -230,6 +228,7 @@ class ClientLink(_Queued):
         self.label = label or url
         self.fail_fast, self.on_retry = fail_fast, on_retry
         self.via_relay = parse_uri(self.url).resource_name.startswith(RELAY_ROOMS)
+        self.place = Place()   # where this seat is in the relay room's numbering
         self.conn: Any = None
         self.task: asyncio.Task[None] | None = None
         self.connected = asyncio.Event()
@@ -243,14 +242,19 @@ class ClientLink(_Queued):
         delay, tries, reached = 0.1, 0, False
         while True:
             try:
-                async with connect(self.url, max_size=MAX_MESSAGE_BYTES, compression=None,
-                                   open_timeout=5) as conn:
+                async with connect(self.place.url(self.url), max_size=MAX_MESSAGE_BYTES,
+                                   compression=None, open_timeout=5) as conn:
+                    if self.via_relay:
+                        await enter(conn, self.url, self.place)
                     self.conn, delay, tries, reached = conn, 0.1, 0, True
                     self.connected.set()
                     self._changed.set()
                     async for message in conn:
+                        if isinstance(message, bytes):
+                            self.place.next += 1
                         self._put(message)
-            except (OSError, ConnectionClosed, InvalidHandshake, TimeoutError) as exc:
+            except (OSError, ConnectionClosed, InvalidHandshake, TimeoutError,
+                    EntryError) as exc:
                 tries += 1
                 why = _why(exc, reached or not self.fail_fast, self.via_relay)
                 if self.fail_fast and not reached and (_fatal(exc)

@@ -1,23 +1,25 @@
 """An untrusted store-and-forward relay (spec/12-peers.md section 12.5).
 
 Every seat (2 to 8) connects outward to ws://RELAY/room/<rendezvous id>; the host opens
-the room (`?open`), and a joiner whose room does not exist is answered with HTTP
-404 at once, so a mistyped invitation is reported instead of waited on. The relay keeps
-each room's messages and forwards every message to the room's other
-connections; a connection that arrives later (or comes back) first gets every
-message the room holds, so a peer that reconnects gets what it missed. The
-relay checks nothing and can forge nothing: peers verify every frame.
+the room (`?open`) after a small proof of work, and a joiner whose room does not exist
+is answered with HTTP 404 at once, so a mistyped invitation is reported instead of
+waited on. The relay keeps each room's messages and forwards every message to the
+room's other connections, each through its own bounded queue and writer
+(peers/net/outbox.py), so a reader that stalls holds up nobody else. A newcomer first
+gets the room's log, or only what is new if it says what it holds (`?from=`). The relay
+checks nothing and can forge nothing: peers verify every frame.
 
 A room is freed as soon as its game is over: the host's hello said how many seats
 play (K), every one of the K seats has said `done` with the same frame count and head, and
 every connection has left. The relay reads those two small messages only for that;
-it forwards them unchanged and trusts them for nothing else (a seat that lies frees
-its own room early, which it could spoil anyway). A room that empties before its game
-is over is kept for `idle_seconds`, so a seat that crashed can come back and catch up.
+it forwards them unchanged and trusts them for nothing else. A room is also freed when
+nobody joins it in time, when it goes quiet, or when a fairer share needs its slot;
+a room that empties before its game is over is kept for `idle_seconds`, so a seat
+that crashed can come back and catch up.
 
-Resources are bounded (peers/net/relay_limits.py, one flag each); room events and
-counters go through one place (peers/net/relay_events.py), and `GET /stats` answers
-the counters as JSON.
+Resources are bounded (peers/net/relay_limits.py, one flag each; who gets them:
+peers/net/relay_admission.py); room events and counters go through one place
+(peers/net/relay_events.py), and `GET /stats` answers the counters as JSON.
 For tests the relay can misbehave on purpose (`Chaos`): drop, duplicate or
 reorder what it forwards.
 """
@@ -25,91 +27,47 @@ reorder what it forwards.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
-import random
+import os
 import re
 import time
-from collections import deque
 from dataclasses import dataclass, field
 from http import HTTPStatus
 from typing import Any
+from urllib.parse import parse_qs
 
 from websockets.asyncio.server import ServerConnection, serve
 from websockets.exceptions import ConnectionClosed
 from websockets.http11 import Request, Response
 
-from peers.net.link import SEND_TIMEOUT, not_found
+from peers.net.link import not_found
+from peers.net.outbox import Outbox
 from peers.net.quiet_log import quiet_logger
+from peers.net.relay_admission import KEEPALIVE, Admission, RelayConnection
 from peers.net.relay_events import RelayEvents
 from peers.net.relay_limits import Limits
-from protocol.canonical import unpack
-from protocol.errors import DealerlessError
+from peers.net.relay_room import Chaos, Room
+from protocol.relay_work import CHALLENGE_BYTES, meets
 
 __all__ = ["OPEN_ROOM", "Chaos", "Limits", "Relay", "run_relay"]
 
 log = quiet_logger("dealerless.relay")  # websockets logs every connection here
-ROOM_PATH = re.compile(r"^/room/([0-9a-f]{16,64})(\?open)?$")
+ROOM_PATH = re.compile(r"^/room/([0-9a-f]{16,64})(?:\?([a-z0-9=.&]{0,80}))?$")
 #: What a host appends to its room URL: it may create the room; a joiner may not.
 OPEN_ROOM = "?open"
 STATS_PATH = "/stats"
-#: The two peer messages the relay reads (12.3), told by their first bytes without
-#: unpacking a frame: an 11-element array starting "hello" (the host's; a joiner's has 9),
-#: a 4-element one "done".
-HELLO_PREFIX, DONE_PREFIX = b"\x9b\xa5hello", b"\x94\xa4done"
-MAX_READ = 4096
 
 
 @dataclass
-class Chaos:
-    """Deliberate misbehaviour for tests: probabilities per forwarded message."""
+class Member:
+    """One connection: whose it is, and when it last sent a message (fair sharing)."""
 
-    drop: float = 0.0
-    duplicate: float = 0.0
-    reorder: float = 0.0
-    rng: random.Random = field(default_factory=random.Random)
-
-    @property
-    def active(self) -> bool:
-        return self.drop > 0 or self.duplicate > 0 or self.reorder > 0
-
-
-@dataclass
-class Room:
-    creator: str
-    log: deque[bytes] = field(default_factory=deque)
-    size: int = 0
-    connections: set[ServerConnection] = field(default_factory=set)
-    held: dict[ServerConnection, bytes] = field(default_factory=dict)
-    last_active: float = field(default_factory=time.monotonic)
-    seats: int | None = None            # K, from the host's hello
-    done: dict[int, int] = field(default_factory=dict)   # seat -> frame count it reported
-    heads: dict[int, bytes] = field(default_factory=dict)   # seat -> its last frame's hash
-    finished: bool = False
-
-    def observe(self, message: bytes) -> bool:
-        """Note the seat count or a seat's `done`; True when this finishes the game."""
-        if len(message) > MAX_READ or not message.startswith((HELLO_PREFIX, DONE_PREFIX)):
-            return False
-        try:
-            obj = unpack(message, MAX_READ)
-        except DealerlessError:
-            return False
-        if message.startswith(HELLO_PREFIX):
-            seats = obj[7]
-            if obj[2] == "host" and type(seats) is int and 2 <= seats <= 8:
-                self.seats = seats
-            return False
-        frames, seat, head = obj[1], obj[2], obj[3]
-        if type(frames) is not int or type(seat) is not int or not 0 <= seat < 8 \
-                or type(head) is not bytes:
-            return False
-        self.done[seat], self.heads[seat] = frames, head
-        if self.finished or self.seats is None:
-            return False
-        # One chain at every seat (10.8): the same count and the same last frame.
-        ends = [(self.done.get(s), self.heads.get(s)) for s in range(self.seats)]
-        self.finished = (None, None) not in ends and len(set(ends)) == 1
-        return self.finished
+    conn: ServerConnection
+    owner: str
+    outbox: Outbox
+    quiet_since: float = field(default_factory=time.monotonic)
+    spoke: bool = False
 
 
 class Relay:
@@ -117,9 +75,15 @@ class Relay:
         self.limits = limits or Limits()
         self.chaos = chaos or Chaos()
         self.rooms: dict[str, Room] = {}
-        self.connections = 0
+        self.members: dict[ServerConnection, Member] = {}
         self.kept_bytes = 0
         self.events = RelayEvents()
+        self.admission = Admission(self.limits)
+        self._sweeper: asyncio.Task[None] | None = None
+
+    @property
+    def connections(self) -> int:
+        return len(self.members)
 
     @property
     def total_bytes(self) -> int:
@@ -131,49 +95,95 @@ class Relay:
 
     async def serve(self, host: str, port: int) -> tuple[object, int]:
         server = await serve(self._handle, host, port, max_size=self.limits.max_message,
-                             compression=None, process_request=self._admit, logger=log)
+                             compression=None, process_request=self._admit, logger=log,
+                             create_connection=RelayConnection, ping_interval=KEEPALIVE,
+                             ping_timeout=KEEPALIVE)
+        self._sweeper = asyncio.create_task(self._sweep_while(server))
         sockets = list(server.sockets)
         return server, int(sockets[0].getsockname()[1]) if sockets else port
 
+    async def _sweep_while(self, server: Any) -> None:
+        """Sweep every second for as long as `server` serves."""
+        while server.server.is_serving():
+            self.sweep()
+            await asyncio.sleep(1.0)
+
     def sweep(self) -> None:
-        """Free every room that has been empty, its game unfinished, for idle_seconds."""
-        now = time.monotonic()
-        for rid in [r for r, room in self.rooms.items()
-                    if not room.connections and now - room.last_active
-                    > self.limits.idle_seconds]:
-            self._free(rid, f"empty and quiet for {self.limits.idle_seconds:g} s")
+        """Free the rooms whose time is up, and drop connections that never spoke."""
+        now, limits = time.monotonic(), self.limits
+        for rid, room in list(self.rooms.items()):
+            if room.connections and not room.joined \
+                    and now - room.opened_at > limits.unjoined_seconds:
+                self._free(rid, f"nobody joined in {limits.unjoined_seconds:g} s")
+            elif room.connections and now - room.last_active > limits.quiet_seconds:
+                self._free(rid, f"no message for {limits.quiet_seconds:g} s")
+            elif not room.connections and now - room.last_active > limits.idle_seconds:
+                self._free(rid, f"empty and quiet for {limits.idle_seconds:g} s")
+        for member in list(self.members.values()):
+            if not member.spoke and now - member.quiet_since > limits.quiet_seconds:
+                member.outbox.drop(f"sent nothing in {limits.quiet_seconds:g} s")
 
     def _free(self, rid: str, why: str) -> None:
         room = self.rooms.pop(rid)
         self.kept_bytes -= room.size
         self.events.freed(rid, why, len(self.rooms))
+        for outbox in room.connections.values():
+            outbox.drop(f"room freed: {why}")
 
-    def _refusal(self, address: str, path: str) -> tuple[str, str] | None:
-        """(kind, reason) if this connection may not enter the room its path names."""
-        match = ROOM_PATH.match(path)
-        if match is None:
-            return "path", "unknown path: use /room/<rendezvous id>"
-        self.sweep()
+    def _room_refusal(self, address: str, rid: str, evict: bool) -> tuple[str, str] | None:
+        """(kind, reason) if `address` may not open room `rid` now; with `evict`, make
+        room by taking one from a greedier address (relay_admission.py)."""
         limits = self.limits
-        room = self.rooms.get(match.group(1))
-        if room is None:
-            if not match.group(2):
-                return "no-room", "no such room"
-            if len(self.rooms) >= limits.max_rooms:
+        mine = sum(1 for r in self.rooms.values() if r.creator == address)
+        if mine >= limits.max_rooms_per_address:
+            return "max_rooms_per_address", (
+                f"relay full: too many rooms from this address: {mine} open "
+                f"({limits.flag('max_rooms_per_address')})")
+        if len(self.rooms) >= limits.max_rooms:
+            victim = self.admission.victim(address, self.rooms.values())
+            if victim is None:
                 return "max_rooms", (f"relay full: too many rooms: {len(self.rooms)} open "
                                      f"({limits.flag('max_rooms')})")
-            mine = sum(1 for r in self.rooms.values() if r.creator == address)
-            if mine >= limits.max_rooms_per_address:
-                return "max_rooms_per_address", (
-                    f"relay full: too many rooms from this address: {mine} open "
-                    f"({limits.flag('max_rooms_per_address')})")
+            if evict:
+                self._free(next(r for r, room in self.rooms.items() if room is victim),
+                           "given up to a newcomer: its address held the most rooms")
+        return None
+
+    def _refusal(self, address: str, path: str, evict: bool) -> tuple[str, str] | None:
+        """(kind, reason) if this connection may not enter the room its path names."""
+        parsed = _parse(path)
+        if parsed is None:
+            return "path", "unknown path: use /room/<rendezvous id>"
+        rid, opening, _ = parsed
+        self.sweep()
+        limits = self.limits
+        room = self.rooms.get(rid)
+        if room is None:
+            if not opening:
+                return "no-room", "no such room"
+            refused = self._room_refusal(address, rid, evict=False)
+            if refused is not None:
+                return refused
         elif len(room.connections) >= limits.max_connections_per_room:
             return "max_connections_per_room", (
                 f"relay full: too many connections in this room: {len(room.connections)} "
                 f"({limits.flag('max_connections_per_room')})")
+        mine = sum(1 for m in self.members.values() if m.owner == address)
+        if mine >= limits.max_connections_per_address:
+            return "max_connections_per_address", (
+                f"relay full: too many connections from this address: {mine} "
+                f"({limits.flag('max_connections_per_address')})")
         if self.connections >= limits.max_connections:
-            return "max_connections", (f"relay full: too many connections: {self.connections} "
-                                       f"({limits.flag('max_connections')})")
+            victim = self.admission.victim(address, self.members.values())
+            if victim is None:
+                return "max_connections", (
+                    f"relay full: too many connections: {self.connections} "
+                    f"({limits.flag('max_connections')})")
+            if evict:
+                assert isinstance(victim, Member)
+                victim.outbox.drop("given up to a newcomer: its address held the most "
+                                   "connections")
+                self.members.pop(victim.conn, None)
         return None
 
     def _admit(self, conn: ServerConnection, request: Request) -> Response | None:
@@ -184,11 +194,16 @@ class Relay:
             response.headers["Content-Type"] = "application/json"
             return response
         address = _address(conn)
-        refused = self._refusal(address, request.path)
+        refused = self._refusal(address, request.path, evict=False) \
+            if self.admission.may_connect(address) else \
+            ("rate", (f"relay busy: too many new connections from this address "
+                      f"({self.limits.flag('connects_per_minute')})"))
         if refused is None:
             return None
         kind, why = refused
         self.events.refuse(kind, request.path, address, why)
+        if kind == "rate":
+            return conn.respond(HTTPStatus.TOO_MANY_REQUESTS, why + "\n")
         if kind.startswith("max_"):
             return conn.respond(HTTPStatus.SERVICE_UNAVAILABLE, why + "\n")
         return not_found(conn, why)
@@ -196,91 +211,132 @@ class Relay:
     async def _handle(self, conn: ServerConnection) -> None:
         path = conn.request.path if conn.request is not None else ""
         address = _address(conn)
-        refused = self._refusal(address, path)  # again: the room may have changed
+        refused = self._refusal(address, path, evict=True)  # again: things may have changed
         if refused is not None:
             kind, why = refused
             self.events.refuse(kind, path, address, why)
             await conn.close(1013 if kind.startswith("max_") else 1008, why)
             return
-        match = ROOM_PATH.match(path)
-        assert match is not None
-        rid = match.group(1)
-        room = self.rooms.get(rid)
-        if room is None:  # created only once the connection is accepted
-            room = self.rooms[rid] = Room(creator=address)
-            self.events.opened(rid, address, len(self.rooms))
-        else:
-            self.events.joined(rid, address, len(room.connections) + 1)
-        room.connections.add(conn)
-        self.connections += 1
+        parsed = _parse(path)
+        assert parsed is not None
+        rid, _, resume = parsed
+        limits = self.limits
+        member = Member(conn, address, Outbox(conn, limits.max_messages_per_room + 2,
+                                              limits.max_bytes_per_room + 256,
+                                              self.events.dropped))
+        self.members[conn] = member
+        room: Room | None = None
         try:
-            for logged in list(room.log):  # catch up on everything the room holds
-                self.events.bytes_out += len(logged)
-                await self._send(conn, logged)
+            if rid not in self.rooms:
+                refused = await self._work(member, rid)
+                if refused is None:
+                    refused = self._room_refusal(address, rid, evict=True) \
+                        if rid not in self.rooms else None
+                if refused is not None:
+                    kind, why = refused
+                    self.events.refuse(kind, path, address, why)
+                    await member.outbox.stop()
+                    await conn.close(1013 if kind.startswith("max_") else 1008, why)
+                    return
+            room = self._enter(rid, member, resume)
             async for message in conn:
+                if self.rooms.get(rid) is not room:
+                    break                        # freed while this message was on its way
                 if isinstance(message, bytes):
-                    await self._relay(rid, room, conn, message)
+                    member.quiet_since, member.spoke = time.monotonic(), True
+                    self._relay(rid, room, conn, message)
         except ConnectionClosed:
             pass
         finally:
-            room.connections.discard(conn)
-            room.held.pop(conn, None)
-            room.last_active = time.monotonic()
-            self.connections -= 1
-            if not room.connections and self.rooms.get(rid) is room:
-                if room.finished:
-                    self._free(rid, "game over, every seat left")
-                elif not room.log:
-                    self._free(rid, "empty: nothing was sent")
+            await self._leave(rid, room, member)
 
-    async def _relay(self, rid: str, room: Room, conn: ServerConnection,
-                     message: bytes) -> None:
+    async def _work(self, member: Member, rid: str) -> tuple[str, str] | None:
+        """Ask the opener of room `rid` for a proof of work (12.5); None once answered."""
+        mine = sum(1 for r in self.rooms.values() if r.creator == member.owner)
+        bits = self.admission.work_bits(mine, len(self.rooms))
+        challenge = os.urandom(CHALLENGE_BYTES)
+        member.outbox.put(f"work {challenge.hex()} {bits}")
+        try:
+            answer = await asyncio.wait_for(member.conn.recv(), self.limits.work_seconds)
+        except TimeoutError:
+            return "work", f"no proof of work in {self.limits.work_seconds:g} s"
+        nonce = answer.strip() if isinstance(answer, str) else ""
+        if not (nonce.isdigit() and len(nonce) <= 20
+                and meets(challenge, rid, int(nonce), bits)):
+            return "work", "wrong proof of work"
+        member.spoke = True
+        return None
+
+    def _enter(self, rid: str, member: Member, resume: str | None) -> Room:
+        room = self.rooms.get(rid)
+        if room is None:  # created only once the opener has paid for it
+            room = self.rooms[rid] = Room(creator=member.owner)
+            self.events.opened(rid, member.owner, len(self.rooms))
+        else:
+            room.joined = room.joined or bool(room.connections)
+            room.last_active = time.monotonic()
+            self.events.joined(rid, member.owner, len(room.connections) + 1)
+        start = room.start_for(resume, self.limits.max_catchup)
+        member.outbox.put(f"room {room.epoch} {start}")
+        room.connections[member.conn] = member.outbox
+        caught_up = room.since(start)
+        sent = sum(len(m) for m in caught_up)
+        if resume is None:
+            room.catchup_sent += sent
+        self.events.bytes_out += sent
+        for logged in caught_up:
+            member.outbox.put(logged)
+        return room
+
+    async def _leave(self, rid: str, room: Room | None, member: Member) -> None:
+        if self.members.get(member.conn) is member:
+            del self.members[member.conn]
+        if getattr(member.conn, "flooded", False):
+            self.events.dropped("too many pings")
+        await member.outbox.stop()
+        if room is None:
+            return
+        room.connections.pop(member.conn, None)
+        room.held.pop(member.conn, None)
+        room.last_active = time.monotonic()
+        if not room.connections and self.rooms.get(rid) is room:
+            if room.finished:
+                self._free(rid, "game over, every seat left")
+            elif not room.log:
+                self._free(rid, "empty: nothing was sent")
+            elif not room.joined:
+                self._free(rid, "empty: nobody joined")
+
+    def _relay(self, rid: str, room: Room, conn: ServerConnection, message: bytes) -> None:
         # A full room forgets its oldest messages rather than stopping a live
         # game: peers resend what the other side asks for (SYNC), so the log
         # only speeds up catching up after a reconnect.
         limits = self.limits
-        while room.log and (len(room.log) >= limits.max_messages_per_room
-                            or room.size + len(message) > limits.max_bytes_per_room
-                            or self.kept_bytes + len(message) > limits.max_total_bytes):
-            dropped = len(room.log.popleft())
-            room.size -= dropped
-            self.kept_bytes -= dropped
-        room.log.append(message)
-        room.size += len(message)
+        self.kept_bytes -= room.append(message, limits.max_messages_per_room,
+                                       limits.max_bytes_per_room)
         self.kept_bytes += len(message)
-        room.last_active = time.monotonic()
+        while self.kept_bytes > limits.max_total_bytes and room.log:
+            self.kept_bytes -= room.forget_oldest()
         if room.observe(message):
             self.events.finished(rid, room.seats or 0, room.done.get(0, 0))
-        others = list(room.connections - {conn})
+        others = [c for c in room.connections if c is not conn]
         self.events.relayed(len(message), len(message) * len(others))
         for other in others:
-            await self._forward(room, other, message)
+            room.forward(other, message, self.chaos)
 
-    async def _forward(self, room: Room, conn: ServerConnection, message: bytes) -> None:
-        chaos = self.chaos
-        out = [message]
-        if chaos.active:
-            rng = chaos.rng
-            if rng.random() < chaos.drop:
-                out = []
-            elif rng.random() < chaos.duplicate:
-                out = [message, message]
-            if out and rng.random() < chaos.reorder and conn not in room.held:
-                room.held[conn] = out.pop()      # sent after the next message instead
-            elif conn in room.held:
-                out.append(room.held.pop(conn))
-        for m in out:
-            await self._send(conn, m)
+    def close(self) -> None:
+        if self._sweeper is not None:
+            self._sweeper.cancel()
 
-    @staticmethod
-    async def _send(conn: ServerConnection, message: bytes) -> None:
-        """Send, or give up on a reader too slow to take a message in SEND_TIMEOUT."""
-        try:
-            await asyncio.wait_for(conn.send(message), SEND_TIMEOUT)
-        except TimeoutError:
-            await conn.close(1008, "too slow")
-        except ConnectionClosed:
-            pass
+
+def _parse(path: str) -> tuple[str, bool, str | None] | None:
+    """(room id, whether it may be opened, what the newcomer holds) of a room path."""
+    match = ROOM_PATH.match(path)
+    if match is None:
+        return None
+    query = parse_qs(match.group(2) or "", keep_blank_values=True)
+    held = query.get("from", [""])[0]
+    return match.group(1), "open" in query, held or None
 
 
 def _address(conn: ServerConnection) -> str:
@@ -290,19 +346,17 @@ def _address(conn: ServerConnection) -> str:
 async def run_relay(host: str, port: int, limits: Limits | None = None,
                     chaos: Chaos | None = None, ready: asyncio.Event | None = None,
                     stats_every: float = 60.0) -> None:
-    """Serve until cancelled; free quiet rooms as they expire, and log the counters every
+    """Serve until cancelled; free rooms as their time is up, and log the counters every
     `stats_every` seconds when they have changed (0: never)."""
     relay = Relay(limits, chaos)
     server, bound = await relay.serve(host, port)
     print(f"relay listening on ws://{host}:{bound}/room/<rendezvous id>", flush=True)
     if ready is not None:
         ready.set()
-    tick = min(5.0, relay.limits.idle_seconds / 4)
     last_line, last_stats = time.monotonic(), ""
     try:
         while True:
-            await asyncio.sleep(tick)
-            relay.sweep()
+            await asyncio.sleep(1.0)
             if stats_every and time.monotonic() - last_line >= stats_every:
                 stats = relay.stats()
                 shown = json.dumps({k: v for k, v in stats.items() if k != "uptime_s"})
@@ -311,4 +365,7 @@ async def run_relay(host: str, port: int, limits: Limits | None = None,
                     last_stats = shown
                 last_line = time.monotonic()
     finally:
+        relay.close()
         server.close()  # type: ignore[attr-defined]
+        with contextlib.suppress(Exception):
+            await server.wait_closed()  # type: ignore[attr-defined]

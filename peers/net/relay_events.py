@@ -46,6 +46,7 @@ class RelayEvents:
         self.games_finished = 0
         self.rooms_freed: Counter[str] = Counter()
         self.refused: Counter[str] = Counter()
+        self.dropped_for: Counter[str] = Counter()
         self.bytes_in = 0
         self.bytes_out = 0
         self.messages = 0
@@ -72,6 +73,12 @@ class RelayEvents:
         self.refused[kind] += 1
         refusals_log.info("refused %s for %s: %s", _shown(path), address, why)
 
+    def dropped(self, why: str) -> None:
+        """A connection the relay closed: too slow, silent, pinging too often, or given
+        up to a fairer share."""
+        self.dropped_for[why] += 1
+        refusals_log.info("dropped a connection: %s", why)
+
     def relayed(self, received: int, sent: int) -> None:
         self.messages += 1
         self.bytes_in += received
@@ -90,6 +97,7 @@ class RelayEvents:
             "games_finished": self.games_finished,
             "rooms_freed": dict(sorted(self.rooms_freed.items())),
             "refused": dict(sorted(self.refused.items())),
+            "dropped": dict(sorted(self.dropped_for.items())),
             "messages_relayed": self.messages,
             "bytes_received": self.bytes_in,
             "bytes_sent": self.bytes_out,

@@ -3,7 +3,7 @@
 Every bound the relay enforces is one field of `Limits`, and each field carries its
 flag and a sentence of help, so `dealerless relay --help`, the spec's table and a
 refusal ("relay full: ... (--max-rooms 256)") all name the same flag with the same
-default. A new bound (issue 21: per-address admission) is one more field here.
+default. A new bound is one more field here.
 """
 
 from __future__ import annotations
@@ -24,10 +24,16 @@ class Limits:
 
     max_rooms: int = _limit(256, "--max-rooms", "rooms open at once")
     max_rooms_per_address: int = _limit(
-        64, "--max-rooms-per-address",
+        16, "--max-rooms-per-address",
         "rooms opened by one client address and still open (a club behind one NAT "
         "address shares them)")
     max_connections: int = _limit(512, "--max-connections", "connections in all rooms")
+    max_connections_per_address: int = _limit(
+        64, "--max-connections-per-address", "connections from one client address")
+    connects_per_minute: int = _limit(
+        240, "--connects-per-minute", "connection attempts one client address may make "
+                                      "a minute (a burst of as many, then one at a "
+                                      "time)")
     max_connections_per_room: int = _limit(
         12, "--max-room-connections", "connections in one room (8 seats, and slack for "
                                       "reconnections)")
@@ -43,6 +49,23 @@ class Limits:
         MAX_MESSAGE_BYTES, "--max-message", "bytes in one message; a larger one closes "
                                             "its connection (a frame needs up to "
                                             f"{MAX_MESSAGE_BYTES})")
+    max_catchup: int = _limit(
+        32 << 20, "--max-catchup", "bytes of its log a room sends again to newcomers in "
+                                   "all; past them a newcomer gets only new messages "
+                                   "(peers ask each other for what they lack)")
+    work_bits: int = _limit(
+        16, "--work-bits", "proof of work to open a room, in bits (2^bits hashes); one "
+                           "bit more for each quarter of --max-rooms open and as many as "
+                           "the bits of the rooms the address holds")
+    work_seconds: float = _limit(
+        60.0, "--work-seconds", "seconds an opener has to answer the proof of work")
+    unjoined_seconds: float = _limit(
+        180.0, "--unjoined", "seconds a room may wait for its first joiner; then its "
+                             "opener is disconnected and the room freed")
+    quiet_seconds: float = _limit(
+        60.0, "--quiet", "seconds a connection may wait before its first message, and a "
+                         "room with connections between two messages (waiting peers "
+                         "SYNC every 2 s); then they are closed")
     idle_seconds: float = _limit(
         300.0, "--idle", "seconds an unfinished game's room is kept after its last "
                          "connection leaves, so a seat that crashed can come back and "

@@ -49,6 +49,7 @@ TAGS = {
     "PAKE_GENERATOR": "dealerless/h2p/pake",
     "PAKE_KEY": "dealerless/pake/key",
     "PAKE_CONFIRM": "dealerless/pake/confirm",
+    "RELAY_WORK": "dealerless/relay/work",
 }
 T = {k: v.encode() for k, v in TAGS.items()}
 
