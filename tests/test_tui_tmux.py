@@ -22,6 +22,8 @@ from pathlib import Path
 import pytest
 from websockets.sync.client import connect
 
+from protocol.relay_work import solve
+
 TMUX = shutil.which("tmux")
 pytestmark = pytest.mark.skipif(TMUX is None, reason="tmux is not installed")
 CLI = [sys.executable, "-m", "peers.cli"]
@@ -139,11 +141,16 @@ def test_host_shows_invitation_then_sas_and_key_then_result(term: Terminal,
                 "--timeout", "30"])
     before = term.wait(lambda s: "Waiting for an opponent..." in s and "q Quit" in s)
     lines = rows(before)
-    found = [m for line in lines
-             if (m := re.fullmatch(r"dealerless join (ws://\S+)\s*", line))]
+    # At 80 columns the invitation (URL, pin and secret) takes more than one row: each
+    # row holds a piece from column 0, with no border, and "c" copies it whole.
+    first = next(i for i, line in enumerate(lines) if line.startswith("Invitation:"))
+    last = next(i for i, line in enumerate(lines) if line.startswith("Waiting for"))
+    text = "".join(line.rstrip() for line in lines[first + 1:last])
+    found = re.fullmatch(r"dealerless join(ws://\S+)", text)
     assert found, before
-    url = found[0].group(1)  # whole on one line, from column 0, no border in it
-    assert re.fullmatch(r"ws://127\.0\.0\.1:\d+/dealerless/[0-9a-f]{32}", url)
+    url = found.group(1)
+    assert re.fullmatch(r"ws://127\.0\.0\.1:\d+/dealerless/[0-9a-f]{32}#[\w-]{22}\.[\w-]{22}",
+                        url), url
     assert "c Copy invitation" in lines[23]
 
     log = tmp_path / "join.log"
@@ -178,7 +185,8 @@ def test_host_shows_invitation_then_sas_and_key_then_result(term: Terminal,
 def test_a_refused_join_exits_with_the_reason_before_any_table(term: Terminal,
                                                                tmp_path: Path) -> None:
     url = f"ws://127.0.0.1:{free_port()}/dealerless/{'0' * 32}"  # nobody listens there
-    term.start([*CLI, "join", url, "--home", str(tmp_path / "h"), "--timeout", "300"])
+    term.start([*CLI, "join", f"{url}#{'A' * 22}.{'A' * 22}", "--home", str(tmp_path / "h"),
+                "--timeout", "300"])
     done = term.wait(lambda s: "EXIT=" in s, timeout=15)  # seconds, not the 300 s timeout
     text = done.replace("\n", "")  # the terminal wraps the long lines
     assert "EXIT=1" in text and "connection refused, retrying (1)" in text, done
@@ -197,8 +205,12 @@ def test_a_failed_handshake_is_a_message_and_a_nonzero_exit(term: Terminal,
         while "relay listening on" not in line:
             line = relay.stdout.readline()
         room = line.split()[3].replace("<rendezvous", "0" * 32)
-        with connect(room + "?open"):  # a silent "host" holds the room open
-            term.start([*CLI, "join", room, "--home", str(tmp_path / "h"), "--timeout", "2"])
+        with connect(room + "?open") as silent:  # a silent "host" holds the room open
+            _, challenge, bits = str(silent.recv(10)).split()   # pays for the room (12.5)
+            silent.send(str(solve(bytes.fromhex(challenge), "0" * 32, int(bits))))
+            assert str(silent.recv(10)).startswith("room ")
+            term.start([*CLI, "join", f"{room}#{'A' * 22}.{'A' * 22}", "--home",
+                        str(tmp_path / "h"), "--timeout", "2"])
             screen = term.wait(lambda s: "Press q to leave." in s)
             lines = rows(screen)
             assert any(line.startswith(" The game stopped: ") for line in lines), screen
