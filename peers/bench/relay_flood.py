@@ -32,6 +32,7 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake
 
 from peers.bench.relay_load import MAX_MESSAGE, OPEN_ROOM, enter_room
+from peers.net.invitation import dial_url
 
 
 @dataclass
@@ -147,7 +148,7 @@ class StalledReader:
     """A connection to a room that sends one message and then never reads."""
 
     def __init__(self, url: str, address: str = "127.0.0.1") -> None:
-        rest = url.split("://", 1)[1]
+        rest = dial_url(url).split("://", 1)[1]   # the invitation's secret stays here
         hostport, _, path = rest.partition("/")
         host, _, port = hostport.rpartition(":")
         self.sock = socket.socket()
