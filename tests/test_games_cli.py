@@ -26,7 +26,8 @@ def run(*args: str) -> subprocess.CompletedProcess[str]:
 
 
 @pytest.mark.parametrize(("rules", "seats", "more"), [
-    ("mexican-train", 8, ()), ("mineshaft", 4, ()), ("mineshaft", 5, ("--set", "double-nine"))])
+    pytest.param("mexican-train", 8, (), marks=pytest.mark.slow),   # ~20 s
+    ("mineshaft", 4, ()), ("mineshaft", 5, ("--set", "double-nine"))])
 def test_selfplay_then_verify_json_is_complete(rules: str, seats: int, more: tuple[str, ...],
                                                tmp_path: Path) -> None:
     out = tmp_path / "g.t"

@@ -83,6 +83,7 @@ def test_two_processes_play_a_full_game_over_loopback(tmp_path: Path) -> None:
     assert_same_valid_game(tmp_path)
 
 
+@pytest.mark.slow   # the in-process chaotic relays of test_network*.py run by default
 def test_a_game_through_a_relay_that_drops_duplicates_and_reorders(tmp_path: Path) -> None:
     port = free_port()
     relay = start(["relay", "--listen", f"127.0.0.1:{port}", "--chaos-drop", "0.2",

@@ -48,6 +48,7 @@ def verify(data: bytes, tmp: Path) -> subprocess.CompletedProcess[str]:
                           timeout=120)
 
 
+@pytest.mark.slow   # about a minute; the mineshaft and mined-games tables cover the relay
 def test_three_pages_play_a_mexican_train_round_through_the_relay(
         browser: Any, peers: Any, tmp_path: Path) -> None:
     port = free_port()
@@ -124,8 +125,9 @@ def test_a_mined_games_round_with_one_person_and_four_bots(browser: Any, peers: 
     assert verify(seat.transcript(), tmp_path).returncode == 0
 
 
-@pytest.mark.parametrize(("rules", "seats"), [("bram", 2), ("mexican-train", 4),
-                                              ("mineshaft", 3), ("mined-games", 5)])
+@pytest.mark.parametrize(("rules", "seats"), [
+    ("bram", 2), pytest.param("mexican-train", 4, marks=pytest.mark.slow),   # ~25 s
+    ("mineshaft", 3), ("mined-games", 5)])
 def test_no_table_overflows_at_a_laptops_or_a_phones_size(browser: Any, peers: Any,
                                                           rules: str, seats: int) -> None:
     seat = Seat(browser, peers("me"))
