@@ -9,7 +9,16 @@ import json
 import sys
 from pathlib import Path
 
-from independent.checks import core, disputes, mined, mineshaft_perft, relay, seal, wire
+from independent.checks import (
+    core,
+    disputes,
+    handshake,
+    mined,
+    mineshaft_perft,
+    relay,
+    seal,
+    wire,
+)
 from independent.checks.golden import golden
 from independent.checks.tally import Tally
 from independent.verify import summary, verify
@@ -21,7 +30,7 @@ def check_main() -> int:
     t = Tally()
     for fn in (core.check_group, core.check_tiles, core.check_schnorr, core.check_dleq,
                core.check_shuffle, core.check_deck, core.check_cannot_play, seal.check_seal,
-               *wire.CHECKS, relay.check_relay):
+               *wire.CHECKS, relay.check_relay, handshake.check_handshake):
         fn(t)
         passed, failed = t.counts.get(t.file, [0, 0])
         print(f"{t.file}: {passed} passed, {failed} failed")

@@ -1,7 +1,8 @@
-"""Ed25519 verification, spec/08-wire.md 8.3 "Verify" step by step, in pure Python.
+"""Ed25519, spec/08-wire.md 8.3: "Verify" step by step, and "Sign", in pure Python.
 
 RFC 8032 5.1 arithmetic (group.curve) with hashlib's SHA-512; no library does the
-cryptography. Checks spec/vectors/ed25519.json (checks.wire); the transcript verifier
+cryptography. Checks spec/vectors/ed25519.json (checks.wire) and signs again the
+handshake messages of spec/vectors/handshake.json (checks.handshake); the transcript verifier
 uses libsodium instead (session.frames.signature_ok). `reading_accepts` runs the wrong
 readings that 8.3 "Readings that differ" names, each as that table describes it.
 """
@@ -69,6 +70,30 @@ def ed25519_verify(a_enc: bytes, m: bytes, sig: bytes, skip: frozenset[int] = fr
         return "ok" if ok else "7"
     r_prime = pt_add(pt_mul(s, B), pt_neg(pt_mul(k, a)))
     return "ok" if encode(r_prime) == r_enc else "7"
+
+
+def _expand(seed: bytes) -> tuple[int, bytes]:
+    """RFC 8032 5.1.5 steps 1-3: the clamped secret scalar s and the prefix."""
+    if len(seed) != 32:
+        raise ValueError("an Ed25519 seed is 32 bytes")
+    h = hashlib.sha512(seed).digest()
+    s = int_le(h[:32]) & ((1 << 254) - 8) | (1 << 254)
+    return s, h[32:]
+
+
+def public_key(seed: bytes) -> bytes:
+    """RFC 8032 5.1.5: the 32-byte public key A = encode([s]B) of a seed."""
+    return encode(pt_mul(_expand(seed)[0], B))
+
+
+def ed25519_sign(seed: bytes, m: bytes) -> bytes:
+    """8.3 Sign: RFC 8032 5.1.6, deterministic, R_enc || S_enc."""
+    s, prefix = _expand(seed)
+    a_enc = encode(pt_mul(s, B))
+    r = int_le(hashlib.sha512(prefix + m).digest()) % L
+    r_enc = encode(pt_mul(r, B))
+    k = int_le(hashlib.sha512(r_enc + a_enc + m).digest()) % L
+    return r_enc + ((r + k * s) % L).to_bytes(32, "little")
 
 
 def verify_signature(a_enc: bytes, m: bytes, sig: bytes) -> None:
