@@ -24,7 +24,7 @@ from typing import Any
 
 from peers.net.config import PeerError
 from peers.net.invitation import invitation_url, parse_invitation
-from peers.net.messages import PROTOCOL_VERSION, read_join_hello
+from peers.net.messages import PROTOCOL_VERSION, hello_commitment, read_join_hello
 from protocol.canonical import pack
 from protocol.errors import DealerlessError
 from protocol.group import scalar_bytes
@@ -50,7 +50,9 @@ def label(text: str, size: int = 32) -> bytes:
 
 HOST, JOINER = Identity(label("host seed")), Identity(label("joiner seed"))
 RID, SECRET = label("rid", 16), label("secret", 16)
-HOST_C, JOIN_C = label("host commitment"), label("joiner commitment")
+HOST_NONCE, JOIN_NONCE = label("host nonce"), label("joiner nonce")
+HOST_C, JOIN_C = hello_commitment(HOST_NONCE), hello_commitment(JOIN_NONCE)
+HOST_FRESH, JOIN_FRESH = label("host fresh"), label("joiner fresh")
 SMALL_ORDER = bytes.fromhex("c7176a703d4dd84fba3c0b760d10670f2a2053fa2c39ccc64ec7fd7792ac037a")
 
 
@@ -60,13 +62,16 @@ def host_hello_body(share: bytes) -> list[Any]:
 
 
 def signatures() -> list[dict[str, Any]]:
-    share = pake_share(SECRET, RID, 5)
+    """One round of a two-seat handshake: the host's hello (with the share of `pake`),
+    a joiner's first hello, the roster of both, the joiner's open, the reveal that opens
+    both commitments, and a refusal."""
+    share = pake_share(SECRET, RID, pake_scalar(HOST, RID, HOST_C, HOST_FRESH))
     bodies = [("host", host_hello_body(share)),
               ("join", ["hello", PROTOCOL_VERSION, "join", JOINER.public_key, JOIN_C, b"",
                         b"", b""]),
               ("host", ["roster", [HOST.public_key, JOINER.public_key], [HOST_C, JOIN_C]]),
-              ("join", ["open", JOINER.public_key, label("joiner nonce")]),
-              ("host", ["reveal", [label("host nonce"), label("joiner nonce")]]),
+              ("join", ["open", JOINER.public_key, JOIN_NONCE]),
+              ("host", ["reveal", [HOST_NONCE, JOIN_NONCE]]),
               ("host", ["refuse", HOST.public_key, JOINER.public_key, "full", 2])]
     out = []
     for signer, body in bodies:
@@ -122,7 +127,7 @@ def invitations() -> list[dict[str, Any]]:
 
 
 def pake() -> dict[str, Any]:
-    fresh_h, fresh_j = label("host fresh"), label("joiner fresh")
+    fresh_h, fresh_j = HOST_FRESH, JOIN_FRESH
     y_h = pake_scalar(HOST, RID, HOST_C, fresh_h)
     y_j = pake_scalar(JOINER, RID, JOIN_C, fresh_j)
     y_hs, y_js = pake_share(SECRET, RID, y_h), pake_share(SECRET, RID, y_j)

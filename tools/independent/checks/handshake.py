@@ -9,6 +9,7 @@ from typing import Any
 
 from independent.checks.tally import Tally, load
 from independent.errors import SpecError
+from independent.group.hashing import H
 from independent.group.ops import decode_point, hx, smul
 from independent.wire.ed25519 import ed25519_sign, ed25519_verify, public_key
 from independent.wire.handshake import (
@@ -82,10 +83,9 @@ def check_round(t: Tally, m: dict[str, list[Any]]) -> None:
          (join[3], join[4]))
     t.eq("open: seat 1's key and nonce", (m["open"][1], m["open"][2]),
          (roster[1][1], m["reveal"][1][1]))
-    # Not checked: that the reveal's nonces open the roster's commitments. The vectors'
-    # messages are signing examples, not one round: H(HELLO_COMMIT, nonce)[:32] of
-    # neither nonce is a commitment of the roster (README lists no such link).
     t.eq("reveal: K nonces", len(m["reveal"][1]), len(roster[1]))
+    t.eq("reveal: each nonce opens its seat's commitment (12.3 step 6)",
+         [H("HELLO_COMMIT", n)[:32] for n in m["reveal"][1]], list(roster[2]))
     t.eq("refuse: the host's key and the seat count", (m["refuse"][1], m["refuse"][4]),
          (host[3], host[7]))
 
@@ -130,6 +130,7 @@ def check_pake(t: Tally, d: dict[str, Any], m: dict[str, list[Any]]) -> None:
         t.eq(f"pake {nm} share y*G", share.hex(), p[nm]["share"])
     t.eq("pake joiner key of its seed", public_key(hx(j["seed"])).hex(), j["key"])
     t.eq("pake host commitment = the host hello's", hx(h["commitment"]), m["hello (host)"][4])
+    t.eq("pake host share = the host hello's", hx(h["share"]), m["hello (host)"][9])
     t.eq("pake joiner commitment = the joiner hello's", hx(j["commitment"]),
          m["hello (join)"][4])
     isk_h = pake_isk(rid, y_h, share_h, share_j, share_j)
