@@ -35,6 +35,9 @@ FIT_MASK = tuple(sum(1 << i for i, _ in FITS[p]) for p in range(7))
 TILE_WEIGHT = 6
 INF = 10**6
 EXACT_DEPTH = 99
+#: The depth a table entry records when no leaf below it was scored by `estimate`: such a
+#: value (or bound) holds at any depth, so a deeper search may use it too.
+SOLVED = 1 << 20
 
 
 class Stop(Exception):
@@ -63,9 +66,14 @@ class Searcher:
     deadline: float | None = None
     nodes: int = 0
     estimated: bool = False
-    """Whether the current iteration scored any leaf by estimate (not exact)."""
+    """Whether the current iteration rests on any leaf scored by estimate (not exact),
+    found in this iteration or inside a table entry from an earlier one."""
 
     def __post_init__(self) -> None:
+        # key -> (depth searched, or SOLVED; bound kind: 0 exact value, 1 lower bound,
+        # -1 upper bound; value; best move). The bound kind says what the value is within
+        # the search window; the depth says whether estimates are inside it. A value is
+        # exact only when both say so.
         self.table: dict[int, tuple[int, int, int, tuple[int, int, int] | None]] = {}
 
     def _tick(self) -> None:
@@ -103,8 +111,13 @@ class Searcher:
             if entry[0] >= depth:
                 flag, stored = entry[1], entry[2]
                 if flag == 0 or (flag > 0 and stored >= beta) or (flag < 0 and stored <= alpha):
+                    if entry[0] != SOLVED:
+                        # An earlier, shallower iteration's estimate: so is what it decides.
+                        self.estimated = True
                     return stored
             hint = entry[3]
+        # Whether this subtree rests on an estimate, apart from the rest of the iteration.
+        outer, self.estimated = self.estimated, False
         alpha0 = alpha
         best = -INF
         best_move: tuple[int, int, int] | None = None
@@ -146,7 +159,8 @@ class Searcher:
                         if alpha >= beta:
                             break
         flag = 1 if best >= beta else -1 if best <= alpha0 else 0
-        self.table[key] = (depth, flag, best, best_move)
+        self.table[key] = (depth if self.estimated else SOLVED, flag, best, best_move)
+        self.estimated |= outer
         return best
 
 
