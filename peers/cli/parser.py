@@ -104,7 +104,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--bots", required=True,
                    help="two bot names, A,B: A's results are reported, like strong,greedy")
     p.add_argument("--hands", type=positive_int, default=100, metavar="N",
-                   help="deals, each played twice with the seats swapped (default 100)")
+                   help="deals, each played twice as --design says (default 100)")
+    p.add_argument("--design", choices=("seats", "first"), default="seats",
+                   help="what changes between a deal's two games: seats, the bots swap "
+                        "seats (to compare two bots; the default); first, the same hands "
+                        "with the other seat moving first (the first player's edge, komi)")
     p.add_argument("--komi", type=parse_komi, default=None,
                    help="pips (whole or half) added to the first player's total (default: "
                         "the rules' own, spec/rules/bram.md section 11)")
