@@ -53,6 +53,10 @@ def mask_pips(mask: int) -> int:
     return total
 
 
+def _first(entry: tuple[int, tuple[int, int, int]]) -> int:
+    return entry[0]
+
+
 def estimate(me: int, opp: int, pm: int, po: int, kd: int) -> int:
     """A leaf's value for the mover: the blocked score now, plus a tempo term."""
     return 2 * (po - pm) + kd + TILE_WEIGHT * (opp.bit_count() - me.bit_count())
@@ -127,14 +131,18 @@ class Searcher:
             if best > alpha:
                 alpha = best
         if best < beta:
-            # Plays as (tile, low end, high end) after the play, heaviest first, the table's
-            # best move of an earlier search before them; None, a pass, after them.
-            moves: list[tuple[int, int, int] | None] = []
+            # Plays as (tile, low end, high end) after the play: first those that leave the
+            # other hand the fewest answers (none forces a pass), heaviest first among equals;
+            # the table's best move of an earlier search before them; None, a pass, last.
+            ranked: list[tuple[int, tuple[int, int, int]]] = []
             for p, q in ((lo, hi),) if lo == hi else ((lo, hi), (hi, lo)):
                 if me & FIT_MASK[p]:
                     for i, other in FITS[p]:
                         if me >> i & 1:
-                            moves.append((i, other, q) if other <= q else (i, q, other))
+                            answers = (opp & (FIT_MASK[other] | FIT_MASK[q])).bit_count()
+                            ranked.append((answers, (i, other, q) if other <= q else (i, q, other)))
+            ranked.sort(key=_first)
+            moves: list[tuple[int, int, int] | None] = [m for _, m in ranked]
             if not passes:
                 moves.append(None)
             if hint is not None and hint != moves[0] and hint in moves:
