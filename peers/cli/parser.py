@@ -173,7 +173,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--vs", default="greedy", choices=["greedy", "random", "strong"],
                    help="the bot to play against")
     _game_options(p)
-    _think_option(p)
+    p.add_argument("--think-ms", type=think_ms, default=None, metavar="MS",
+                   help="the strong bot's thinking time a move, in milliseconds (default "
+                        "1000)")
     p.add_argument("--seat", type=int, choices=[0, 1], default=0, help="your seat")
     p.add_argument("--out", default="dealerless-game.transcript", help="transcript file")
     p.set_defaults(func=local.cmd_play)
@@ -189,8 +191,8 @@ def _seat_options(p: argparse.ArgumentParser) -> None:
                    help="let a bot play this seat (default: you, in the terminal UI); "
                         "strong plays bram only")
     p.add_argument("--think-ms", type=think_ms, default=None, metavar="MS",
-                   help="the strong bot's thinking time a move, in milliseconds (default: "
-                        "its fixed node budget)")
+                   help="the strong bot's thinking time a move, in milliseconds (default "
+                        "1000)")
     p.add_argument("--timeout", type=positive_seconds, default=300.0,
                    help="seconds to wait for the opponent's next frame (default 300)")
 
