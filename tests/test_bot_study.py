@@ -46,7 +46,8 @@ def test_versus_a_revision_plays_the_old_code() -> None:
     out = run("versus", "--deals", "1", "--nodes", "300", "--base-nodes", "300")
     assert "B: the strong bot at 93efcaa" in out
     assert "1 deals x 2 games (design seats)" in out
-    assert "A's choices searched to the end:" in out
+    assert "A's choices searched to the end (as A reports it):" in out
+    assert "B's choices searched to the end (as B reports it):" in out
 
 
 def test_pass_rate_counts_passes_made_holding_a_play() -> None:

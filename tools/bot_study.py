@@ -5,7 +5,7 @@
     python tools/bot_study.py versus --deals 200 --nodes 20000 --pass-weight 0.25 \\
         --baseline current
     python tools/bot_study.py pass-rate --deals 100
-    python tools/bot_study.py komi-table --deals 2000 --strong-deals 200 \\
+    python tools/bot_study.py komi-table --deals 2000 --strong-deals 2000,600 \\
         --budgets 2000,20000
 
 `versus` plays duplicate deals (tournament design `seats`) between the strong bot of
@@ -127,7 +127,8 @@ def versus(args: argparse.Namespace) -> None:
     b_budget = budget(args.base_nodes, args.base_think_ms)
     a_extra = {} if args.pass_weight is None else {"pass_weight": args.pass_weight}
     b_extra = {} if args.base_pass_weight is None else {"pass_weight": args.base_pass_weight}
-    scores, margins, recorders = [], [], []
+    scores, margins = [], []
+    recorders: dict[str, list[Recorder]] = {"A": [], "B": []}
     for number in range(args.deals):
         d = tournament.deal(args.seed, number)
         pair_score = pair_margin = 0.0
@@ -135,28 +136,29 @@ def versus(args: argparse.Namespace) -> None:
             rng = [random.Random(f"bot_study {args.seed} deal {number} game {a_seat} seat {s}")
                    for s in (0, 1)]
             a = Recorder(StrongBot(rng[a_seat], **a_budget, **a_extra))
-            b = base(rng[1 - a_seat], **b_budget, **b_extra)
+            b = Recorder(base(rng[1 - a_seat], **b_budget, **b_extra))
             bots = [a, b] if a_seat == 0 else [b, a]
             game = tournament.play(d, bots, args.komi)
             pair_score += _score(game, a_seat) / 2
             pair_margin += _signed(game, a_seat) / 2
-            recorders.append(a)
+            recorders["A"].append(a)
+            recorders["B"].append(b)
         scores.append(pair_score)
         margins.append(pair_margin)
-    choices = sum(r.choices for r in recorders)
-    exact = sum(r.exact for r in recorders)
-    seconds = [s for r in recorders for s in r.seconds]
-    depths = [x for r in recorders for x in r.depths]
     print(f"A: the strong bot of this tree, {a_budget}{a_extra or ''}; B: the strong bot "
           f"at {args.baseline}, {b_budget}{b_extra or ''}")
     print(f"{args.deals} deals x 2 games (design seats), komi {halves_text(args.komi)} pips, "
           f"seed {args.seed}")
     print(f"A win rate {_ci(scores)}, draws count half; A mean margin "
           f"{_ci(margins, 0.5, '.2f')} pips")
-    ms = [s * 1000 for s in seconds]
-    print(f"A's choices searched to the end: {exact} of {choices} ({exact / choices:.1%}); "
-          f"median depth {statistics.median(depths)}; median {statistics.median(ms):.0f} ms, "
-          f"mean {statistics.fmean(ms):.0f} ms a choice")
+    for who, rs in recorders.items():
+        choices = sum(r.choices for r in rs)
+        exact = sum(r.exact for r in rs)
+        ms = [s * 1000 for r in rs for s in r.seconds]
+        depths = [x for r in rs for x in r.depths]
+        print(f"{who}'s choices searched to the end (as {who} reports it): {exact} of {choices} "
+              f"({exact / choices:.1%}); median depth {statistics.median(depths)}; median "
+              f"{statistics.median(ms):.0f} ms, mean {statistics.fmean(ms):.0f} ms a choice")
 
 
 def pass_rate(args: argparse.Namespace) -> None:
@@ -204,7 +206,12 @@ def pass_rate(args: argparse.Namespace) -> None:
 def komi_table(args: argparse.Namespace) -> None:
     populations: list[tuple[str, int | None, int]] = [("random", None, args.deals),
                                                       ("greedy", None, args.deals)]
-    populations += [("strong", int(b), args.strong_deals) for b in args.budgets.split(",")]
+    budgets = [int(b) for b in args.budgets.split(",")]
+    deals = [int(n) for n in args.strong_deals.split(",")]
+    if len(deals) not in (1, len(budgets)):
+        raise SystemExit("--strong-deals: one number of deals, or one a budget")
+    deals *= len(budgets) // len(deals)
+    populations += [("strong", b, n) for b, n in zip(budgets, deals, strict=True)]
     columns = []
     for name, nodes, deals in populations:
         spec = tournament.Spec((name, name), DEFAULT_KOMI_HALVES, args.seed, (nodes, nodes),
@@ -271,7 +278,8 @@ def main() -> None:
     p.set_defaults(func=pass_rate)
     p = sub.add_parser("komi-table", help="the first player's win rate by komi, by population")
     p.add_argument("--deals", type=int, default=2000, help="deals for random and greedy")
-    p.add_argument("--strong-deals", type=int, default=200, help="deals a strong budget")
+    p.add_argument("--strong-deals", default="200",
+                   help="deals for the strong bot: one number, or one a budget (N,N)")
     p.add_argument("--budgets", default="2000,20000", help="the strong bot's node budgets")
     p.add_argument("--seed", type=int, default=1)
     p.set_defaults(func=komi_table)
