@@ -39,7 +39,8 @@ def test_the_komi_table_has_a_column_a_population_and_a_row_a_komi() -> None:
     rows = {r["komi_halves"]: r["first_player_win_rate"]
             for r in komi_sweep(run_pairs(spec, 30), 3)["rows"]}
     cell = lines[2].split(" | ")[2]
-    assert cell == f"{rows[0]['mean']:.1%} ({rows[0]['low']:.1%} .. {rows[0]['high']:.1%})"
+    assert cell == f"{rows[0]['mean']:.2%} ({rows[0]['low']:.2%} .. {rows[0]['high']:.2%})"
+    assert "(of -18.5 .. 21.5 pips)" in out
 
 
 def test_versus_a_revision_plays_the_old_code() -> None:

@@ -223,6 +223,7 @@ def komi_table(args: argparse.Namespace) -> None:
         even = [k for k, r in sorted(rows.items()) if r["low"] <= 0.5 <= r["high"]]
         label = name if nodes is None else f"strong, {nodes:,} nodes"
         columns.append((label, deals, rows, even))
+        swept = min(rows), max(rows)
         print(f"{label}: {deals} deals in {time.perf_counter() - started:.0f} s",
               file=sys.stderr)
     print("| komi (pips) | " + " | ".join(f"{c[0]} ({c[1]:,} deals)" for c in columns) + " |")
@@ -232,13 +233,14 @@ def komi_table(args: argparse.Namespace) -> None:
         for _, _, rows, _ in columns:
             r = rows[k]
             mark = "**" if k == DEFAULT_KOMI_HALVES else ""
-            cells.append(f"{mark}{r['mean']:.1%} ({r['low']:.1%} .. {r['high']:.1%}){mark}")
+            cells.append(f"{mark}{r['mean']:.2%} ({r['low']:.2%} .. {r['high']:.2%}){mark}")
         print(f"| {halves_text(k)} | " + " | ".join(cells) + " |")
     print()
     for label, _, _, even in columns:
         runs = _runs(even)
         print(f"- {label}: 95% interval contains 50% at komi "
-              f"{', '.join(runs) if runs else 'none'} (of -20 .. 20 pips)")
+              f"{', '.join(runs) if runs else 'none'} (of {halves_text(swept[0])} .. "
+              f"{halves_text(swept[1])} pips)")
 
 
 def _runs(komis: list[int]) -> list[str]:
