@@ -121,7 +121,7 @@ def versus(args: argparse.Namespace) -> None:
     base = StrongBot if args.baseline == "current" else load_strong(args.baseline)
 
     def budget(nodes: int, think: float | None) -> dict[str, Any]:
-        return {"nodes": nodes} if think is None else {"nodes": nodes, "think_ms": think}
+        return {"nodes": nodes} if think is None else {"think_ms": think}  # nodes unused
 
     a_budget = budget(args.nodes, args.think_ms)
     b_budget = budget(args.base_nodes, args.base_think_ms)
