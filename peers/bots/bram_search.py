@@ -12,7 +12,11 @@ the rest of the hand (section 9, D4), so the ends are kept sorted.
 Values are in half pips from the mover's point of view, komi included, exactly
 as section 8 scores the hand: going out wins twice the loser's pips, a blocked
 hand wins or loses the difference of the totals. A search that reaches the end
-of every line is exact; a depth-limited one scores its leaves by `estimate`.
+of every line is exact; a depth-limited one scores its leaves by `estimate`. The
+table outlives an iteration, so each entry records whether an estimate lies below
+it (its depth, or SOLVED when none does): an iteration that uses an entry of a
+shallower one is an estimate too, and only a search resting on no estimate at all,
+directly or through the table, reports itself exact (tests/test_bot_search_exact.py).
 """
 
 from __future__ import annotations
