@@ -68,10 +68,11 @@ def deepen(me: int, opp: int, children: list[tuple[int, int, int, int, int]], kd
 
 
 def test_a_shallow_estimate_in_the_table_is_never_reported_exact() -> None:
-    """Found by searching the strong bot's own games (deal 2 of seed 2, 20,000 nodes, komi
-    1.5): 7 tiles against 5, ends 2 and 6. The old table returned a depth-11 estimate
-    for a position reached again after passes, and the depth-14 iteration reported
-    [1, -3, 7] as exact; the exact values are [1, -3, 9]."""
+    """Found by searching the strong bot's own games (its self-play on the tournament deals
+    of seed 2, 20,000 nodes, komi 1.5) for a choice reported exact whose values differ
+    from a fresh search to the end: 7 tiles against 5, ends 2 and 6. The old table
+    handed back an estimate stored by a shallower iteration, and the depth-14 iteration
+    reported [1, -3, 7] as exact; the exact values are [1, -3, 9]."""
     me, opp, kd = 8398722, 4462596, 3
     children = [(0, 2, 6, 1, 0), (256, 1, 6, 0, 3), (8192, 2, 6, 0, 4)]
     truth = root_minimax(me, opp, children, kd)
