@@ -256,3 +256,18 @@ def test_selfplay_with_the_strong_bot_on_a_clock_verifies(tmp_path: Path,
                  "--out", str(out)]) == 0
     assert main(["verify", str(out)]) == 0
     assert "VALID and complete" in capsys.readouterr().out
+
+
+def test_against_a_person_the_bot_thinks_a_second_a_move_and_elsewhere_by_nodes() -> None:
+    """`play` and `web` (LocalDriver) give the strong bot PERSON_THINK_MS a move unless told
+    otherwise; selfplay keeps the node budget, so its games are reproducible."""
+    from peers.bots.registry import PERSON_THINK_MS
+    from peers.table.driver import LocalDriver
+
+    assert PERSON_THINK_MS == 1000.0
+    person = LocalDriver(["strong"], seat=1, seed=1).table.choosers[0]
+    assert isinstance(person, StrongBot) and person.think_ms == PERSON_THINK_MS
+    told = LocalDriver(["strong"], seat=1, seed=1, think_ms=40.0).table.choosers[0]
+    assert isinstance(told, StrongBot) and told.think_ms == 40.0
+    bots = Table.create("bram", {"komi_halves": 3}, ["strong", "greedy"], Entropy(2)).choosers
+    assert isinstance(bots[0], StrongBot) and bots[0].think_ms is None

@@ -8,6 +8,7 @@ them at that komi gives when the bots ignore komi.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
 import subprocess
@@ -16,7 +17,15 @@ import sys
 import pytest
 
 from peers.bots.registry import make_bot
-from peers.bots.tournament import Spec, deal, first_player_result, play, run_pairs, summarize
+from peers.bots.tournament import (
+    Spec,
+    deal,
+    first_player_result,
+    play,
+    render,
+    run_pairs,
+    summarize,
+)
 from peers.cli.main import main
 from protocol.rules.bram_state import START_TILE, TILE_SET
 
@@ -34,7 +43,10 @@ def test_the_command_prints_win_rate_margin_and_intervals() -> None:
                 "--nodes", "1500"])
     assert proc.returncode == 0, proc.stderr
     text = proc.stdout
-    assert "strong vs greedy: 4 deals x 2 games (seats swapped), komi 1.5 pips" in text
+    assert "strong vs greedy: 4 deals x 2 games (design seats), komi 1.5 pips" in text
+    assert ("design seats: each deal played twice, the bots swapped between the seats, the "
+            "same seat moving first; every figure below is over this design") in text
+    assert "population: strong (1,500 nodes a move) against greedy" in text
     assert "rules only: no keys, shuffles, proofs or transcripts" in text
     assert "strong win rate" in text and "95% CI" in text and "draws count half" in text
     assert "first player win rate" in text
@@ -52,6 +64,8 @@ def test_json_is_one_object_with_the_figures() -> None:
     assert set(result["a"]) == {"win_rate", "margin_halves", "wins", "draws"}
     assert set(result["a"]["win_rate"]) == {"mean", "low", "high"}
     assert {"first_player", "komi_sweep", "ci_method", "engine", "ties"} <= set(result)
+    assert result["design"]["name"] == "seats"
+    assert result["population"] == "greedy in both seats"
     # A deterministic bot against itself: each deal's two games mirror each other.
     assert result["a"]["win_rate"] == {"mean": 0.5, "low": 0.5, "high": 0.5}
     assert result["a"]["margin_halves"]["mean"] == 0
@@ -72,6 +86,7 @@ def test_json_is_one_object_with_the_figures() -> None:
     (["--think-ms", "0"], "milliseconds must be above 0"),
     (["--bots", "greedy,random", "--think-ms", "5"], "--think-ms is for the strong bot"),
     (["--komi", "0.3"], "komi is a whole or half number of pips"),
+    (["--design", "rows"], "argument --design: invalid choice: 'rows'"),
 ])
 def test_bad_input_is_a_usage_error(args: list[str], phrase: str,
                                     capsys: pytest.CaptureFixture[str]) -> None:
@@ -111,6 +126,38 @@ def test_both_bots_play_each_deal_from_each_seat() -> None:
     assert again1 == g1
 
 
+def test_the_first_design_plays_the_same_hands_with_each_seat_moving_first() -> None:
+    """Design `first`: bot A keeps seat 0 and its hand; only who moves first changes, and
+    the first player's figures follow the game's own first player."""
+    spec = Spec(("greedy", "random"), 0, 2, (None, None), None, "first")
+    pairs = run_pairs(spec, 3)
+    for number, (d, g0, g1) in enumerate(pairs):
+        assert g0.first_player == d.first_player and g1.first_player == 1 - d.first_player
+        moved = dataclasses.replace(d, first_player=1 - d.first_player)
+        assert g1 == play(moved, [make_bot("greedy", random.Random(
+            f"dealerless tournament 2 deal {number} game 1 seat 0")), make_bot(
+                "random", random.Random(f"dealerless tournament 2 deal {number} game 1 seat 1"))],
+            0)
+    result = summarize(spec, pairs)
+    want = [(first_player_result(g0, 0)[0] + first_player_result(g1, 0)[0]) / 2
+            for _, g0, g1 in pairs]
+    assert result["first_player"]["win_rate"]["mean"] == pytest.approx(sum(want) / 3)
+    a = [((g0.winner == 0) + 0.5 * (g0.winner is None) + (g1.winner == 0)
+          + 0.5 * (g1.winner is None)) / 2 for _, g0, g1 in pairs]
+    assert result["a"]["win_rate"]["mean"] == pytest.approx(sum(a) / 3)
+    assert result["design"] == {"name": "first", "text": "each deal played twice on the same "
+                                "hands, the bots in the same seats, the other seat moving first"}
+    assert "design first:" in render(result) and "population: greedy against random" in \
+        render(result)
+
+
+def test_the_command_takes_the_design_and_prints_it() -> None:
+    proc = run(["tournament", "--bots", "random,random", "--hands", "5", "--design", "first"])
+    assert proc.returncode == 0, proc.stderr
+    assert "5 deals x 2 games (design first)" in proc.stdout
+    assert "population: random in both seats" in proc.stdout
+
+
 def test_rescoring_at_another_komi_matches_playing_at_it() -> None:
     """Greedy ignores komi, so a game rescored at komi K is the game played at K."""
     for number in range(30):
@@ -122,7 +169,7 @@ def test_rescoring_at_another_komi_matches_playing_at_it() -> None:
             score = 0.5 if real.winner is None else float(real.winner == d.first_player)
             signed = 0 if real.winner is None else real.margin_halves * (
                 1 if real.winner == d.first_player else -1)
-            assert first_player_result(d, at_zero, komi) == (score, signed)
+            assert first_player_result(at_zero, komi) == (score, signed)
 
 
 @pytest.mark.slow

@@ -12,7 +12,11 @@ the rest of the hand (section 9, D4), so the ends are kept sorted.
 Values are in half pips from the mover's point of view, komi included, exactly
 as section 8 scores the hand: going out wins twice the loser's pips, a blocked
 hand wins or loses the difference of the totals. A search that reaches the end
-of every line is exact; a depth-limited one scores its leaves by `estimate`.
+of every line is exact; a depth-limited one scores its leaves by `estimate`. The
+table outlives an iteration, so each entry records whether an estimate lies below
+it (its depth, or SOLVED when none does): an iteration that uses an entry of a
+shallower one is an estimate too, and only a search resting on no estimate at all,
+directly or through the table, reports itself exact (tests/test_bot_search_exact.py).
 """
 
 from __future__ import annotations
@@ -35,6 +39,9 @@ FIT_MASK = tuple(sum(1 << i for i, _ in FITS[p]) for p in range(7))
 TILE_WEIGHT = 6
 INF = 10**6
 EXACT_DEPTH = 99
+#: The depth a table entry records when no leaf below it was scored by `estimate`: such a
+#: value (or bound) holds at any depth, so a deeper search may use it too.
+SOLVED = 1 << 20
 
 
 class Stop(Exception):
@@ -50,6 +57,10 @@ def mask_pips(mask: int) -> int:
     return total
 
 
+def _first(entry: tuple[int, tuple[int, int, int]]) -> int:
+    return entry[0]
+
+
 def estimate(me: int, opp: int, pm: int, po: int, kd: int) -> int:
     """A leaf's value for the mover: the blocked score now, plus a tempo term."""
     return 2 * (po - pm) + kd + TILE_WEIGHT * (opp.bit_count() - me.bit_count())
@@ -63,9 +74,14 @@ class Searcher:
     deadline: float | None = None
     nodes: int = 0
     estimated: bool = False
-    """Whether the current iteration scored any leaf by estimate (not exact)."""
+    """Whether the current iteration rests on any leaf scored by estimate (not exact),
+    found in this iteration or inside a table entry from an earlier one."""
 
     def __post_init__(self) -> None:
+        # key -> (depth searched, or SOLVED; bound kind: 0 exact value, 1 lower bound,
+        # -1 upper bound; value; best move). The bound kind says what the value is within
+        # the search window; the depth says whether estimates are inside it. A value is
+        # exact only when both say so.
         self.table: dict[int, tuple[int, int, int, tuple[int, int, int] | None]] = {}
 
     def _tick(self) -> None:
@@ -103,8 +119,13 @@ class Searcher:
             if entry[0] >= depth:
                 flag, stored = entry[1], entry[2]
                 if flag == 0 or (flag > 0 and stored >= beta) or (flag < 0 and stored <= alpha):
+                    if entry[0] != SOLVED:
+                        # An earlier, shallower iteration's estimate: so is what it decides.
+                        self.estimated = True
                     return stored
             hint = entry[3]
+        # Whether this subtree rests on an estimate, apart from the rest of the iteration.
+        outer, self.estimated = self.estimated, False
         alpha0 = alpha
         best = -INF
         best_move: tuple[int, int, int] | None = None
@@ -114,14 +135,18 @@ class Searcher:
             if best > alpha:
                 alpha = best
         if best < beta:
-            # Plays as (tile, low end, high end) after the play, heaviest first, the table's
-            # best move of an earlier search before them; None, a pass, after them.
-            moves: list[tuple[int, int, int] | None] = []
+            # Plays as (tile, low end, high end) after the play: first those that leave the
+            # other hand the fewest answers (none forces a pass), heaviest first among equals;
+            # the table's best move of an earlier search before them; None, a pass, last.
+            ranked: list[tuple[int, tuple[int, int, int]]] = []
             for p, q in ((lo, hi),) if lo == hi else ((lo, hi), (hi, lo)):
                 if me & FIT_MASK[p]:
                     for i, other in FITS[p]:
                         if me >> i & 1:
-                            moves.append((i, other, q) if other <= q else (i, q, other))
+                            answers = (opp & (FIT_MASK[other] | FIT_MASK[q])).bit_count()
+                            ranked.append((answers, (i, other, q) if other <= q else (i, q, other)))
+            ranked.sort(key=_first)
+            moves: list[tuple[int, int, int] | None] = [m for _, m in ranked]
             if not passes:
                 moves.append(None)
             if hint is not None and hint != moves[0] and hint in moves:
@@ -146,7 +171,8 @@ class Searcher:
                         if alpha >= beta:
                             break
         flag = 1 if best >= beta else -1 if best <= alpha0 else 0
-        self.table[key] = (depth, flag, best, best_move)
+        self.table[key] = (depth if self.estimated else SOLVED, flag, best, best_move)
+        self.estimated |= outer
         return best
 
 

@@ -61,6 +61,11 @@ BOTS: dict[str, Callable[[random.Random], Callable[[SeatView], Any]]] = {
 RULES_OF = {"strong": "bram"}
 #: Bots that take a thinking budget (--nodes, --think-ms).
 THINKERS = {"strong"}
+#: The strong bot's time a move, in ms, when it plays a person (`play`, `web`, a network
+#: seat given to a bot) and no --think-ms is given: about as long as a person will wait,
+#: and enough to search most of the last half of a hand to its end (README, "Bots").
+#: Tournaments and selfplay keep the node budget, which makes them reproducible.
+PERSON_THINK_MS = 1000.0
 
 
 def make_bot(name: str, rng: random.Random, nodes: int | None = None,

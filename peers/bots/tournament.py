@@ -4,9 +4,15 @@ Theory of operation: a tournament measures bots, not the protocol, so it runs
 protocol/rules/bram.py directly: no keys, shuffles, proofs or transcripts. Each
 deal is a seeded shuffle of the 27 tiles besides the double-six (the first one
 hidden, then 13 a seat) and a seeded first player (spec/rules/bram.md section 2).
-Each deal is played twice with the bots swapped between the seats, so both bots
-play the same hand from the same position; the pair of games is the unit of the
-statistics, which removes most of the luck of the deal from the comparison.
+Each deal is played twice, and the pair of games is the unit of the statistics,
+which removes much of the luck of the deal. Two designs (`--design`):
+
+- `seats`: the bots swap seats, the same seat moves first, so both bots play the
+  same hand from the same position. It compares two different bots; with the same
+  bot in both seats it mostly replays the identical game.
+- `first`: the bots keep their seats and hands, and the other seat moves first in
+  the second game. It measures the first player's edge (komi): each hand is played
+  once moving first and once moving second.
 
 Every bot sees only a SeatView (its hand, the public state and the rules'
 parameters), exactly as in a real game. Deals, first players and every bot's
@@ -17,6 +23,7 @@ as long as the bots think by nodes and not by the clock.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import math
 import random
 import statistics
@@ -35,6 +42,13 @@ from protocol.tiles import Tile
 Z95 = 1.959963984540054
 #: Komi values (half pips) the same-bot sweep reports.
 SWEEP = range(-40, 41)
+#: --design: what differs between a deal's two games, in words.
+DESIGNS = {
+    "seats": "each deal played twice, the bots swapped between the seats, the same seat "
+             "moving first",
+    "first": "each deal played twice on the same hands, the bots in the same seats, the "
+             "other seat moving first",
+}
 
 
 @dataclass(frozen=True)
@@ -59,6 +73,7 @@ def deal(seed: int, number: int) -> Deal:
 class Game:
     """One game's result: the seat that won (None for a draw) and the pips left."""
 
+    first_player: int
     winner: int | None
     reason: str
     margin_halves: int
@@ -88,7 +103,8 @@ def play(d: Deal, bots: Sequence[Callable[[SeatView], Any]], komi_halves: int) -
         moves += 1
     result = outcome(state, hands, [d.hidden], komi_halves)
     pips = (result.hand_pips[0], result.hand_pips[1])
-    return Game(result.winner, result.reason, result.margin_halves, pips, moves)
+    return Game(d.first_player, result.winner, result.reason, result.margin_halves, pips,
+                moves)
 
 
 @dataclass(frozen=True)
@@ -101,6 +117,13 @@ class Spec:
     nodes: tuple[int | None, int | None]
     """Node budget of bot A and of bot B (None: the bot's default)."""
     think_ms: float | None
+    design: str = "seats"
+    """A key of DESIGNS."""
+
+
+def a_seat(spec: Spec, game: int) -> int:
+    """The seat of bot A in game 0 or 1 of a deal."""
+    return game if spec.design == "seats" else 0
 
 
 def make_bot(name: str, rng: random.Random, nodes: int | None = None,
@@ -114,16 +137,20 @@ def make_bot(name: str, rng: random.Random, nodes: int | None = None,
 
 
 def play_pair(spec: Spec, number: int) -> tuple[Deal, Game, Game]:
-    """Deal `number` played twice: bot A in seat 0 then in seat 1."""
+    """Deal `number` played twice, as `spec.design` says (DESIGNS)."""
+    if spec.design not in DESIGNS:
+        raise ValueError(f"no tournament design {spec.design!r}")
     d = deal(spec.seed, number)
     games = []
     for swap in (0, 1):
-        # Seat s holds bot A (index 0) in game 0 and bot B in game 1.
-        who = (0, 1) if not swap else (1, 0)
+        # who[s]: the bot (0 for A, 1 for B) in seat s.
+        who = (0, 1) if a_seat(spec, swap) == 0 else (1, 0)
         bots = [make_bot(spec.bots[who[s]], random.Random(
             f"dealerless tournament {spec.seed} deal {number} game {swap} seat {s}"),
             spec.nodes[who[s]], spec.think_ms) for s in range(2)]
-        games.append(play(d, bots, spec.komi_halves))
+        moved = d if spec.design == "seats" or not swap else \
+            dataclasses.replace(d, first_player=1 - d.first_player)
+        games.append(play(moved, bots, spec.komi_halves))
     return d, games[0], games[1]
 
 
@@ -182,13 +209,13 @@ def _signed(game: Game, seat: int) -> int:
     return 0 if game.winner is None else game.margin_halves * (1 if game.winner == seat else -1)
 
 
-def first_player_result(d: Deal, game: Game, komi_halves: int) -> tuple[float, int]:
+def first_player_result(game: Game, komi_halves: int) -> tuple[float, int]:
     """(score, signed margin in half pips) of the first player had komi been `komi_halves`.
 
     Komi only weighs in a blocked hand's pip count (section 8, D6), so a game played at
     komi 0 is rescored exactly; the bots' play, which may depend on komi, is not.
     """
-    fp = d.first_player
+    fp = game.first_player
     if game.reason == "out":
         return _score(game, fp), _signed(game, fp)
     diff = 2 * game.hand_pips[1 - fp] - (2 * game.hand_pips[fp] + komi_halves)
@@ -197,13 +224,14 @@ def first_player_result(d: Deal, game: Game, komi_halves: int) -> tuple[float, i
 
 def summarize(spec: Spec, pairs: list[tuple[Deal, Game, Game]]) -> dict[str, Any]:
     """The run's figures; every interval is over deals (a deal's two games are one unit)."""
-    a_scores = [(_score(g0, 0) + _score(g1, 1)) / 2 for _, g0, g1 in pairs]
-    a_margins = [(_signed(g0, 0) + _signed(g1, 1)) / 2 for _, g0, g1 in pairs]
+    s0, s1 = a_seat(spec, 0), a_seat(spec, 1)
+    a_scores = [(_score(g0, s0) + _score(g1, s1)) / 2 for _, g0, g1 in pairs]
+    a_margins = [(_signed(g0, s0) + _signed(g1, s1)) / 2 for _, g0, g1 in pairs]
     games = [g for _, g0, g1 in pairs for g in (g0, g1)]
-    fp_scores = [(_score(g0, d.first_player) + _score(g1, d.first_player)) / 2
-                 for d, g0, g1 in pairs]
-    fp_margins = [(_signed(g0, d.first_player) + _signed(g1, d.first_player)) / 2
-                  for d, g0, g1 in pairs]
+    fp_scores = [(_score(g0, g0.first_player) + _score(g1, g1.first_player)) / 2
+                 for _, g0, g1 in pairs]
+    fp_margins = [(_signed(g0, g0.first_player) + _signed(g1, g1.first_player)) / 2
+                  for _, g0, g1 in pairs]
     result: dict[str, Any] = {
         "rules": "bram",
         "engine": "rules only: no keys, shuffles, proofs or transcripts",
@@ -215,20 +243,40 @@ def summarize(spec: Spec, pairs: list[tuple[Deal, Game, Game]]) -> dict[str, Any
         "think_ms": spec.think_ms,
         "deals": len(pairs),
         "games": len(games),
+        "design": {"name": spec.design, "text": DESIGNS[spec.design]},
+        "population": population(spec),
         "ci_method": "normal approximation, mean +- 1.96 standard errors over deals, "
-                     "each deal's two games (seats swapped) averaged into one unit",
+                     f"each deal's two games (design {spec.design}) averaged into one unit",
         "ties": "a draw counts half a win",
         "a": {"win_rate": interval(a_scores), "margin_halves": interval(a_margins),
-              "wins": sum(_score(g0, 0) == 1 for _, g0, _ in pairs)
-              + sum(_score(g1, 1) == 1 for _, _, g1 in pairs),
+              "wins": sum(_score(g0, s0) == 1 for _, g0, _ in pairs)
+              + sum(_score(g1, s1) == 1 for _, _, g1 in pairs),
               "draws": sum(g.winner is None for g in games)},
         "first_player": {"win_rate": interval(fp_scores), "margin_halves": interval(fp_margins)},
         "reasons": {r: sum(g.reason == r for g in games) for r in ("out", "blocked")},
         "mean_moves": statistics.fmean(g.moves for g in games),
     }
-    if spec.bots[0] == spec.bots[1] and spec.nodes[0] == spec.nodes[1]:
+    if same_bot(spec):
         result["komi_sweep"] = komi_sweep(pairs, spec.komi_halves)
     return result
+
+
+def same_bot(spec: Spec) -> bool:
+    """Whether both seats hold the same bot with the same budget (a population)."""
+    return spec.bots[0] == spec.bots[1] and spec.nodes[0] == spec.nodes[1]
+
+
+def population(spec: Spec) -> str:
+    """Who plays, in words: one bot in both seats, or two bots against each other."""
+    def named(name: str, budget: dict[str, Any] | None) -> str:
+        if budget is None:
+            return name
+        if "think_ms" in budget:
+            return f"{name} ({budget['think_ms']:g} ms a move)"
+        return f"{name} ({budget['nodes']:,} nodes a move)"
+
+    a, b = (named(n, x) for n, x in zip(spec.bots, budgets(spec), strict=True))
+    return f"{a} in both seats" if same_bot(spec) else f"{a} against {b}"
 
 
 def komi_sweep(pairs: list[tuple[Deal, Game, Game]], played_at: int) -> dict[str, Any]:
@@ -241,10 +289,10 @@ def komi_sweep(pairs: list[tuple[Deal, Game, Game]], played_at: int) -> dict[str
             continue
         komi = played_at + k
         scores = []
-        for d, g0, g1 in pairs:
+        for _, g0, g1 in pairs:
             # Rescore relative to the komi played: the pips do not change, komi does.
-            s0 = first_player_result(d, g0, komi)[0]
-            s1 = first_player_result(d, g1, komi)[0]
+            s0 = first_player_result(g0, komi)[0]
+            s1 = first_player_result(g1, komi)[0]
             scores.append((s0 + s1) / 2)
         rows.append({"komi_halves": komi, "first_player_win_rate": interval(scores)})
     best = min(rows, key=lambda r: (abs(r["first_player_win_rate"]["mean"] - 0.5),
@@ -261,10 +309,13 @@ def render(result: dict[str, Any]) -> str:
                 f"{x['high'] * scale:{fmt}})")
 
     a, b = result["bots"]
+    design = result["design"]
     lines = [
-        f"bram, {a} vs {b}: {result['deals']} deals x 2 games (seats swapped), komi "
-        f"{halves_text(result['komi_halves'])} pips, seed {result['seed']}; "
+        f"bram, {a} vs {b}: {result['deals']} deals x 2 games (design {design['name']}), "
+        f"komi {halves_text(result['komi_halves'])} pips, seed {result['seed']}; "
         f"{result['engine']}",
+        f"design {design['name']}: {design['text']}; every figure below is over this design",
+        f"population: {result['population']}",
         f"{a} win rate {ci(result['a']['win_rate'])}, draws count half",
         f"{a} mean margin {ci(result['a']['margin_halves'], 0.5, '.2f')} pips",
         f"first player win rate {ci(result['first_player']['win_rate'])}, mean margin "

@@ -198,7 +198,7 @@ def cmd_tournament(args: argparse.Namespace) -> int:
 
     komi = DEFAULT_KOMI_HALVES if args.komi is None else args.komi
     spec = tournament.Spec((bots[0], bots[1]), komi, args.seed, (nodes[0], nodes[1]),
-                           args.think_ms)
+                           args.think_ms, args.design)
     if args.dask is not None and args.jobs != 1:
         return fail("tournament: give --jobs or --dask, not both")
     from peers.cli.workers import pool

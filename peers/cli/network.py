@@ -20,7 +20,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from peers.bots.registry import BOTS, THINKERS, check_bot, make_bot
+from peers.bots.registry import BOTS, PERSON_THINK_MS, THINKERS, check_bot, make_bot
 from peers.cli.options import (
     EXIT_FAILED,
     EXIT_INCOMPLETE,
@@ -145,6 +145,8 @@ def _progress(event: Event) -> None:
 
 
 def _bot_chooser(name: str, think_ms: float | None = None) -> AsyncChooser:
+    if think_ms is None and name in THINKERS:
+        think_ms = PERSON_THINK_MS  # the other seat is most likely a person
     bot = make_bot(name, random.Random(), think_ms=think_ms)
 
     async def choose(view: Any) -> Any:

@@ -105,7 +105,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--bots", required=True,
                    help="two bot names, A,B: A's results are reported, like strong,greedy")
     p.add_argument("--hands", type=positive_int, default=100, metavar="N",
-                   help="deals, each played twice with the seats swapped (default 100)")
+                   help="deals, each played twice as --design says (default 100)")
+    p.add_argument("--design", choices=("seats", "first"), default="seats",
+                   help="what changes between a deal's two games: seats, the bots swap "
+                        "seats (to compare two bots; the default); first, the same hands "
+                        "with the other seat moving first (the first player's edge, komi)")
     p.add_argument("--komi", type=parse_komi, default=None,
                    help="pips (whole or half) added to the first player's total (default: "
                         "the rules' own, spec/rules/bram.md section 11)")
@@ -170,7 +174,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--vs", default="greedy", choices=["greedy", "random", "strong"],
                    help="the bot to play against")
     _game_options(p)
-    _think_option(p)
+    p.add_argument("--think-ms", type=think_ms, default=None, metavar="MS",
+                   help="the strong bot's thinking time a move, in milliseconds (default "
+                        "1000)")
     p.add_argument("--seat", type=int, choices=[0, 1], default=0, help="your seat")
     p.add_argument("--out", default="dealerless-game.transcript", help="transcript file")
     p.set_defaults(func=local.cmd_play)
@@ -186,8 +192,8 @@ def _seat_options(p: argparse.ArgumentParser) -> None:
                    help="let a bot play this seat (default: you, in the terminal UI); "
                         "strong plays bram only")
     p.add_argument("--think-ms", type=think_ms, default=None, metavar="MS",
-                   help="the strong bot's thinking time a move, in milliseconds (default: "
-                        "its fixed node budget)")
+                   help="the strong bot's thinking time a move, in milliseconds (default "
+                        "1000)")
     p.add_argument("--timeout", type=positive_seconds, default=300.0,
                    help="seconds to wait for the opponent's next frame (default 300)")
 

@@ -160,6 +160,10 @@ class LocalDriver:
         names = list(bots)
         names.insert(seat, bots[0])  # the person's seat: its bot is never asked
         self.seat = seat
+        if think_ms is None:
+            from peers.bots.registry import PERSON_THINK_MS
+
+            think_ms = PERSON_THINK_MS  # a person plays here
         self.table = Table.create(rules, rule_params(rules, seats) if params is None
                                   else params, names, Entropy(seed), identities, think_ms)
 

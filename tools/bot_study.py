@@ -1,0 +1,293 @@
+#!/usr/bin/env python3
+"""Measurements of the strong bram bot behind spec/rules/bram.md section 11 and the README.
+
+    python tools/bot_study.py versus --deals 200 --nodes 20000 --base-nodes 20000
+    python tools/bot_study.py versus --deals 200 --nodes 20000 --pass-weight 0.25 \\
+        --baseline current
+    python tools/bot_study.py pass-rate --deals 100
+    python tools/bot_study.py komi-table --deals 2000 --strong-deals 2000,600 \\
+        --budgets 2000,20000
+
+`versus` plays duplicate deals (tournament design `seats`) between the strong bot of
+this tree (A) and a baseline (B): the strong bot as it is at a git revision (its
+peers/bots/strong.py and bram_search.py loaded from `git show`, so the comparison
+needs no copy of the old code), or `current` with its own settings. It prints A's
+win rate and mean margin with 95% intervals over deals, and the share of A's choices
+(moves with more than one legal option) that were searched to the end of the hand.
+
+`pass-rate` plays the strong bot against itself and counts, over its choices while
+the hand goes on after a pass (no pass just made), how often it passed while holding
+a tile that fits: the rate the bot's pass model (PASS_WITH_PLAY) should weigh a
+world by in which the other seat passed holding a fitting tile.
+
+`komi-table` measures the first player's win rate by komi for each population (the
+same bot in both seats): random, greedy and the strong bot at each budget, over deals
+played in tournament design `first` (the same hands, each seat moving first once) at
+the rules' default komi and rescored at the others (exact for random and greedy,
+which ignore komi; for the strong bot, which knows the komi, exact only at the komi
+played). It prints the markdown table of spec/rules/bram.md section 11.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import random
+import statistics
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from peers.bots import tournament  # noqa: E402
+from peers.bots.strong import PASS_WITH_PLAY, StrongBot  # noqa: E402
+from protocol.rules.base import halves_text  # noqa: E402
+from protocol.rules.bram import DEFAULT_KOMI_HALVES  # noqa: E402
+from protocol.rules.bram_state import Pass, Play  # noqa: E402
+from protocol.seat import SeatView  # noqa: E402
+
+#: The strong bot before issue 19 (the table fix, the solver between iterations, the pass
+#: model): the default baseline of `versus`.
+BEFORE_19 = "93efcaa"
+#: Komi values (half pips) of the komi table's rows.
+KOMI_ROWS = range(0, 7)
+
+
+def load_strong(revision: str) -> type:
+    """StrongBot as peers/bots/strong.py and bram_search.py were at `revision`."""
+    def source(path: str) -> str:
+        return subprocess.run(["git", "-C", str(ROOT), "show", f"{revision}:{path}"],
+                              check=True, capture_output=True, text=True).stdout
+
+    search_name = f"strong_at_{revision}_search"
+    modules: list[ModuleType] = []
+    for name, text in ((search_name, source("peers/bots/bram_search.py")),
+                       (f"strong_at_{revision}", source("peers/bots/strong.py").replace(
+                           "peers.bots.bram_search", search_name))):
+        spec = importlib.util.spec_from_loader(name, loader=None)
+        assert spec is not None
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[name] = module  # dataclasses look their module up by name
+        exec(compile(text, f"{revision}:{name}", "exec"), module.__dict__)
+        modules.append(module)
+    bot: type = modules[1].StrongBot
+    return bot
+
+
+class Recorder:
+    """Wraps a strong bot: its choices (views with more than one legal move), how many
+    it searched to the end, its depths and its time a move."""
+
+    def __init__(self, bot: Any) -> None:
+        self.bot, self.choices, self.exact, self.depths = bot, 0, 0, []  # type: list[int]
+        self.seconds: list[float] = []
+
+    def __call__(self, view: SeatView) -> Any:
+        start = time.perf_counter()
+        move = self.bot(view)
+        if len(view.legal) > 1:
+            self.seconds.append(time.perf_counter() - start)
+            self.choices += 1
+            self.exact += bool(self.bot.last_exact)
+            self.depths.append(self.bot.last_depth)
+        return move
+
+
+def _ci(values: list[float], scale: float = 1.0, fmt: str = ".3f") -> str:
+    x = tournament.interval(values)
+    if x["low"] is None:
+        return f"{x['mean'] * scale:{fmt}}"
+    return (f"{x['mean'] * scale:{fmt}} (95% CI {x['low'] * scale:{fmt}} .. "
+            f"{x['high'] * scale:{fmt}})")
+
+
+def _score(game: tournament.Game, seat: int) -> float:
+    return 0.5 if game.winner is None else float(game.winner == seat)
+
+
+def _signed(game: tournament.Game, seat: int) -> int:
+    if game.winner is None:
+        return 0
+    return game.margin_halves if game.winner == seat else -game.margin_halves
+
+
+def versus(args: argparse.Namespace) -> None:
+    base = StrongBot if args.baseline == "current" else load_strong(args.baseline)
+
+    def budget(nodes: int, think: float | None) -> dict[str, Any]:
+        return {"nodes": nodes} if think is None else {"think_ms": think}  # nodes unused
+
+    a_budget = budget(args.nodes, args.think_ms)
+    b_budget = budget(args.base_nodes, args.base_think_ms)
+    a_extra = {} if args.pass_weight is None else {"pass_weight": args.pass_weight}
+    b_extra = {} if args.base_pass_weight is None else {"pass_weight": args.base_pass_weight}
+    scores, margins = [], []
+    recorders: dict[str, list[Recorder]] = {"A": [], "B": []}
+    for number in range(args.deals):
+        d = tournament.deal(args.seed, number)
+        pair_score = pair_margin = 0.0
+        for a_seat in (0, 1):
+            rng = [random.Random(f"bot_study {args.seed} deal {number} game {a_seat} seat {s}")
+                   for s in (0, 1)]
+            a = Recorder(StrongBot(rng[a_seat], **a_budget, **a_extra))
+            b = Recorder(base(rng[1 - a_seat], **b_budget, **b_extra))
+            bots = [a, b] if a_seat == 0 else [b, a]
+            game = tournament.play(d, bots, args.komi)
+            pair_score += _score(game, a_seat) / 2
+            pair_margin += _signed(game, a_seat) / 2
+            recorders["A"].append(a)
+            recorders["B"].append(b)
+        scores.append(pair_score)
+        margins.append(pair_margin)
+    print(f"A: the strong bot of this tree, {a_budget}{a_extra or ''}; B: the strong bot "
+          f"at {args.baseline}, {b_budget}{b_extra or ''}")
+    print(f"{args.deals} deals x 2 games (design seats), komi {halves_text(args.komi)} pips, "
+          f"seed {args.seed}")
+    print(f"A win rate {_ci(scores)}, draws count half; A mean margin "
+          f"{_ci(margins, 0.5, '.2f')} pips")
+    for who, rs in recorders.items():
+        choices = sum(r.choices for r in rs)
+        exact = sum(r.exact for r in rs)
+        ms = [s * 1000 for r in rs for s in r.seconds]
+        depths = [x for r in rs for x in r.depths]
+        print(f"{who}'s choices searched to the end (as {who} reports it): {exact} of {choices} "
+              f"({exact / choices:.1%}); median depth {statistics.median(depths)}; median "
+              f"{statistics.median(ms):.0f} ms, mean {statistics.fmean(ms):.0f} ms a choice")
+
+
+def pass_rate(args: argparse.Namespace) -> None:
+    """Over the strong bot's self-play: how often it passes holding a play, no pass just
+    made (the only pass the other seat can see and the hand survive)."""
+    counts = {"play_in_hand": 0, "passed_with_play": 0, "passes": 0}
+    per_deal: list[tuple[int, int]] = []
+
+    def counting(bot: Callable[[SeatView], Any]) -> Callable[[SeatView], Any]:
+        def choose(view: SeatView) -> Any:
+            move = bot(view)
+            if getattr(view.rules_state, "passes", 1) == 0:
+                held = any(isinstance(m, Play) for m in view.legal)
+                counts["play_in_hand"] += held
+                counts["passes"] += isinstance(move, Pass)
+                counts["passed_with_play"] += held and isinstance(move, Pass)
+            return move
+        return choose
+
+    for number in range(args.deals):
+        before = counts["play_in_hand"], counts["passed_with_play"]
+        d = tournament.deal(args.seed, number)
+        for game in (0, 1):
+            bots = [counting(StrongBot(random.Random(f"pass_rate {args.seed} {number} {game} {s}"),
+                                       args.nodes, pass_weight=args.pass_weight))
+                    for s in (0, 1)]
+            tournament.play(d if not game else tournament.Deal(
+                d.hands, d.hidden, 1 - d.first_player), bots, args.komi)
+        per_deal.append((counts["play_in_hand"] - before[0],
+                         counts["passed_with_play"] - before[1]))
+    held, passed = counts["play_in_hand"], counts["passed_with_play"]
+    # A ratio of sums, its interval by the delta method over deals (the unit of sampling).
+    rate = passed / held
+    resid = [p - rate * h for h, p in per_deal]
+    half = tournament.Z95 * statistics.stdev(resid) * len(per_deal) ** 0.5 / held
+    print(f"strong bot ({args.nodes} nodes, pass weight {args.pass_weight}) against itself: "
+          f"{args.deals} deals x 2 games (design first), komi {halves_text(args.komi)} pips, "
+          f"seed {args.seed}")
+    print(f"choices with no pass just made, holding a play: {held}; passed: {passed}; "
+          f"rate {rate:.3f} (95% CI {rate - half:.3f} .. {rate + half:.3f}, over deals)")
+    print(f"passes with no pass just made: {counts['passes']}, of which holding a play "
+          f"{passed / max(1, counts['passes']):.1%}")
+
+
+def komi_table(args: argparse.Namespace) -> None:
+    populations: list[tuple[str, int | None, int]] = [("random", None, args.deals),
+                                                      ("greedy", None, args.deals)]
+    budgets = [int(b) for b in args.budgets.split(",")]
+    deals = [int(n) for n in args.strong_deals.split(",")]
+    if len(deals) not in (1, len(budgets)):
+        raise SystemExit("--strong-deals: one number of deals, or one a budget")
+    deals *= len(budgets) // len(deals)
+    populations += [("strong", b, n) for b, n in zip(budgets, deals, strict=True)]
+    columns = []
+    for name, nodes, deals in populations:
+        spec = tournament.Spec((name, name), DEFAULT_KOMI_HALVES, args.seed, (nodes, nodes),
+                               None, "first")
+        started = time.perf_counter()
+        pairs = tournament.run_pairs(spec, deals)
+        sweep = tournament.komi_sweep(pairs, DEFAULT_KOMI_HALVES)
+        rows = {r["komi_halves"]: r["first_player_win_rate"] for r in sweep["rows"]}
+        even = [k for k, r in sorted(rows.items()) if r["low"] <= 0.5 <= r["high"]]
+        label = name if nodes is None else f"strong, {nodes:,} nodes"
+        columns.append((label, deals, rows, even))
+        swept = min(rows), max(rows)
+        print(f"{label}: {deals} deals in {time.perf_counter() - started:.0f} s",
+              file=sys.stderr)
+    print("| komi (pips) | " + " | ".join(f"{c[0]} ({c[1]:,} deals)" for c in columns) + " |")
+    print("| --- |" + " --- |" * len(columns))
+    for k in KOMI_ROWS:
+        cells = []
+        for _, _, rows, _ in columns:
+            r = rows[k]
+            mark = "**" if k == DEFAULT_KOMI_HALVES else ""
+            cells.append(f"{mark}{r['mean']:.2%} ({r['low']:.2%} .. {r['high']:.2%}){mark}")
+        print(f"| {halves_text(k)} | " + " | ".join(cells) + " |")
+    print()
+    for label, _, _, even in columns:
+        runs = _runs(even)
+        print(f"- {label}: 95% interval contains 50% at komi "
+              f"{', '.join(runs) if runs else 'none'} (of {halves_text(swept[0])} .. "
+              f"{halves_text(swept[1])} pips)")
+
+
+def _runs(komis: list[int]) -> list[str]:
+    """Consecutive komi values (half pips) as ranges of pips."""
+    out: list[list[int]] = []
+    for k in komis:
+        if out and k == out[-1][-1] + 1:
+            out[-1].append(k)
+        else:
+            out.append([k])
+    return [halves_text(r[0]) if len(r) == 1 else f"{halves_text(r[0])} .. {halves_text(r[-1])}"
+            for r in out]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    sub = parser.add_subparsers(required=True)
+    p = sub.add_parser("versus", help="this tree's strong bot against a baseline")
+    p.add_argument("--baseline", default=BEFORE_19,
+                   help=f"a git revision, or current (default {BEFORE_19}, before issue 19)")
+    p.add_argument("--deals", type=int, default=100)
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--komi", type=int, default=DEFAULT_KOMI_HALVES, help="half pips")
+    p.add_argument("--nodes", type=int, default=20000)
+    p.add_argument("--think-ms", type=float, default=None)
+    p.add_argument("--pass-weight", type=float, default=None)
+    p.add_argument("--base-nodes", type=int, default=20000)
+    p.add_argument("--base-think-ms", type=float, default=None)
+    p.add_argument("--base-pass-weight", type=float, default=None)
+    p.set_defaults(func=versus)
+    p = sub.add_parser("pass-rate", help="how often the strong bot passes holding a play")
+    p.add_argument("--deals", type=int, default=100)
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--komi", type=int, default=DEFAULT_KOMI_HALVES, help="half pips")
+    p.add_argument("--nodes", type=int, default=20000)
+    p.add_argument("--pass-weight", type=float, default=PASS_WITH_PLAY)
+    p.set_defaults(func=pass_rate)
+    p = sub.add_parser("komi-table", help="the first player's win rate by komi, by population")
+    p.add_argument("--deals", type=int, default=2000, help="deals for random and greedy")
+    p.add_argument("--strong-deals", default="200",
+                   help="deals for the strong bot: one number, or one a budget (N,N)")
+    p.add_argument("--budgets", default="2000,20000", help="the strong bot's node budgets")
+    p.add_argument("--seed", type=int, default=1)
+    p.set_defaults(func=komi_table)
+    args = parser.parse_args()
+    args.func(args)
+
+
+if __name__ == "__main__":
+    main()
