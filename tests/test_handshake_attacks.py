@@ -135,7 +135,7 @@ async def test_a_man_in_the_middle_who_swaps_the_host_key_is_refused(tmp_path: P
 
         async with in_the_middle(url, swap_host_key) as forged:
             log = tmp_path / "joiner.log"
-            joiner = start(["join", forged, "--bot", "greedy", "--timeout", "8", "--home",
+            joiner = start(["join", forged, "--bot", "greedy", "--timeout", "4", "--home",
                             str(homes["joiner"])], log)
             code = await asyncio.to_thread(finish, joiner, 60)
         assert code == 3, log.read_text()

@@ -96,6 +96,7 @@ def test_a_bram_game_against_the_strong_bot(browser: Any, peers: Any,
     assert verify(seat.transcript(), tmp_path).returncode == 0
 
 
+@pytest.mark.slow   # ~15 s; the mined-games round (one person, four bots) runs by default
 def test_a_mineshaft_round_with_two_people_and_two_bots(browser: Any, peers: Any,
                                                         tmp_path: Path) -> None:
     people = [Seat(browser, peers("a")), Seat(browser, peers("b"), PHONE)]
