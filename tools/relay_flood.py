@@ -41,13 +41,13 @@ from peers.bench.relay_flood import (
     hold_rooms,
     loopback,
     ping_flood,
-    proc_figures,
     summary,
 )
 from peers.bench.relay_load import (
     Recorded,
     enter_room,
     play_seat,
+    proc_figures,
     record_games,
 )
 

@@ -182,18 +182,6 @@ def _masked_binary(payload: bytes) -> bytes:
     return struct.pack("!BB", 0x82, 0x80 | len(payload)) + mask + body
 
 
-def proc_figures(pid: int) -> dict[str, float]:
-    """CPU seconds and resident memory (MiB, now and peak) of a process, from /proc."""
-    ticks = os.sysconf("SC_CLK_TCK")
-    with open(f"/proc/{pid}/stat") as f:
-        fields = f.read().rpartition(")")[2].split()
-    with open(f"/proc/{pid}/status") as f:
-        status = {line.split(":")[0]: line.split()[1]
-                  for line in f if line.startswith(("VmRSS", "VmHWM"))}
-    return {"cpu_s": (int(fields[11]) + int(fields[12])) / ticks,
-            "rss_mib": int(status["VmRSS"]) / 1024, "peak_mib": int(status["VmHWM"]) / 1024}
-
-
 def loopback(count: int, first: int = 2) -> list[str]:
     """`count` loopback addresses, 127.0.0.<first> on."""
     return [f"127.0.0.{first + i}" for i in range(count)]

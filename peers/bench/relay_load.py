@@ -153,7 +153,7 @@ async def play_many(base: str, games: Sequence[Recorded], concurrent: int,
                                        for i in range(concurrent))))
 
 
-def _proc(pid: int) -> dict[str, float]:
+def proc_figures(pid: int) -> dict[str, float]:
     """CPU seconds and resident memory (MiB, now and peak) of a process, from /proc."""
     ticks = os.sysconf("SC_CLK_TCK")
     with open(f"/proc/{pid}/stat") as f:
@@ -189,7 +189,7 @@ def measure_relay(concurrent: int, recorded: int = 4, rounds: int = 1,
         if found is None:
             raise RuntimeError("the relay did not start")
         base = f"ws://{found.group(1)}"
-        before = _proc(relay.pid)
+        before = proc_figures(relay.pid)
         started = time.perf_counter()
         for done in range(rounds):
             tick(1 + done, f"{concurrent} games at once through the relay")
@@ -199,7 +199,7 @@ def measure_relay(concurrent: int, recorded: int = 4, rounds: int = 1,
                     raise RuntimeError(f"game {i}: a seat's transcript differs")
         wall = time.perf_counter() - started
         tick(rounds + 1, "")
-        after = _proc(relay.pid)
+        after = proc_figures(relay.pid)
         with urllib.request.urlopen(f"http://{found.group(1)}/stats", timeout=10) as r:
             stats = json.load(r)
     finally:
