@@ -15,6 +15,7 @@ from typing import Any
 
 from peers.net import launch
 from peers.net.config import MAX_SEATS, MIN_SEATS
+from peers.net.invitation import check_invitation
 from peers.net.link import check_url
 from protocol.relay_work import MAX_WORK_BITS
 from protocol.rules.bram import KOMI_LIMIT_HALVES
@@ -142,12 +143,9 @@ def ws_url(text: str) -> str:
 
 def invitation_arg(text: str) -> str:
     """`join`'s invitation: a websocket URL, then `#`, the host's pin and the secret."""
-    from peers.net.config import PeerError
-    from peers.net.invitation import dial_url, parse_invitation
-    ws_url(dial_url(text))
     try:
-        parse_invitation(text)
-    except PeerError as exc:
+        check_invitation(text)
+    except ValueError as exc:
         raise argparse.ArgumentTypeError(str(exc)) from None
     return text
 

@@ -16,6 +16,7 @@ import binascii
 import re
 
 from peers.net.config import Invitation, PeerError
+from peers.net.link import check_url
 from protocol.handshake_auth import PIN_BYTES, SECRET_BYTES, host_pin
 
 _RID = re.compile(r"/([0-9a-f]{32})/?$")
@@ -63,6 +64,17 @@ def parse_invitation(url: str) -> Invitation:
 def invitation_url(inv: Invitation, base: str) -> str:
     """The invitation URL: `base` (where to connect) with the pin and the secret."""
     return f"{dial_url(base)}#{_b64(inv.pin)}.{_b64(inv.secret)}"
+
+
+def check_invitation(url: str) -> Invitation:
+    """The invitation a person gave (`join`'s argument, the page's join form), or
+    ValueError saying what is wrong with it: not a websocket URL, no game, no pin or
+    secret."""
+    check_url(dial_url(url))
+    try:
+        return parse_invitation(url)
+    except PeerError as exc:
+        raise ValueError(str(exc)) from None
 
 
 def dial_url(url: str) -> str:

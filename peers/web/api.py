@@ -13,8 +13,8 @@ from aiohttp import WSMsgType, web
 
 import protocol.rules as rules_pkg
 from peers.bots.registry import BOTS, RULES_OF, check_bot
-from peers.net.config import MAX_SEATS, MIN_SEATS, PeerError
-from peers.net.invitation import dial_url, parse_invitation
+from peers.net.config import MAX_SEATS, MIN_SEATS
+from peers.net.invitation import check_invitation
 from peers.net.launch import parse_hostport
 from peers.net.link import check_url
 from peers.store.finding import GameNotFound, find_game, list_games
@@ -195,9 +195,8 @@ class Api:
         text = _field(data, "invitation", str, "").strip()
         url = text.removeprefix("dealerless join").strip()
         try:
-            check_url(dial_url(url))
-            parse_invitation(url)
-        except (ValueError, PeerError) as exc:
+            check_invitation(url)
+        except ValueError as exc:
             raise BadRequest(f"not an invitation: {exc}") from None
         return await self._starting(self.tables.join(url, self._timeout(data)))
 
