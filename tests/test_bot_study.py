@@ -46,9 +46,37 @@ def test_the_komi_table_has_a_column_a_population_and_a_row_a_komi() -> None:
 def test_versus_a_revision_plays_the_old_code() -> None:
     out = run("versus", "--deals", "1", "--nodes", "300", "--base-nodes", "300")
     assert "B: the strong bot at 93efcaa" in out
-    assert "1 deals x 2 games (design seats)" in out
+    assert "1 deals x 2 games (design seats; deals 0 .. 0)" in out
     assert "A's choices searched to the end (as A reports it):" in out
     assert "B's choices searched to the end (as B reports it):" in out
+
+
+def test_versus_runs_split_and_resumed_report_as_one(tmp_path: Path) -> None:
+    """A 2,000-deal study runs in shards that can stop and resume: every deal is one
+    line, a deal already written is not played again, `report` joins the shards."""
+    first, second = tmp_path / "a.jsonl", tmp_path / "b.jsonl"
+    common = ("versus", "--nodes", "200", "--base-nodes", "200", "--baseline", "current")
+    run(*common, "--deals", "1", "--first", "0", "--out", str(first))
+    whole = run(*common, "--deals", "2", "--first", "0", "--out", str(first))
+    assert len(first.read_text().splitlines()) == 2  # deal 0 kept, deal 1 added
+    run(*common, "--deals", "1", "--first", "2", "--out", str(second))
+    joined = run("report", str(first), str(second))
+    assert "3 deals x 2 games (design seats; deals 0 .. 2)" in joined
+    assert "2 deals x 2 games (design seats; deals 0 .. 1)" in whole
+    alone = run(*common, "--deals", "3", "--first", "0")
+    assert alone.splitlines()[2] == joined.splitlines()[2]  # the same win rate and margin
+    other = ("--deals", "1", "--first", "3", "--komi", "0", "--out")
+    refused = fails(*common, *other, str(second))
+    assert f"{second} holds deals played with another setting; give another --out" in refused
+    run(*common, *other, str(tmp_path / "c.jsonl"))
+    assert "the records mix 2 settings" in fails("report", str(first), str(tmp_path / "c.jsonl"))
+
+
+def fails(*args: str) -> str:
+    proc = subprocess.run([sys.executable, str(TOOL), *args], capture_output=True, text=True,
+                          timeout=60, check=False)
+    assert proc.returncode == 1, proc.stdout
+    return proc.stderr
 
 
 def test_pass_rate_counts_passes_made_holding_a_play() -> None:

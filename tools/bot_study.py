@@ -4,6 +4,9 @@
     python tools/bot_study.py versus --deals 200 --nodes 20000 --base-nodes 20000
     python tools/bot_study.py versus --deals 200 --nodes 20000 --pass-weight 0.25 \\
         --baseline current
+    python tools/bot_study.py versus --deals 1000 --first 1000 --think-ms 1000 \\
+        --cpu-clock --out versus-b.jsonl
+    python tools/bot_study.py report versus-a.jsonl versus-b.jsonl
     python tools/bot_study.py pass-rate --deals 100
     python tools/bot_study.py komi-table --deals 2000 --strong-deals 2000,600 \\
         --budgets 2000,20000
@@ -32,6 +35,7 @@ from __future__ import annotations
 
 import argparse
 import importlib.util
+import json
 import random
 import statistics
 import subprocess
@@ -82,21 +86,26 @@ def load_strong(revision: str) -> type:
 
 class Recorder:
     """Wraps a strong bot: its choices (views with more than one legal move), how many
-    it searched to the end, its depths and its time a move."""
+    it searched to the end, its depths and its time a move, read on `clock`."""
 
-    def __init__(self, bot: Any) -> None:
-        self.bot, self.choices, self.exact, self.depths = bot, 0, 0, []  # type: list[int]
+    def __init__(self, bot: Any, clock: Callable[[], float]) -> None:
+        self.bot, self.clock, self.choices, self.exact = bot, clock, 0, 0
+        self.depths: list[int] = []
         self.seconds: list[float] = []
 
     def __call__(self, view: SeatView) -> Any:
-        start = time.perf_counter()
+        start = self.clock()
         move = self.bot(view)
         if len(view.legal) > 1:
-            self.seconds.append(time.perf_counter() - start)
+            self.seconds.append(self.clock() - start)
             self.choices += 1
             self.exact += bool(self.bot.last_exact)
             self.depths.append(self.bot.last_depth)
         return move
+
+    def record(self) -> dict[str, Any]:
+        return {"choices": self.choices, "exact": self.exact, "depths": self.depths,
+                "ms": [round(s * 1000, 1) for s in self.seconds]}
 
 
 def _ci(values: list[float], scale: float = 1.0, fmt: str = ".3f") -> str:
@@ -118,7 +127,11 @@ def _signed(game: tournament.Game, seat: int) -> int:
 
 
 def versus(args: argparse.Namespace) -> None:
+    """Plays deals --first .. --first + --deals - 1, one JSON line each to --out (deals
+    already there are skipped, so a run can be stopped, resumed and split across
+    processes), then reports over every deal in the --out files given to `report`."""
     base = StrongBot if args.baseline == "current" else load_strong(args.baseline)
+    clock = time.process_time if args.cpu_clock else time.monotonic
 
     def budget(nodes: int, think: float | None) -> dict[str, Any]:
         return {"nodes": nodes} if think is None else {"think_ms": think}  # nodes unused
@@ -127,38 +140,83 @@ def versus(args: argparse.Namespace) -> None:
     b_budget = budget(args.base_nodes, args.base_think_ms)
     a_extra = {} if args.pass_weight is None else {"pass_weight": args.pass_weight}
     b_extra = {} if args.base_pass_weight is None else {"pass_weight": args.base_pass_weight}
-    scores, margins = [], []
-    recorders: dict[str, list[Recorder]] = {"A": [], "B": []}
-    for number in range(args.deals):
+    setting = {"A": f"the strong bot of this tree, {a_budget}{a_extra or ''}",
+               "B": f"the strong bot at {args.baseline}, {b_budget}{b_extra or ''}",
+               "clock": "process CPU time" if args.cpu_clock else "wall time",
+               "komi": args.komi, "seed": args.seed}
+    out = Path(args.out) if args.out else None
+    earlier = _records([out]) if out and out.exists() else []
+    if any(r["setting"] != setting for r in earlier):
+        raise SystemExit(f"{out} holds deals played with another setting; give another --out")
+    done = {r["deal"] for r in earlier}
+    records = []
+    for number in range(args.first, args.first + args.deals):
+        if number in done:
+            continue
         d = tournament.deal(args.seed, number)
-        pair_score = pair_margin = 0.0
+        record: dict[str, Any] = {"deal": number, "setting": setting, "score": 0.0,
+                                  "margin": 0.0, "A": [], "B": []}
         for a_seat in (0, 1):
             rng = [random.Random(f"bot_study {args.seed} deal {number} game {a_seat} seat {s}")
                    for s in (0, 1)]
-            a = Recorder(StrongBot(rng[a_seat], **a_budget, **a_extra))
-            b = Recorder(base(rng[1 - a_seat], **b_budget, **b_extra))
+            a = Recorder(StrongBot(rng[a_seat], **a_budget, **a_extra, clock=clock), clock)
+            b = Recorder(base(rng[1 - a_seat], **b_budget, **b_extra), clock)
             bots = [a, b] if a_seat == 0 else [b, a]
             game = tournament.play(d, bots, args.komi)
-            pair_score += _score(game, a_seat) / 2
-            pair_margin += _signed(game, a_seat) / 2
-            recorders["A"].append(a)
-            recorders["B"].append(b)
-        scores.append(pair_score)
-        margins.append(pair_margin)
-    print(f"A: the strong bot of this tree, {a_budget}{a_extra or ''}; B: the strong bot "
-          f"at {args.baseline}, {b_budget}{b_extra or ''}")
-    print(f"{args.deals} deals x 2 games (design seats), komi {halves_text(args.komi)} pips, "
-          f"seed {args.seed}")
-    print(f"A win rate {_ci(scores)}, draws count half; A mean margin "
-          f"{_ci(margins, 0.5, '.2f')} pips")
-    for who, rs in recorders.items():
-        choices = sum(r.choices for r in rs)
-        exact = sum(r.exact for r in rs)
-        ms = [s * 1000 for r in rs for s in r.seconds]
-        depths = [x for r in rs for x in r.depths]
+            record["score"] += _score(game, a_seat) / 2
+            record["margin"] += _signed(game, a_seat) / 2
+            record["A"].append(a.record())
+            record["B"].append(b.record())
+        records.append(record)
+        if out:
+            with out.open("a") as f:
+                f.write(json.dumps(record) + "\n")
+    report(records if not out else _records([out]))
+
+
+def _records(paths: list[Path | None]) -> list[dict[str, Any]]:
+    by_deal: dict[int, dict[str, Any]] = {}
+    for path in paths:
+        assert path is not None
+        for line in path.read_text().splitlines():
+            r = json.loads(line)
+            by_deal[r["deal"]] = r
+    return [by_deal[k] for k in sorted(by_deal)]
+
+
+def report(records: list[dict[str, Any]]) -> None:
+    settings = {json.dumps(r["setting"], sort_keys=True) for r in records}
+    if len(settings) != 1:
+        raise SystemExit(f"the records mix {len(settings)} settings; report one at a time")
+    setting = records[0]["setting"]
+    numbers = [r["deal"] for r in records]
+    print(f"A: {setting['A']}; B: {setting['B']}; thinking time read on {setting['clock']}")
+    print(f"{len(records)} deals x 2 games (design seats; deals {min(numbers)} .. "
+          f"{max(numbers)}), komi {halves_text(setting['komi'])} pips, seed {setting['seed']}")
+    print(f"A win rate {_ci([r['score'] for r in records])}, draws count half; A mean margin "
+          f"{_ci([r['margin'] for r in records], 0.5, '.2f')} pips")
+    for who in ("A", "B"):
+        games = [g for r in records for g in r[who]]
+        choices = sum(g["choices"] for g in games)
+        exact = sum(g["exact"] for g in games)
+        # The share of exact choices, its interval by the delta method over deals.
+        per_deal = [(sum(g["choices"] for g in r[who]), sum(g["exact"] for g in r[who]))
+                    for r in records]
+        share = exact / choices
+        spread = ""
+        if len(per_deal) > 1:
+            resid = [e - share * c for c, e in per_deal]
+            half = tournament.Z95 * statistics.stdev(resid) * len(per_deal) ** 0.5 / choices
+            spread = f" (95% CI {share - half:.1%} .. {share + half:.1%})"
+        ms = [m for g in games for m in g["ms"]]
+        depths = [x for g in games for x in g["depths"]]
         print(f"{who}'s choices searched to the end (as {who} reports it): {exact} of {choices} "
-              f"({exact / choices:.1%}); median depth {statistics.median(depths)}; median "
+              f"({share:.1%}){spread}; median depth {statistics.median(depths)}; median "
               f"{statistics.median(ms):.0f} ms, mean {statistics.fmean(ms):.0f} ms a choice")
+
+
+def report_files(args: argparse.Namespace) -> None:
+    report(_records([Path(p) for p in args.files]))
 
 
 def pass_rate(args: argparse.Namespace) -> None:
@@ -270,7 +328,15 @@ def main() -> None:
     p.add_argument("--base-nodes", type=int, default=20000)
     p.add_argument("--base-think-ms", type=float, default=None)
     p.add_argument("--base-pass-weight", type=float, default=None)
+    p.add_argument("--first", type=int, default=0, help="the first deal's number")
+    p.add_argument("--out", help="a JSON-lines file of deals played: appended to, resumed from")
+    p.add_argument("--cpu-clock", action="store_true",
+                   help="read --think-ms on the process's CPU time, so a busy machine does "
+                        "not weaken the bot (wall time otherwise, as against a person)")
     p.set_defaults(func=versus)
+    p = sub.add_parser("report", help="the versus report over the deals in JSON-lines files")
+    p.add_argument("files", nargs="+")
+    p.set_defaults(func=report_files)
     p = sub.add_parser("pass-rate", help="how often the strong bot passes holding a play")
     p.add_argument("--deals", type=int, default=100)
     p.add_argument("--seed", type=int, default=1)

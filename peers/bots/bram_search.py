@@ -22,6 +22,7 @@ directly or through the table, reports itself exact (tests/test_bot_search_exact
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from protocol.rules.bram_state import TILE_SET
@@ -72,6 +73,9 @@ class Searcher:
 
     node_limit: int = INF * INF
     deadline: float | None = None
+    clock: Callable[[], float] = time.monotonic
+    """What `deadline` is read against: wall time for a person waiting; a study of
+    strength on a shared machine passes the process's CPU time."""
     nodes: int = 0
     estimated: bool = False
     """Whether the current iteration rests on any leaf scored by estimate (not exact),
@@ -87,8 +91,7 @@ class Searcher:
     def _tick(self) -> None:
         if self.nodes > self.node_limit:
             raise Stop
-        if self.deadline is not None and not self.nodes & 255 and time.monotonic() > \
-                self.deadline:
+        if self.deadline is not None and not self.nodes & 255 and self.clock() > self.deadline:
             raise Stop
 
     def value(self, me: int, opp: int, lo: int, hi: int, passes: int, kd: int, depth: int,

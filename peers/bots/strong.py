@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Callable
 from typing import Any
 
 from peers.bots.bram_search import (
@@ -80,14 +81,15 @@ class StrongBot:
     """A chooser (SeatView -> move) for `bram`; see the module docstring."""
 
     def __init__(self, rng: random.Random, nodes: int = DEFAULT_NODES,
-                 think_ms: float | None = None, pass_weight: float = PASS_WITH_PLAY) -> None:
+                 think_ms: float | None = None, pass_weight: float = PASS_WITH_PLAY,
+                 clock: Callable[[], float] = time.monotonic) -> None:
         if nodes < 1:
             raise LocalError("bot/budget", f"the node budget must be at least 1, not {nodes}")
         if think_ms is not None and not think_ms > 0:
             raise LocalError("bot/budget", f"the thinking time must be above 0 ms, not "
                                            f"{think_ms}")
         self.rng, self.nodes, self.think_ms = rng, nodes, think_ms
-        self.pass_weight = pass_weight
+        self.pass_weight, self.clock = pass_weight, clock
         self._seen: list[tuple[int, int]] = []  # (fitting tiles, unknown tiles) at each pass
         self._played = 0
         self.last_depth = 0
@@ -139,8 +141,8 @@ class StrongBot:
         solver tries to finish every world with as many nodes again as spent so far, and
         when it does, its exact values are the answer. Nodes it spends are not lost when
         it fails: the positions it solved stay in the table as exact."""
-        searcher = Searcher()
-        deadline = None if self.think_ms is None else time.monotonic() + self.think_ms / 1000
+        searcher = Searcher(clock=self.clock)
+        deadline = None if self.think_ms is None else self.clock() + self.think_ms / 1000
         limit = self.nodes if deadline is None else 10**12
         totals = [0.0] * len(children)
         self.last_depth, self.last_exact = 0, False
@@ -162,8 +164,7 @@ class StrongBot:
             if solved is not None:
                 totals, self.last_exact = solved, True
                 break
-            if searcher.nodes > limit or (deadline is not None
-                                          and time.monotonic() > deadline):
+            if searcher.nodes > limit or (deadline is not None and self.clock() > deadline):
                 break
         total_weight = sum(w for _, w in worlds)
         return [t / total_weight for t in totals]
