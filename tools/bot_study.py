@@ -110,10 +110,11 @@ class Recorder:
 
 def _ci(values: list[float], scale: float = 1.0, fmt: str = ".3f") -> str:
     x = tournament.interval(values)
-    if x["low"] is None:
-        return f"{x['mean'] * scale:{fmt}}"
-    return (f"{x['mean'] * scale:{fmt}} (95% CI {x['low'] * scale:{fmt}} .. "
-            f"{x['high'] * scale:{fmt}})")
+    mean, low, high = x["mean"], x["low"], x["high"]
+    assert mean is not None
+    if low is None or high is None:
+        return f"{mean * scale:{fmt}}"
+    return f"{mean * scale:{fmt}} (95% CI {low * scale:{fmt}} .. {high * scale:{fmt}})"
 
 
 def _score(game: tournament.Game, seat: int) -> float:
@@ -174,14 +175,24 @@ def versus(args: argparse.Namespace) -> None:
     report(records if not out else _records([out]))
 
 
-def _records(paths: list[Path | None]) -> list[dict[str, Any]]:
+def _records(paths: list[Path]) -> list[dict[str, Any]]:
     by_deal: dict[int, dict[str, Any]] = {}
     for path in paths:
-        assert path is not None
         for line in path.read_text().splitlines():
             r = json.loads(line)
             by_deal[r["deal"]] = r
     return [by_deal[k] for k in sorted(by_deal)]
+
+
+def _ratio(per_deal: list[tuple[int, int]]) -> tuple[float, float]:
+    """A ratio of sums over deals (the unit of sampling) of (of how many, how many), and
+    the half width of its 95% interval by the delta method (needs two deals)."""
+    whole = sum(n for n, _ in per_deal)
+    rate = sum(k for _, k in per_deal) / whole
+    if len(per_deal) < 2:
+        return rate, 0.0
+    resid = [k - rate * n for n, k in per_deal]
+    return rate, tournament.Z95 * statistics.stdev(resid) * len(per_deal) ** 0.5 / whole
 
 
 def report(records: list[dict[str, Any]]) -> None:
@@ -199,15 +210,10 @@ def report(records: list[dict[str, Any]]) -> None:
         games = [g for r in records for g in r[who]]
         choices = sum(g["choices"] for g in games)
         exact = sum(g["exact"] for g in games)
-        # The share of exact choices, its interval by the delta method over deals.
         per_deal = [(sum(g["choices"] for g in r[who]), sum(g["exact"] for g in r[who]))
                     for r in records]
-        share = exact / choices
-        spread = ""
-        if len(per_deal) > 1:
-            resid = [e - share * c for c, e in per_deal]
-            half = tournament.Z95 * statistics.stdev(resid) * len(per_deal) ** 0.5 / choices
-            spread = f" (95% CI {share - half:.1%} .. {share + half:.1%})"
+        share, half = _ratio(per_deal)
+        spread = f" (95% CI {share - half:.1%} .. {share + half:.1%})" if len(records) > 1 else ""
         ms = [m for g in games for m in g["ms"]]
         depths = [x for g in games for x in g["depths"]]
         print(f"{who}'s choices searched to the end (as {who} reports it): {exact} of {choices} "
@@ -248,10 +254,7 @@ def pass_rate(args: argparse.Namespace) -> None:
         per_deal.append((counts["play_in_hand"] - before[0],
                          counts["passed_with_play"] - before[1]))
     held, passed = counts["play_in_hand"], counts["passed_with_play"]
-    # A ratio of sums, its interval by the delta method over deals (the unit of sampling).
-    rate = passed / held
-    resid = [p - rate * h for h, p in per_deal]
-    half = tournament.Z95 * statistics.stdev(resid) * len(per_deal) ** 0.5 / held
+    rate, half = _ratio(per_deal)
     print(f"strong bot ({args.nodes} nodes, pass weight {args.pass_weight}) against itself: "
           f"{args.deals} deals x 2 games (design first), komi {halves_text(args.komi)} pips, "
           f"seed {args.seed}")
@@ -265,11 +268,11 @@ def komi_table(args: argparse.Namespace) -> None:
     populations: list[tuple[str, int | None, int]] = [("random", None, args.deals),
                                                       ("greedy", None, args.deals)]
     budgets = [int(b) for b in args.budgets.split(",")]
-    deals = [int(n) for n in args.strong_deals.split(",")]
-    if len(deals) not in (1, len(budgets)):
+    strong = [int(n) for n in args.strong_deals.split(",")]
+    if len(strong) not in (1, len(budgets)):
         raise SystemExit("--strong-deals: one number of deals, or one a budget")
-    deals *= len(budgets) // len(deals)
-    populations += [("strong", b, n) for b, n in zip(budgets, deals, strict=True)]
+    strong *= len(budgets) // len(strong)
+    populations += [("strong", b, n) for b, n in zip(budgets, strong, strict=True)]
     columns = []
     for name, nodes, deals in populations:
         spec = tournament.Spec((name, name), DEFAULT_KOMI_HALVES, args.seed, (nodes, nodes),
