@@ -27,6 +27,7 @@ from peers.store.games import GameStore
 from protocol.frames import MessageType
 from protocol.identity import Identity
 from protocol.referee import Referee
+from protocol.rules.mined_state import START_STAGE
 from protocol.seat import SeatAgent, SeatView
 from protocol.verifier import replay
 
@@ -57,7 +58,7 @@ async def table(tmp: Path, chaos: Chaos | None, timeout: float,
     links = [ClientLink(url + OPEN_ROOM), *(ClientLink(url) for _ in NAMES[1:])]
     for link in links:
         link.start()
-    peers = [Peer(link, config(tmp, name, timeout, 3 if name == hang else None))
+    peers = [Peer(link, config(tmp, name, timeout, START_STAGE if name == hang else None))
              for link, name in zip(links, NAMES, strict=True)]
     return peers, server
 
@@ -105,21 +106,27 @@ async def test_a_seat_that_goes_silent_is_declared_absent_and_the_game_ends(
     verdict = replay(copies.pop())
     assert verdict.exit_code == 0, verdict.violation
     out = verdict.to_json()["outcome"]
-    # join3's seat is the fourth to join; whatever its number, it forfeited in stage 3.
+    # join3's seat is the fourth to join; whatever its number, it forfeited in the first
+    # stage (a later one could come after a miner's death had ended the game).
     gone = ({0, 1, 2, 3, 4} - set(seats)).pop()
     assert out["status"][gone] == "forfeit" and out["elimination_candidate"] == gone
     (forfeit,) = out["forfeits"]
-    assert forfeit["seat"] == gone and forfeit["stage"] == 3 and not forfeit["proven"]
+    assert forfeit["seat"] == gone and forfeit["stage"] == START_STAGE and not forfeit["proven"]
     # A majority of the other four (10.8): the first three after it by the stagger.
     assert len(forfeit["declared_by"]) == 3 and set(forfeit["declared_by"]) < set(seats)
 
 
+#: The stage whose OPEN the Withholder keeps back: the first of the game, since a miner's
+#: death can end a game of random deals before any later one.
+WITHHELD_STAGE = START_STAGE
+
+
 class Withholder(Peer):
-    """A seat whose peer keeps its OPEN of stage 3 back and then hangs."""
+    """A seat whose peer keeps its OPEN of WITHHELD_STAGE back and then hangs."""
 
     async def _send_own(self, store: GameStore, ref: Referee, agent: SeatAgent,
                         mtype: MessageType) -> None:
-        if mtype is MessageType.OPEN and ref.state.rules_state.stage >= 3:
+        if mtype is MessageType.OPEN and ref.state.rules_state.stage >= WITHHELD_STAGE:
             await asyncio.Event().wait()
         await super()._send_own(store, ref, agent, mtype)
 
@@ -145,14 +152,14 @@ async def test_a_withheld_open_is_opened_by_the_other_peers_and_the_game_ends(
     assert verdict.exit_code == 0, verdict.violation
     out = verdict.to_json()["outcome"]
     gone = ({0, 1, 2, 3, 4} - set(seats)).pop()
-    # Its sealed orders of stage 3 counted (opened by 3 of the 4 others, D20); if the game
-    # goes on, it is silent at its next COMMIT and forfeits on a majority's declarations.
+    # Its sealed orders counted (opened by 3 of the 4 others, D20); if the game goes on, it
+    # is silent at its next COMMIT and forfeits on a majority's declarations.
     (withheld,) = out["withheld"]
-    assert withheld["seat"] == gone and withheld["stage"] == 3
+    assert withheld["seat"] == gone and withheld["stage"] == WITHHELD_STAGE
     assert len(withheld["opened_by"]) == 3 and set(withheld["opened_by"]) < set(seats)
     assert out["status"][gone] != "forfeit" or out["forfeits"] == [
-        {"seat": gone, "stage": 4, "declared_by": out["forfeits"][0]["declared_by"],
-         "proven": False}]
+        {"seat": gone, "stage": WITHHELD_STAGE + 1,
+         "declared_by": out["forfeits"][0]["declared_by"], "proven": False}]
     assert len(out["forfeits"]) == (out["status"][gone] == "forfeit")
     assert all(len(f["declared_by"]) == 3 for f in out["forfeits"])
 
