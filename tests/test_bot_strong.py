@@ -9,8 +9,9 @@ it plays whole games legally through the real protocol.
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import random
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -244,6 +245,23 @@ def test_a_clock_budget_still_answers_with_a_legal_move() -> None:
                                                                         random.Random(0))]
     game = play(d, bots, 0)
     assert game.moves > 0
+
+
+def test_the_thinking_time_is_read_on_the_clock_the_bot_is_given() -> None:
+    """A study passes the process's CPU time (tools/bot_study.py --cpu-clock): the bot
+    must read its deadline there, not on the wall. A clock that leaps an hour a reading
+    leaves time for the first depths only; one that stands still for its first 40
+    readings (one every 256 nodes) lets the search go deeper."""
+    view, _ = _first_choice(deal(9, 0))
+
+    def clock(still: int) -> Callable[[], float]:
+        readings = itertools.count()
+        return lambda: float(max(0, next(readings) - still) * 3600)
+
+    leaping = StrongBot(random.Random(0), think_ms=1000.0, clock=clock(0))
+    later = StrongBot(random.Random(0), think_ms=1000.0, clock=clock(40))
+    assert leaping(view) in view.legal and later(view) in view.legal
+    assert leaping.last_depth <= 2 < later.last_depth and not later.last_exact
 
 
 def test_selfplay_with_the_strong_bot_on_a_clock_verifies(tmp_path: Path,
