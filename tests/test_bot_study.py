@@ -70,6 +70,20 @@ def test_versus_runs_split_and_resumed_report_as_one(tmp_path: Path) -> None:
     assert f"{second} holds deals played with another setting; give another --out" in refused
     run(*common, *other, str(tmp_path / "c.jsonl"))
     assert "the records mix 2 settings" in fails("report", str(first), str(tmp_path / "c.jsonl"))
+    assert "deal 0 is in the files twice" in fails("report", str(first), str(first))
+    # A run killed while writing its last line: `report` skips it, a resumed run replays it.
+    lines = first.read_text().splitlines(keepends=True)
+    first.write_text(lines[0] + lines[1][:40])
+    assert "1 deals x 2 games (design seats; deals 0 .. 0)" in run("report", str(first))
+    assert first.read_text() == lines[0] + lines[1][:40]
+    again = run(*common, "--deals", "2", "--first", "0", "--out", str(first))
+    assert again.splitlines()[2] == whole.splitlines()[2]
+    assert first.read_text().count("\n") == 2
+
+
+def test_versus_refuses_a_baseline_that_cannot_read_the_cpu_clock() -> None:
+    out = fails("versus", "--deals", "1", "--base-think-ms", "10", "--cpu-clock")
+    assert "the strong bot at 93efcaa reads its thinking time on the wall only" in out
 
 
 def fails(*args: str) -> str:

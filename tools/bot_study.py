@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import argparse
 import importlib.util
+import inspect
 import json
 import random
 import statistics
@@ -130,9 +131,15 @@ def _signed(game: tournament.Game, seat: int) -> int:
 def versus(args: argparse.Namespace) -> None:
     """Plays deals --first .. --first + --deals - 1, one JSON line each to --out (deals
     already there are skipped, so a run can be stopped, resumed and split across
-    processes), then reports over every deal in the --out files given to `report`."""
+    processes), then reports over every deal in --out (`report` joins several)."""
     base = StrongBot if args.baseline == "current" else load_strong(args.baseline)
     clock = time.process_time if args.cpu_clock else time.monotonic
+    b_clock = {}
+    if args.base_think_ms is not None:
+        if "clock" not in inspect.signature(base).parameters:
+            raise SystemExit(f"the strong bot at {args.baseline} reads its thinking time on "
+                             f"the wall only; give it --base-nodes")
+        b_clock = {"clock": clock}
 
     def budget(nodes: int, think: float | None) -> dict[str, Any]:
         return {"nodes": nodes} if think is None else {"think_ms": think}  # nodes unused
@@ -146,7 +153,7 @@ def versus(args: argparse.Namespace) -> None:
                "clock": "process CPU time" if args.cpu_clock else "wall time",
                "komi": args.komi, "seed": args.seed}
     out = Path(args.out) if args.out else None
-    earlier = _records([out]) if out and out.exists() else []
+    earlier = _records([out], resume=True) if out and out.exists() else []
     if any(r["setting"] != setting for r in earlier):
         raise SystemExit(f"{out} holds deals played with another setting; give another --out")
     done = {r["deal"] for r in earlier}
@@ -161,7 +168,7 @@ def versus(args: argparse.Namespace) -> None:
             rng = [random.Random(f"bot_study {args.seed} deal {number} game {a_seat} seat {s}")
                    for s in (0, 1)]
             a = Recorder(StrongBot(rng[a_seat], **a_budget, **a_extra, clock=clock), clock)
-            b = Recorder(base(rng[1 - a_seat], **b_budget, **b_extra), clock)
+            b = Recorder(base(rng[1 - a_seat], **b_budget, **b_extra, **b_clock), clock)
             bots = [a, b] if a_seat == 0 else [b, a]
             game = tournament.play(d, bots, args.komi)
             record["score"] += _score(game, a_seat) / 2
@@ -175,33 +182,48 @@ def versus(args: argparse.Namespace) -> None:
     report(records if not out else _records([out]))
 
 
-def _records(paths: list[Path]) -> list[dict[str, Any]]:
+def _records(paths: list[Path], resume: bool = False) -> list[dict[str, Any]]:
+    """Every deal in the files, in order; a deal found twice is refused. A last line cut
+    short (a run killed while writing it) is skipped; a run resuming (`resume`) also
+    drops it from its file, so the deal is played again."""
     by_deal: dict[int, dict[str, Any]] = {}
     for path in paths:
-        for line in path.read_text().splitlines():
+        text = path.read_text()
+        if not text.endswith("\n"):
+            text = text[:text.rfind("\n") + 1]
+            if resume:
+                path.write_text(text)
+        for line in text.splitlines():
             r = json.loads(line)
+            if r["deal"] in by_deal:
+                raise SystemExit(f"deal {r['deal']} is in the files twice ({path})")
             by_deal[r["deal"]] = r
     return [by_deal[k] for k in sorted(by_deal)]
 
 
-def _ratio(per_deal: list[tuple[int, int]]) -> tuple[float, float]:
-    """A ratio of sums over deals (the unit of sampling) of (of how many, how many), and
-    the half width of its 95% interval by the delta method (needs two deals)."""
+def _ratio(per_deal: list[tuple[int, int]], fmt: str) -> str:
+    """A ratio of sums over deals (the unit of sampling) of (of how many, how many), with
+    its 95% interval by the delta method when there are two deals or more."""
     whole = sum(n for n, _ in per_deal)
+    if not whole:
+        raise SystemExit("nothing to count: no choices in these deals")
     rate = sum(k for _, k in per_deal) / whole
     if len(per_deal) < 2:
-        return rate, 0.0
+        return f"{rate:{fmt}}"
     resid = [k - rate * n for n, k in per_deal]
-    return rate, tournament.Z95 * statistics.stdev(resid) * len(per_deal) ** 0.5 / whole
+    half = tournament.Z95 * statistics.stdev(resid) * len(per_deal) ** 0.5 / whole
+    return f"{rate:{fmt}} (95% CI {max(0.0, rate - half):{fmt}} .. {min(1.0, rate + half):{fmt}})"
 
 
 def report(records: list[dict[str, Any]]) -> None:
+    if not records:
+        raise SystemExit("no deals to report")
     settings = {json.dumps(r["setting"], sort_keys=True) for r in records}
     if len(settings) != 1:
         raise SystemExit(f"the records mix {len(settings)} settings; report one at a time")
     setting = records[0]["setting"]
     numbers = [r["deal"] for r in records]
-    print(f"A: {setting['A']}; B: {setting['B']}; thinking time read on {setting['clock']}")
+    print(f"A: {setting['A']}; B: {setting['B']}; thinking times read on {setting['clock']}")
     print(f"{len(records)} deals x 2 games (design seats; deals {min(numbers)} .. "
           f"{max(numbers)}), komi {halves_text(setting['komi'])} pips, seed {setting['seed']}")
     print(f"A win rate {_ci([r['score'] for r in records])}, draws count half; A mean margin "
@@ -212,12 +234,10 @@ def report(records: list[dict[str, Any]]) -> None:
         exact = sum(g["exact"] for g in games)
         per_deal = [(sum(g["choices"] for g in r[who]), sum(g["exact"] for g in r[who]))
                     for r in records]
-        share, half = _ratio(per_deal)
-        spread = f" (95% CI {share - half:.1%} .. {share + half:.1%})" if len(records) > 1 else ""
         ms = [m for g in games for m in g["ms"]]
         depths = [x for g in games for x in g["depths"]]
-        print(f"{who}'s choices searched to the end (as {who} reports it): {exact} of {choices} "
-              f"({share:.1%}){spread}; median depth {statistics.median(depths)}; median "
+        print(f"{who}'s choices searched to the end (as {who} reports it): {exact} of {choices}: "
+              f"{_ratio(per_deal, '.1%')}; median depth {statistics.median(depths)}; median "
               f"{statistics.median(ms):.0f} ms, mean {statistics.fmean(ms):.0f} ms a choice")
 
 
@@ -254,12 +274,11 @@ def pass_rate(args: argparse.Namespace) -> None:
         per_deal.append((counts["play_in_hand"] - before[0],
                          counts["passed_with_play"] - before[1]))
     held, passed = counts["play_in_hand"], counts["passed_with_play"]
-    rate, half = _ratio(per_deal)
     print(f"strong bot ({args.nodes} nodes, pass weight {args.pass_weight}) against itself: "
           f"{args.deals} deals x 2 games (design first), komi {halves_text(args.komi)} pips, "
           f"seed {args.seed}")
     print(f"choices with no pass just made, holding a play: {held}; passed: {passed}; "
-          f"rate {rate:.3f} (95% CI {rate - half:.3f} .. {rate + half:.3f}, over deals)")
+          f"rate {_ratio(per_deal, '.3f')}, over deals")
     print(f"passes with no pass just made: {counts['passes']}, of which holding a play "
           f"{passed / max(1, counts['passes']):.1%}")
 
