@@ -183,6 +183,14 @@ def test_after_a_crash_the_page_resumes_the_saved_game(browser: Any, peers: Any,
         resume = again.page.wait_for_selector("#game-list button:has-text('Resume')")
         assert resume is not None
         resume.click()
+        # Issue 28: the resumed table shows what it showed before, rebuilt from the stored
+        # frames: the log of checks, the SAS, the opponent's key and the host's timeout.
+        again.page.wait_for_selector("#sas")
+        assert again.page.locator("#log li.step").count() >= moved
+        assert "SHA256:" in again.page.locator("#session").inner_text()
+        again.page.wait_for_selector("#table-status:has-text('left')", timeout=60_000)
+        left = again.page.locator("#table-status").inner_text().split(" · ")[-1]
+        assert left.startswith(("1:00", "0:")), left   # 60 s as hosted, not 5:00
         play_together([again], timeout=120)
         assert bot.wait(60) == 0
     finally:
@@ -211,3 +219,91 @@ def test_a_whole_mineshaft_match_against_a_bot_shows_the_standings(browser: Any,
     proc = subprocess.run([*CLI, "verify", str(path)], capture_output=True, text=True,
                           timeout=300)
     assert proc.returncode == 0 and "VALID and complete match" in proc.stdout
+
+
+def _enabled_step(page: Any) -> Any:
+    page.wait_for_selector(".steps.judged")   # the peer has judged the draft
+    steps = page.locator("button.step:not([disabled])")
+    return steps.first if steps.count() else None
+
+
+def test_mined_games_orders_offer_only_what_the_rules_accept(browser: Any, peers: Any,
+                                                             tmp_path: Path) -> None:
+    """Issue 28: a refused order locked the page. The page offers only starts, steps and
+    actions the session's rules accept, says why the rest are off, and a refusal forced
+    past it gives the person the choice back."""
+    seat = Seat(browser, peers("me"))
+    seat.play_bots("mined-games", 5)
+    page = seat.page
+    page.wait_for_selector("#send-orders", timeout=30_000)
+    # Start stage: air and lava are never offered (mined/start-tile).
+    assert page.locator("button.cell.k-A, button.cell.k-L").count() == 0
+    offered = page.locator("#mine button.cell")
+    assert 0 < offered.count() < page.locator("#mine .mine-floor").first.locator(".cell").count()
+    top = page.locator("#mine button.cell[data-pos^='0,0,']")
+    (top.first if top.count() else offered.first).click()
+    page.click("#send-orders")
+    # Round 1: the steps panel, every button judged by the peer.
+    page.wait_for_selector("#steps", timeout=60_000)
+    page.wait_for_selector(".steps.judged")
+    row = int(page.locator("tr.me td").nth(4).inner_text().split()[1].split(",")[0])
+    if row == 0:   # a step up leaves the mine, and so does mining above row 0
+        assert page.locator("button.step[data-step=U]").is_disabled()
+        assert "mined/off-mine" in page.locator("#steps-why").inner_text()
+        assert page.locator("#action option", has_text="mine up").first.is_disabled()
+    # Attacks are for B3 only (mined/attack-off-b3): never offered on B1.
+    assert all(page.locator("#action option", has_text="attack").nth(i).is_disabled()
+               for i in range(4))
+    for k in range(5):   # five free steps; this miner has no garnet for a sixth
+        step = _enabled_step(page)
+        assert step is not None, f"no step offered after {k}"
+        step.click()
+        page.wait_for_function(f"document.getElementById('steps').textContent.length === {k + 1}")
+    page.wait_for_selector("#steps-why:has-text('mined/too-many-moves')")
+    assert _enabled_step(page) is None
+    # Force a refused order past the page (as a stale page might send one): the peer
+    # refuses it, and the person is back at an editable choice, not locked out.
+    page.evaluate("document.querySelector('button.step').disabled = false")
+    page.locator("button.step").first.click()
+    page.wait_for_function("document.getElementById('steps').textContent.length === 6")
+    page.wait_for_selector("#send-orders[disabled]")
+    page.evaluate("document.getElementById('send-orders').disabled = false")
+    page.click("#send-orders")
+    page.wait_for_selector("#toast:has-text('mined/too-many-moves')")
+    page.wait_for_selector("#undo-step:not([disabled])")
+    assert "Your turn" in page.locator("#turn").inner_text()
+    page.click("#undo-step")
+    page.wait_for_selector("#send-orders:not([disabled])")
+    page.click("#send-orders")
+    play_together([seat], timeout=180)
+    assert verify(seat.transcript(), tmp_path).returncode == 0
+    assert not [e for e in seat.errors if "WebSocket" not in e], seat.errors
+
+
+def test_the_page_says_at_once_that_its_peer_died_and_backs_off(browser: Any,
+                                                                peers: Any) -> None:
+    """Issue 28: after `kill -9` of `dealerless web` the table went on ticking, and the
+    page redialled every second (28 console errors in 30 s, as with a wrong token)."""
+    peer = peers("me")
+    seat = Seat(browser, peer)
+    seat.play_bots("bram", 2)
+    seat.page.wait_for_selector("#hand-tiles .tile-button")
+    peer.proc.send_signal(signal.SIGKILL)
+    peer.proc.wait(10)
+    seat.page.wait_for_selector("#offline:not([hidden])", timeout=3_000)
+    assert "dealerless web" in seat.page.locator("#offline").inner_text()
+    assert seat.page.locator("#table-status").inner_text() == "your peer has stopped"
+    assert seat.page.locator("#hand-tiles .tile-button").count() == 0
+    before = len(seat.errors)
+    seat.page.wait_for_timeout(6_000)
+    # Backing off 1 s, 2 s, 4 s: at most three more dials in 6 s (every second: six).
+    assert len(seat.errors) - before <= 3, seat.errors[before:]
+
+
+def test_a_wrong_token_is_told_once_not_retried(browser: Any, peers: Any) -> None:
+    peer = peers("me")
+    seat = Seat(browser, peer, url=f"{peer.origin}/#token={'0' * 48}")
+    seat.page.wait_for_selector("#fatal:not([hidden])")
+    assert "wrong token" in seat.page.locator("#fatal").inner_text()
+    seat.page.wait_for_timeout(5_000)
+    assert len(seat.errors) <= 3, seat.errors

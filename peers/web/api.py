@@ -105,6 +105,7 @@ class Api:
                 web.get("/api/games/{game}/transcript", self.export),
                 web.delete("/api/games/{game}", self.delete),
                 web.get("/api/tables/{table}/transcript", self.table_transcript),
+                web.get("/api/tables/{table}/rounds/{index}/transcript", self.round_transcript),
                 web.get("/ws", self.socket)]
 
     async def lobby(self, _request: web.Request) -> web.Response:
@@ -250,6 +251,17 @@ class Api:
         kind = "match" if ws.end is not None and ws.end.get("match") else "transcript"
         return _download(ws.transcript, f"{str(game_id)[:16]}.{kind}")
 
+    async def round_transcript(self, request: web.Request) -> web.Response:
+        """One round of a match, kept by its table after the next round began."""
+        ws = self.tables.get(request.match_info["table"])
+        index = request.match_info["index"]
+        if ws is None or not index.isascii() or not index.isdigit() \
+                or int(index) >= len(ws.round_files):
+            raise web.HTTPNotFound(text=json.dumps({"error": "no such round"}),
+                                   content_type="application/json")
+        number = ws.rounds[int(index)]["round"]
+        return _download(ws.round_files[int(index)], f"round-of-the-{number}s.transcript")
+
     async def verify(self, request: web.Request) -> web.Response:
         if request.content_length is not None and request.content_length > MAX_UPLOAD:
             raise web.HTTPRequestEntityTooLarge(MAX_UPLOAD, request.content_length)
@@ -284,8 +296,12 @@ class Api:
                     seat.watch(page)
                 elif obj.get("type") == "pick" and seat is not None:
                     problem = seat.pick(obj.get("choice"))
-                    if problem:
-                        await ws.send_json({"type": "refused", "error": problem})
+                    if problem:   # the page gives its person the choice back
+                        await ws.send_json({"type": "refused", "error": problem,
+                                            "table": seat.id, "asked": seat.asked})
+                elif obj.get("type") == "draft" and seat is not None:
+                    await ws.send_json({"type": "draft", "table": seat.id,
+                                        "draft": seat.draft(obj.get("choice"))})
                 else:
                     await ws.send_json({"type": "refused", "error": "unknown table or "
                                         "message"})

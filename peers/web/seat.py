@@ -27,7 +27,8 @@ from peers.table.driver import (
     StepEvent,
     ViewEvent,
 )
-from peers.table.report import match_account
+from peers.table.report import headline, match_account
+from peers.web import orders
 from peers.web.views import end_json, notice_json, setup_json, step_json, view_json
 from protocol.errors import DealerlessError
 from protocol.match import MatchVerdict
@@ -72,6 +73,7 @@ class WebSeat:
         self.timeout = timeout
         self.invitation = invitation
         self.game: Any = None          # protocol Game, once the setup is agreed
+        self.rules: str | None = None  # the rule set asked for, before the setup is agreed
         self.setup: dict[str, Any] | None = None
         self.lobby: dict[str, Any] | None = None   # a host's table filling up
         self.log: list[dict[str, Any]] = []
@@ -86,6 +88,9 @@ class WebSeat:
         # A match: this round's double, and the standings after each round played.
         self.round: int | None = None
         self.match: dict[str, Any] | None = None
+        # A match: every round's transcript, downloadable until the page is closed.
+        self.rounds: list[dict[str, Any]] = []
+        self.round_files: list[bytes] = []
         self.pages: set[Page] = set()
         self._pick: asyncio.Future[Any] | None = None
         self._asked: SeatView | None = None
@@ -137,6 +142,14 @@ class WebSeat:
             self._append({"kind": "notice", "text": f"Round of the {number}s begins"})
         self.publish(self.snapshot())
 
+    def round_over(self, data: bytes, verdict: Any) -> None:
+        """A round of a match has ended: keep its transcript for the page to download."""
+        self.round_files.append(data)
+        self.rounds.append({"index": len(self.rounds), "round": self.round,
+                            "bytes": len(data), "headline": headline(verdict),
+                            "exit_code": verdict.exit_code})
+        self.publish({"type": "rounds", "rounds": self.rounds})
+
     def standings(self, result: MatchVerdict) -> None:
         self.match = {"json": result.to_json(), "text": match_account(result)}
         self.publish({"type": "standings", "match": self.match})
@@ -170,6 +183,13 @@ class WebSeat:
         self._pick.set_result(move)
         return None
 
+    def draft(self, choice: Any) -> dict[str, Any]:
+        """Mined Games orders being composed: what the rules let come next."""
+        view = self._asked
+        if view is None or self.game is None or not self.game.simultaneous:
+            return {"error": "it is not your turn to give orders"}
+        return orders.draft(self.game, view, choice)
+
     def _decode(self, view: SeatView, choice: Any) -> Any:
         game = self.game
         if game.simultaneous and self.awaiting and self.awaiting["message"] == "commit":
@@ -190,14 +210,14 @@ class WebSeat:
     def snapshot(self) -> dict[str, Any]:
         """Everything a page needs to draw this table from nothing."""
         return {"type": "table", "id": self.id, "kind": self.kind, "seat": self.seat,
-                "rules": self.game.setup.rules if self.game is not None else None,
+                "rules": self.game.setup.rules if self.game is not None else self.rules,
                 "seats": self.game.seats if self.game is not None else None,
                 "timeout": self.timeout, "invitation": self.invitation,
                 "setup": self.setup, "view": self.view, "awaiting": self.awaiting,
                 "asked": self.asked, "log": self.log[-MAX_LOG:], "end": self.end,
                 "error": self.error,
                 "history": self.history, "round": self.round, "match": self.match,
-                "lobby": self.lobby, "path": self.path, "now": time.time()}
+                "rounds": self.rounds, "lobby": self.lobby, "path": self.path, "now": time.time()}
 
     def watch(self, page: Page) -> None:
         self.pages.add(page)

@@ -22,7 +22,7 @@ from peers.net.link import Link, LinkError
 from peers.net.peer import Peer
 from peers.store.finding import find_game
 from peers.store.games import GameStore, StoreError
-from peers.table.driver import LocalDriver, NoticeEvent
+from peers.table.driver import LocalDriver, NoticeEvent, describe
 from peers.web.seat import WebSeat
 from protocol.errors import DealerlessError
 from protocol.handshake_auth import SECRET_BYTES
@@ -43,6 +43,19 @@ def match_params(rules: str, params: dict[str, Any]) -> dict[str, Any]:
     return params
 
 
+#: The game database's record of the seat's move timeout, so a resume keeps it.
+TIMEOUT_META = "timeout"
+
+
+def stored_timeout(store: GameStore) -> float | None:
+    """The move timeout a game was started with, or None if it has no readable one."""
+    try:
+        timeout = float(store.meta(TIMEOUT_META, ""))
+    except ValueError:
+        return None
+    return timeout if 1 <= timeout <= 24 * 3600 else None
+
+
 class TableError(Exception):
     """A table that cannot be started as asked; str() says why (shown in the page)."""
 
@@ -59,7 +72,7 @@ class Tables:
 
     def summary(self) -> list[dict[str, Any]]:
         return [{"id": s.id, "kind": s.kind, "seat": s.seat,
-                 "rules": s.game.setup.rules if s.game is not None else None,
+                 "rules": s.game.setup.rules if s.game is not None else s.rules,
                  "over": s.end is not None or s.error is not None,
                  "asked": s.asked} for s in self.seats.values()]
 
@@ -104,6 +117,7 @@ class Tables:
             verdict = await driver.run(ws.choose, ws.notify)
             assert ws.transcript is not None
             files.append(ws.transcript)
+            ws.round_over(ws.transcript, verdict)
             result = verify_match(encode_match(files))
             number = int(ws.game.rules.params["round"])
             if number == 0 or not verdict.valid:
@@ -128,6 +142,7 @@ class Tables:
                                      os.urandom(SECRET_BYTES))
         ws = self._new(HOST, 0, timeout,
                        f"dealerless join {invitation_url(invitation, opened.url)}")
+        ws.rules = rules
         if opened.note:
             ws.notify(NoticeEvent(opened.note))
         self._start_peer(ws, opened.link, HOST, rules, params, timeout, opened.meta, None,
@@ -160,13 +175,18 @@ class Tables:
         except TableError:
             store.close()
             raise
-        ws = self._new(f"resume {store.meta('role')}", store.seat, timeout)
-        ws.game, ws.path = store.referee().game, str(store.path)
+        ws = self._new(f"resume {store.meta('role')}", store.seat, stored_timeout(store))
+        ref = store.referee()
+        ws.game, ws.path = ref.game, str(store.path)
+        # What the page showed before the crash, from the stored frames: each was
+        # checked again by this replay, as it was when it arrived.
+        for frame in ref.frames:
+            ws.notify(describe(ref, frame))
+        ws.notify(NoticeEvent(f"Resumed: the {len(ref.frames)} saved frames were checked "
+                              "again; waiting for the other seats"))
         setup = store.setup
-        ws.setup = {"game_id": setup.game_id.hex(), "seat": store.seat, "rules": setup.rules,
-                    "seats": setup.seats, "sas": None, "opponents": "(resumed)"}
         self._start_peer(ws, link, store.meta("role"), setup.rules, dict(setup.params),
-                         timeout, {}, store)
+                         ws.timeout or timeout, {}, store)
         return ws
 
     def _start_peer(self, ws: WebSeat, link: Link, role: str, rules: str,
@@ -174,7 +194,8 @@ class Tables:
                     store: GameStore | None, invitation: Invitation | None = None) -> None:
         config = PeerConfig(games_dir=self.home / "games", role=role, identity=self.identity,
                             choose=ws.choose, notify=ws.notify, rules=rules, params=params,
-                            move_timeout=timeout, meta={**meta, "bot": "", "web": "1"},
+                            move_timeout=timeout,
+                            meta={**meta, "bot": "", "web": "1", TIMEOUT_META: repr(timeout)},
                             invitation=invitation)
         announce = announcer(self.home, config)
 
@@ -183,6 +204,8 @@ class Tables:
             announce(setup, game)
         if store is None:
             config.on_setup = on_setup
+        else:   # agreed before the crash: the same game, keys and SAS as then
+            announce(store.setup, store)
         self._start(ws, Peer(link, config, store).run())
 
     # -- common ----------------------------------------------------------------------------

@@ -11,6 +11,7 @@ from typing import Any
 
 from peers.table.driver import EndEvent, NoticeEvent, SetupEvent, StepEvent
 from peers.table.report import account, headline
+from peers.web import orders
 from protocol.frames import MessageType
 from protocol.seat import SeatView
 from protocol.tiles import Tile, tile_text
@@ -27,14 +28,17 @@ def view_json(game: Any, view: SeatView, phase: str) -> dict[str, Any]:
     if phase == MessageType.CHOOSE.label:
         legal = [{"id": seat, "text": f"seat {seat}", "tile": None} for seat in view.legal]
     elif game.simultaneous:
-        legal = []   # orders are built on the map and checked when sent
+        legal = []   # orders are built on the map, each step checked (peers/web/orders.py)
     else:
         legal = [{"id": rules.move_id(m), "text": rules.move_text(m),
                   "tile": tile(rules.played_tile(m))} for m in view.legal]
     state = None if view.rules_state is None else rules.state_to_json(view.rules_state)
-    return {"seat": view.seat, "state": state,
-            "hand": [tile(t) for t in view.hand], "legal": legal,
-            "params": dict(view.params)}
+    out = {"seat": view.seat, "state": state,
+           "hand": [tile(t) for t in view.hand], "legal": legal,
+           "params": dict(view.params)}
+    if game.simultaneous and view.rules_state is not None:
+        out["starts"] = orders.starts(game, view)
+    return out
 
 
 def step_json(event: StepEvent) -> dict[str, Any]:

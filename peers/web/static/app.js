@@ -14,6 +14,7 @@ let socket = null;
 let current = null;      // the table shown: its snapshot, kept up to date
 
 function fatal(text) {
+  stopped = true;
   $("fatal").textContent = text;
   $("fatal").hidden = false;
 }
@@ -50,12 +51,42 @@ function setHash(table) {
 
 // -- the live table ------------------------------------------------------------------
 
+let failures = 0;     // connections to the peer lost or refused in a row
+let stopped = false;  // a fatal error is shown: retrying cannot help
+
+// A page the peer dropped (it stopped reading) is let back at once. A peer that does not
+// answer has stopped: the person is told so at once, and it is asked again less and less
+// often (1 s, 2 s, ... 30 s), not every second for ever.
 function connect() {
   const url = `ws://${location.host}/ws?token=${encodeURIComponent(token)}`;
   socket = new WebSocket(url);
-  socket.onopen = () => { if (current) watch(current.id); };
+  socket.onopen = () => {
+    failures = 0;
+    setOffline(false);
+    if (current) watch(current.id);
+  };
   socket.onmessage = (event) => receive(JSON.parse(event.data));
-  socket.onclose = () => { setTimeout(connect, 1000); };
+  socket.onclose = () => {
+    if (stopped) return;
+    if (failures > 0) setOffline(true);
+    const delay = failures === 0 ? 0 : 1000 * Math.min(30, 2 ** (failures - 1));
+    failures += 1;
+    setTimeout(connect, delay);
+  };
+}
+
+function setOffline(gone) {
+  $("offline").hidden = !gone;
+  if (current && Boolean(current.offline) !== gone) {
+    current.offline = gone;
+    redraw();
+  }
+}
+
+function sendDraft(choice) {
+  if (current && socket && socket.readyState === WebSocket.OPEN) {
+    socket.send(JSON.stringify({ type: "draft", table: current.id, choice }));
+  }
 }
 
 function watch(id) {
@@ -77,12 +108,17 @@ export function pick(choice) {
 function receive(message) {
   if (message.type === "refused") {
     toast(message.error);
+    // A refused pick leaves the peer still asking: the person chooses again.
+    if (current && message.table === current.id && message.asked !== undefined) {
+      current.asked = message.asked;
+    }
     if (current) redraw();
     return;
   }
   if (message.type === "table") {
     if (current && message.id !== current.id) return;
-    current = { ...message, clockOffset: Date.now() / 1000 - message.now };
+    current = { ...message, clockOffset: Date.now() / 1000 - message.now,
+                offline: !$("offline").hidden };
     redraw();
     return;
   }
@@ -100,13 +136,15 @@ function receive(message) {
     case "error": current.error = message.error; current.asked = false; break;
     case "standings": current.match = message.match; break;
     case "lobby": current.lobby = message.lobby; break;
+    case "rounds": current.rounds = message.rounds; break;
+    case "draft": current.draftReply = message.draft; break;
     default: return;
   }
   redraw();
 }
 
 function redraw() {
-  if (current) drawTable(current, { pick, api, toast, download });
+  if (current) drawTable(current, { pick, draft: sendDraft, api, toast, download });
 }
 
 function openTable(id) {

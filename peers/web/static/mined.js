@@ -39,7 +39,8 @@ function walked(state, me) {
   return [f, r, c];
 }
 
-function grid(state, f, rows, me, onTile) {
+// `starts`: the tiles the rules let this miner start on, the only ones offered.
+function grid(state, f, rows, me, onTile, starts) {
   const target = walked(state, me);
   const table = el("div", { class: "mine-floor" }, el("div", { class: "floor-name" }, FLOORS[f]));
   const width = rows[0].length;
@@ -55,13 +56,15 @@ function grid(state, f, rows, me, onTile) {
       if (draft.start && f === 0 && draft.start[0] === r && draft.start[1] === c) {
         classes.push("path");
       }
-      const cell = el(onTile ? "button" : "div", {
-        class: classes.join(" "), type: onTile ? "button" : null,
+      const can = onTile && (starts || []).some(([sr, sc]) => sr === r && sc === c);
+      const cell = el(can ? "button" : "div", {
+        class: classes.join(" "), type: can ? "button" : null,
         title: `${FLOORS[f]} row ${r} column ${c}: ${KINDS[kind]}, durability ${dur}`,
         "data-pos": `${f},${r},${c}`,
-        onclick: onTile ? () => onTile(r, c) : null,
-      }, kind, here.length ? el("span", { class: `miner${here.includes(me) ? " me" : ""}` },
-                                 here.join("")) : null);
+        onclick: can ? () => onTile(r, c) : null,
+      }, el("span", { class: "kind" }, kind),
+         here.length ? el("span", { class: `miner${here.includes(me) ? " me" : ""}` },
+                          here.join("")) : null);
       cells.append(cell);
     });
   });
@@ -110,7 +113,7 @@ export function minedBoard(board, view, t) {
   const mine = el("div", { class: "mine", id: "mine" });
   floors(s).forEach((rows, f) => mine.append(grid(s, f, rows, t.seat,
     t.asked && s.stage === 1 && f === 0 ? (r, c) => { draft.start = [r, c]; redrawAll(); }
-      : null)));
+      : null, view.starts)));
   board.append(mine);
 }
 
@@ -119,9 +122,23 @@ function redrawAll() {
   document.dispatchEvent(new CustomEvent("dealerless-redraw"));
 }
 
-export function minedMoves(handBox, movesBox, t, pick) {
+// The peer judges every draft by the session's rules (peers/web/orders.py): which step
+// may come next and which action may end the orders. Until it answers, nothing is sent.
+function judged(t, actions) {
+  const reply = t.draftReply;
+  if (reply && reply.stage === t.view.state.stage && reply.steps === draft.steps) return reply;
+  const key = `${t.view.state.stage}:${draft.steps}`;
+  if (draft.asking !== key) {
+    draft.asking = key;
+    actions.draft([draft.steps, 0]);
+  }
+  return null;
+}
+
+export function minedMoves(handBox, movesBox, t, actions) {
   const view = t.view;
   const s = view.state;
+  const pick = actions.pick;
   if (!t.asked) return;
   if (draft.stage !== s.stage) draft = { stage: s.stage, steps: "", action: 0, start: null };
   if (t.awaiting?.message === "choose") {
@@ -138,20 +155,35 @@ export function minedMoves(handBox, movesBox, t, pick) {
                      onclick: () => pick(draft.start) }, "Commit to this start"));
     return;
   }
-  const steps = el("div", { class: "steps" }, ...Object.keys(STEP).map((d) =>
+  const reply = judged(t, actions);
+  const off = (problem) => reply === null || problem !== null;
+  const steps = el("div", { class: reply ? "steps judged" : "steps" }, ...Object.keys(STEP).map((d) =>
     el("button", { type: "button", class: "step", "data-step": d,
+                   disabled: off(reply?.next[d] ?? null), title: reply?.next[d] || null,
                    onclick: () => { draft.steps += d; redrawAll(); } }, d)),
-    el("button", { type: "button", onclick: () => { draft.steps = draft.steps.slice(0, -1);
-                                                    redrawAll(); } }, "Undo"));
+    el("button", { type: "button", id: "undo-step", disabled: !draft.steps,
+                   onclick: () => { draft.steps = draft.steps.slice(0, -1); redrawAll(); } },
+       "Undo"));
+  const chosen = reply ? reply.actions[draft.action].problem : null;
   const action = el("select", { id: "action", "aria-label": "action" },
-    ACTIONS.map((name, code) => el("option", { value: code, selected: code === draft.action },
-                                   name)));
-  action.addEventListener("change", () => { draft.action = Number(action.value); });
-  movesBox.append(
-    el("p", { class: "why" }, "Your orders for this round: steps (five free, more cost a "
-       + "garnet each), then one action. Nobody sees them until every miner has committed."),
+    ACTIONS.map((name, code) => el("option", {
+      value: code, selected: code === draft.action,
+      disabled: reply !== null && reply.actions[code].problem !== null && code !== draft.action,
+    }, name)));
+  action.addEventListener("change", () => { draft.action = Number(action.value); redrawAll(); });
+  const blocked = reply ? [...new Set(Object.values(reply.next).filter(Boolean))] : [];
+  const me = s.miners[t.seat];
+  movesBox.append(...[
+    el("p", { class: "why" }, `Your orders for this round: steps (five free, each one more `
+       + `costs a garnet; you hold ${me[2]}), then one action. Nobody sees them until every `
+       + "miner has committed."),
     el("p", {}, "Steps: ", el("strong", { id: "steps" }, draft.steps || "none")), steps,
+    blocked.length ? el("p", { class: "dim", id: "steps-why" }, `Not offered: ${blocked.join("; ")}`)
+      : null,
     el("label", {}, "Action ", action),
-    el("button", { type: "button", id: "send-orders",
-                   onclick: () => pick([draft.steps, draft.action]) }, "Commit to these orders"));
+    chosen ? el("p", { class: "bad", id: "orders-why" }, `The rules refuse this action: ${chosen}`)
+      : null,
+    el("button", { type: "button", id: "send-orders", disabled: reply === null || chosen !== null,
+                   onclick: () => pick([draft.steps, draft.action]) }, "Commit to these orders")]
+    .filter(Boolean));
 }

@@ -19,7 +19,7 @@ export function drawTable(t, actions) {
   if (t.view && t.view.state && draw) draw(board, t.view, t);
   else board.append(el("p", { class: "dim" }, t.error ? "" : "Setting up the table..."));
   drawMoves(t, rules, actions);
-  drawStandings(t);
+  drawStandings(t, actions);
   drawLog(t);
   drawResult(t, actions);
   status(t);
@@ -28,8 +28,9 @@ export function drawTable(t, actions) {
 }
 
 function title(t) {
-  const rules = (t.rules || "a table") + (t.round !== null && t.round !== undefined
-    ? ` · round of the ${t.round}s` : "");
+  const name = t.rules || t.setup?.rules?.split(" ")[0]
+    || (t.kind === "join" ? "joining a table" : "setting up a table");
+  const rules = name + (inMatch(t) ? ` · round of the ${t.round}s` : "");
   const seats = t.seats ? ` · ${t.seats} seats` : "";
   return `${rules}${seats} · you are seat ${t.seat}`;
 }
@@ -76,16 +77,26 @@ function drawSession(t, actions) {
 }
 
 // Whose turn it is, who is being waited on, and how long until their timeout.
+function inMatch(t) {
+  return t.round !== null && t.round !== undefined;
+}
+
 function status(t) {
   const line = $("table-status");
   const turn = $("turn");
+  if (t.offline) {
+    line.textContent = "your peer has stopped";
+    turn.textContent = "Nothing can be played until your peer is back (see above).";
+    return;
+  }
   if (t.error) {
     line.textContent = "stopped";
     turn.textContent = "";
     return;
   }
   if (t.end) {
-    line.textContent = "game over";
+    line.textContent = t.end.match ? "match over" : inMatch(t) ? `round of the ${t.round}s over`
+      : "game over";
     turn.textContent = "";
     return;
   }
@@ -118,17 +129,22 @@ function drawMoves(t, rules, actions) {
   const moves = $("moves");
   hand.replaceChildren();
   moves.replaceChildren();
-  if (!t.view || t.end || t.error) return;
-  if (rules === "mined-games") minedMoves(hand, moves, t, actions.pick);
+  if (!t.view || t.end || t.error || t.offline) return;
+  if (rules === "mined-games") minedMoves(hand, moves, t, actions);
   else dominoMoves(hand, moves, t, actions.pick);
 }
 
 // A match: every round's pips left per seat (the round's penalty) and the totals.
-function drawStandings(t) {
+function drawStandings(t, actions) {
   const box = $("standings");
   box.replaceChildren();
   box.hidden = !t.match;
   if (!t.match) return;
+  const rounds = (t.rounds || []).map((r) => el("li", {},
+    el("span", {}, `Round ${r.index + 1} (the ${r.round}s): ${r.headline}`),
+    el("button", { type: "button", class: "round-download", onclick: () => actions.download(
+      `/api/tables/${t.id}/rounds/${r.index}/transcript`, `round-of-the-${r.round}s.transcript`) },
+       `Download (${plural(r.bytes, "byte")})`)));
   const m = t.match.json;
   const seats = m.totals ? m.totals.length : 0;
   const head = el("tr", {}, el("th", {}, "Round"), ...[...Array(seats).keys()].map((s) =>
@@ -139,7 +155,8 @@ function drawStandings(t) {
     ...(m.totals || []).map((p) => el("td", {}, String(p))));
   box.append(el("h3", {}, `Standings after ${m.rounds_played} of ${m.rounds_due} rounds`),
              el("table", { class: "standings", id: "standings-table" },
-                el("thead", {}, head), el("tbody", {}, rows, total)));
+                el("thead", {}, head), el("tbody", {}, rows, total)),
+             el("ul", { class: "rows", id: "round-files", hidden: !rounds.length }, rounds));
 }
 
 function drawLog(t) {
@@ -162,10 +179,12 @@ function drawResult(t, actions) {
   if (!t.end) return;
   const v = t.end.verdict;
   const ok = v.exit_code === 0;
+  const over = t.end.match ? "Match over" : inMatch(t) ? `Round of the ${t.round}s over`
+    : "Game over";
   box.append(...[
-    el("h3", {}, ok ? "Game over: verified" : "Game over"),
+    el("h3", {}, ok ? `${over}: verified` : over),
     el("p", { id: "headline", class: ok ? "headline" : "bad" }, v.headline),
-    outcome(v.json, t.seat),
+    outcome(v.json, t.seat, t.view?.params),
     el("p", { class: "dim" }, t.end.message),
     el("pre", { id: "verdict", class: `verdict ${ok ? "ok" : "bad"}` }, v.text),
     hidden(v.json),
@@ -177,14 +196,15 @@ function drawResult(t, actions) {
 }
 
 // Who won, by how much, and every seat's pips with komi: the account at a glance.
-function outcome(json, me) {
+function outcome(json, me, params) {
   const out = json.outcome;
   if (!out || !out.pips) return null;
   const who = out.draw ? "A draw" : out.winner === null ? "No single winner"
     : out.winner === me ? "You win" : `Seat ${out.winner} wins`;
   const margin = out.margin !== undefined && out.winner !== null ? ` by ${out.margin}` : "";
   const pips = out.pips.map((p, s) => `${s === me ? "you" : `seat ${s}`} ${p}`).join(", ");
-  return el("p", { id: "outcome" }, `${who}${margin}. Pips left (komi included): ${pips}.`);
+  const komi = params && "komi_halves" in params ? " (komi included)" : "";
+  return el("p", { id: "outcome" }, `${who}${margin}. Pips left${komi}: ${pips}.`);
 }
 
 function hidden(json) {
