@@ -246,6 +246,16 @@ def test_mined_games_orders_offer_only_what_the_rules_accept(browser: Any, peers
     # Round 1: the steps panel, every button judged by the peer.
     page.wait_for_selector("#steps", timeout=60_000)
     page.wait_for_selector(".steps.judged")
+    page.set_viewport_size(PHONE)   # a miner's badge never covers its tile's letter
+    covered = page.evaluate("""() => [...document.querySelectorAll('.cell .miner')]
+      .filter((badge) => {
+        const a = badge.getBoundingClientRect();
+        const b = badge.parentElement.querySelector('.kind').getBoundingClientRect();
+        return a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+      }).map((badge) => badge.parentElement.dataset.pos)""")
+    assert covered == [], covered
+    seat.fits("#board", ".miners:not([hidden])")
+    page.set_viewport_size(LAPTOP)
     row = int(page.locator("tr.me td").nth(4).inner_text().split()[1].split(",")[0])
     if row == 0:   # a step up leaves the mine, and so does mining above row 0
         assert page.locator("button.step[data-step=U]").is_disabled()
@@ -307,3 +317,22 @@ def test_a_wrong_token_is_told_once_not_retried(browser: Any, peers: Any) -> Non
     assert "wrong token" in seat.page.locator("#fatal").inner_text()
     seat.page.wait_for_timeout(5_000)
     assert len(seat.errors) <= 3, seat.errors
+
+
+def test_no_lobby_placeholder_is_cut_off(browser: Any, peers: Any) -> None:
+    """Issue 28: the relay and listen placeholders were cut off at both sizes."""
+    seat = Seat(browser, peers("me"))
+    for size in (LAPTOP, PHONE):
+        seat.page.set_viewport_size(size)
+        cut = seat.page.evaluate("""() => {
+          const pen = document.createElement("canvas").getContext("2d");
+          return [...document.querySelectorAll("input[placeholder]")]
+            .filter((i) => i.offsetParent !== null).filter((i) => {
+              const st = getComputedStyle(i);
+              pen.font = `${st.fontSize} ${st.fontFamily}`;
+              const room = i.clientWidth - parseFloat(st.paddingLeft)
+                - parseFloat(st.paddingRight);
+              return pen.measureText(i.placeholder).width > room;
+            }).map((i) => i.name);
+        }""")
+        assert cut == [], f"cut at {size}: {cut}"

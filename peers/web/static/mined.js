@@ -79,10 +79,8 @@ function ordersText(orders) {
 }
 
 function minersTable(state, t) {
-  const history = t.history || [];
   const head = el("tr", {}, el("th", {}, "Seat"), el("th", {}, "Money"), el("th", {}, "Garnets"),
-                  el("th", {}, "Iron"), el("th", {}, "Where"), el("th", {}, "This stage"),
-                  ...history.map((h) => el("th", {}, `R${h.round}`)));
+                  el("th", {}, "Iron"), el("th", {}, "Where"), el("th", {}, "This stage"));
   const rows = state.miners.map((m, s) => {
     const [at, money, garnets, iron, status, died] = m;
     const where = status !== "alive" ? `${status}${died !== null ? ` (stage ${died})` : ""}`
@@ -92,10 +90,21 @@ function minersTable(state, t) {
     return el("tr", { class: s === t.seat ? "me" : "" },
       el("td", {}, s === t.seat ? `${s} (you)` : String(s)), el("td", {}, `$${money}`),
       el("td", {}, String(garnets)), el("td", {}, String(iron)), el("td", {}, where),
-      el("td", { class: "commit-state", "data-seat": s }, stageState),
-      ...history.map((h) => el("td", {}, h.money[s] === null ? "" : `$${h.money[s]}`)));
+      el("td", { class: "commit-state", "data-seat": s }, stageState));
   });
   return el("table", { class: "miners" }, el("thead", {}, head), el("tbody", {}, rows));
+}
+
+// Every miner's money after each round, a row a round: as narrow as the miners are many,
+// however long the game (a column a round did not fit a phone).
+function historyTable(state, t) {
+  const history = t.history || [];
+  const head = el("tr", {}, el("th", {}, "After"), ...state.miners.map((_m, s) =>
+    el("th", {}, s === t.seat ? "You" : `Seat ${s}`)));
+  const rows = history.map((h) => el("tr", {}, el("td", {}, `round ${h.round}`),
+    ...h.money.map((m) => el("td", {}, m === null ? "" : `$${m}`))));
+  return el("table", { class: "miners", id: "money-history", hidden: !history.length },
+            el("thead", {}, head), el("tbody", {}, rows));
 }
 
 export function minedBoard(board, view, t) {
@@ -109,7 +118,7 @@ export function minedBoard(board, view, t) {
       ec === null ? "Elimination candidate: to be chosen by the winner."
         : `Elimination candidate: seat ${ec} (${how}).`));
   }
-  board.append(minersTable(s, t));
+  board.append(minersTable(s, t), historyTable(s, t));
   const mine = el("div", { class: "mine", id: "mine" });
   floors(s).forEach((rows, f) => mine.append(grid(s, f, rows, t.seat,
     t.asked && s.stage === 1 && f === 0 ? (r, c) => { draft.start = [r, c]; redrawAll(); }
