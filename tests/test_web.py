@@ -139,6 +139,10 @@ def test_no_table_overflows_at_a_laptops_or_a_phones_size(browser: Any, peers: A
         seat.page.set_viewport_size(size)
         seat.fits("#board", "#hand", "#moves", ".tile-button.legal, #send-orders, .move")
     play_together([seat], timeout=180)
+    outcome = seat.page.locator("#outcome")
+    if outcome.count():   # komi is named only where the rules have it (issue 28)
+        assert ("komi" in outcome.inner_text()) == (rules == "bram"), outcome.inner_text()
+    assert rules in seat.page.locator("#table-title").inner_text()
     for size in (LAPTOP, PHONE):
         seat.page.set_viewport_size(size)
         seat.fits("#verdict", "#download")
@@ -168,6 +172,7 @@ def test_after_a_crash_the_page_resumes_the_saved_game(browser: Any, peers: Any,
     peer = peers("me")
     seat = Seat(browser, peer)
     invitation = seat.host("bram", 2, timeout=60)
+    assert seat.page.locator("#table-title").inner_text().startswith("bram")   # not "a table"
     bot = start(["join", invitation.split()[-1], "--bot", "greedy", "--home",
                  str(tmp_path / "bot"), "--timeout", "60"], tmp_path / "bot.log")
     try:
