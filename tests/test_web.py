@@ -260,6 +260,7 @@ def test_mined_games_orders_offer_only_what_the_rules_accept(browser: Any, peers
       }).map((badge) => badge.parentElement.dataset.pos)""")
     assert covered == [], covered
     seat.fits("#board", ".miners:not([hidden])")
+    seat.unscrolled(".miners")
     page.set_viewport_size(LAPTOP)
     row = int(page.locator("tr.me td").nth(4).inner_text().split()[1].split(",")[0])
     if row == 0:   # a step up leaves the mine, and so does mining above row 0

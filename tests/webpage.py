@@ -161,6 +161,12 @@ class Seat:
                 assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= width, \
                     f"{selector} at {box} leaves a {width} px viewport"
 
+    def unscrolled(self, selector: str) -> None:
+        """Every `selector` shows all it holds: nothing hidden in a sideways scroll."""
+        hidden = self.page.evaluate(f"""[...document.querySelectorAll({selector!r})]
+            .filter((e) => e.scrollWidth > e.clientWidth + 1).length""")
+        assert hidden == 0, f"{hidden} of {selector} scroll sideways"
+
     def close(self) -> None:
         self.page.close()
 
