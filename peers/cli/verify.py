@@ -115,33 +115,50 @@ def verify_files(paths: list[str], executor: Executor | None) -> list[Checked]:
             data = None
         contents.append(data)
         start = len(games)
-        if data is not None and data.startswith(MATCH_PREFIX):
-            item.cut = cut_at(data, MATCH_MAGIC)
-            whole = data if item.cut is None else data[:item.cut]
-            with contextlib.suppress(EncodingError):   # verify_match reports it
-                games += decode_match(whole)
-        elif data is not None:
-            games.append(data)
-            item.cut = cut_at(data, MAGIC)
-            if item.cut is not None:
-                games.append(data[:item.cut])   # the intact frames before the cut
+        if data is not None:
+            games += _games_of(item, data)
         spans.append((start, len(games)))
     with Progress("verify", "games") as progress:
         verdicts = replay_all(games, executor, progress)
     for item, data, (start, end) in zip(checked, contents, spans, strict=True):
-        if data is None:
-            continue
-        if data.startswith(MATCH_PREFIX) and item.cut is not None:
-            item.verdict = verify_match(data)   # the container is cut: no round is read
-            if end > start:
-                item.intact = verify_match(data[:item.cut],
-                                           partial(_verdicts, verdicts[start:end]))
-        elif data.startswith(MATCH_PREFIX):
-            item.verdict = verify_match(data, partial(_verdicts, verdicts[start:end]))
-        else:
-            item.verdict = verdicts[start]
-            item.intact = verdicts[start + 1] if item.cut is not None else None
+        if data is not None:
+            _judge(item, data, verdicts[start:end])
     return checked
+
+
+def verify_data(data: bytes, name: str = "") -> Checked:
+    """One file's bytes judged as `verify_files` judges a file, in this process: the web
+    page's verify gives the same verdict and text as the command line (spec/12-peers.md
+    12.8.2)."""
+    item = Checked(name)
+    _judge(item, data, [replay(game) for game in _games_of(item, data)])
+    return item
+
+
+def _games_of(item: Checked, data: bytes) -> list[bytes]:
+    """The games to replay for one file (setting `item.cut`): a match's rounds, or a
+    transcript and, if it is cut inside a record, the whole records before the cut."""
+    if data.startswith(MATCH_PREFIX):
+        item.cut = cut_at(data, MATCH_MAGIC)
+        whole = data if item.cut is None else data[:item.cut]
+        with contextlib.suppress(EncodingError):   # verify_match reports it
+            return decode_match(whole)
+        return []
+    item.cut = cut_at(data, MAGIC)
+    return [data] if item.cut is None else [data, data[:item.cut]]
+
+
+def _judge(item: Checked, data: bytes, verdicts: list[Verdict]) -> None:
+    """The file's verdict from the verdicts of the games `_games_of` gave, in order."""
+    if data.startswith(MATCH_PREFIX) and item.cut is not None:
+        item.verdict = verify_match(data)   # the container is cut: no round is read
+        if verdicts:
+            item.intact = verify_match(data[:item.cut], partial(_verdicts, verdicts))
+    elif data.startswith(MATCH_PREFIX):
+        item.verdict = verify_match(data, partial(_verdicts, verdicts))
+    else:
+        item.verdict = verdicts[0]
+        item.intact = verdicts[1] if item.cut is not None else None
 
 
 def cut_text(item: Checked) -> str:
@@ -164,11 +181,19 @@ def cut_text(item: Checked) -> str:
             f"{account(item.intact)}\n{headline(item.verdict)}")
 
 
+def text_of(item: Checked) -> str:
+    """The account printed for one judged file (11.1)."""
+    from peers.table.report import account, match_account
+
+    assert item.verdict is not None
+    return (cut_text(item) if item.cut is not None
+            else match_account(item.verdict) if isinstance(item.verdict, MatchVerdict)
+            else account(item.verdict))
+
+
 def render(checked: list[Checked], as_json: bool) -> None:
     """One file: its account (or one JSON object) as ever; several: one block (or one
     JSON line) each, named by its path."""
-    from peers.table.report import account, match_account
-
     for i, item in enumerate(checked):
         if item.verdict is None:
             if as_json and len(checked) > 1:
@@ -181,9 +206,7 @@ def render(checked: list[Checked], as_json: bool) -> None:
             else:
                 print(json.dumps(item.to_json()))
             continue
-        text = (cut_text(item) if item.cut is not None
-                else match_account(item.verdict) if isinstance(item.verdict, MatchVerdict)
-                else account(item.verdict))
+        text = text_of(item)
         if len(checked) > 1:
             text = f"{'' if i == 0 else chr(10)}== {item.path} ==\n{text}"
         print(text)

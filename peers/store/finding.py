@@ -37,12 +37,29 @@ def find_game(games_dir: Path, name: str) -> Path:
         if not path.is_file():
             raise GameNotFound(f"no game database at {path}")
         return path
-    prefix = name.lower()
-    if not 1 <= len(prefix) <= GAME_ID_HEX or any(c not in "0123456789abcdef" for c in prefix):
+    if not _is_id(name):
         raise GameNotFound(f"{name!r} is neither a game id (1 to {GAME_ID_HEX} hex digits, "
                            "see `dealerless games`) nor a path to a .sqlite game database")
+    return find_game_id(games_dir, name, links=True)
+
+
+def _is_id(name: str) -> bool:
+    return 1 <= len(name) <= GAME_ID_HEX and all(c in "0123456789abcdef" for c in name.lower())
+
+
+def find_game_id(games_dir: Path, name: str, *, links: bool = False) -> Path:
+    """A local game by an unambiguous prefix of its game id, and nothing else: never a
+    path, and never a file outside `games_dir` (a symbolic link there is followed only
+    with `links`, as the command line does). The web server names games this way (spec/
+    12-peers.md 12.8.2), since a name a page sends must not reach a file the person did
+    not store there."""
+    if not _is_id(name):
+        raise GameNotFound(f"{name!r} is not a game id (1 to {GAME_ID_HEX} hex digits)")
+    prefix = name.lower()
     head = prefix[:FILE_ID_HEX]
-    files = sorted(p for p in games_dir.glob("*.sqlite") if p.stem.startswith(head)) \
+    files = sorted(p for p in games_dir.glob("*.sqlite")
+                   if p.stem.startswith(head)
+                   and (links or (not p.is_symlink() and p.is_file()))) \
         if games_dir.is_dir() else []
     if len(prefix) > FILE_ID_HEX:  # the file name holds only the id's first 16 digits
         files = [p for p in files if _game_id(p).startswith(prefix)]
