@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import socket
+import threading
 import webbrowser
 from importlib import resources
 from pathlib import Path
@@ -13,7 +14,7 @@ from pathlib import Path
 from aiohttp import web
 
 from peers.web.api import Api
-from peers.web.security import MAX_UPLOAD, Guard, new_token
+from peers.web.security import CODE_PATH, MAX_UPLOAD, Guard, new_token, server_logger
 from peers.web.tables import Tables
 from protocol.identity import Identity
 
@@ -26,14 +27,17 @@ def make_app(home: Path, identity: Identity, token: str, port: int) -> web.Appli
     routes run: a port of 0 is resolved by `serve` first)."""
     guard = Guard(token, port)
     app = web.Application(middlewares=[guard.middleware], client_max_size=MAX_UPLOAD)
+    app.on_response_prepare.append(guard.decorate)
     tables = Tables(home, identity)
     api = Api(tables)
     app["tables"] = tables
+    app["guard"] = guard
 
     async def index(_request: web.Request) -> web.FileResponse:
         return web.FileResponse(STATIC / "index.html")
 
-    app.add_routes([web.get("/", index), *api.routes()])
+    app.add_routes([web.get("/", index), web.post(CODE_PATH, guard.code_handler),
+                    *api.routes()])
     app.router.add_static("/static/", STATIC, show_index=False, follow_symlinks=False)
 
     async def closing(app: web.Application) -> None:
@@ -49,6 +53,10 @@ async def serve(home: Path, identity: Identity, port: int, open_browser: bool,
     token = new_token()
     # Bind first: the Host and Origin checks and the CSP need the real port.
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    # So that a server killed with connections open can be started again on its port at
+    # once, not after TIME_WAIT (a minute). Not SO_REUSEPORT: two servers on one port
+    # would share its requests.
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     try:
         sock.bind(("127.0.0.1", port))
     except OSError:
@@ -57,7 +65,8 @@ async def serve(home: Path, identity: Identity, port: int, open_browser: bool,
     sock.listen(64)
     sock.setblocking(False)
     port = sock.getsockname()[1]
-    runner = web.AppRunner(make_app(home, identity, token, port), access_log=None)
+    app = make_app(home, identity, token, port)
+    runner = web.AppRunner(app, access_log=None, logger=server_logger())
     await runner.setup()
     site = web.SockSite(runner, sock)
     await site.start()
@@ -68,7 +77,13 @@ async def serve(home: Path, identity: Identity, port: int, open_browser: bool,
     if ready is not None:
         ready.set_result(url)
     if open_browser:
-        webbrowser.open(url)
+        # The browser's arguments are readable by every local user: it gets a one-time
+        # code for the token, never the token (12.8.1). And a browser command may run
+        # until the browser quits (a $BROWSER one does): a daemon thread waits for it,
+        # neither the event loop nor the exit.
+        code = app["guard"].new_code()
+        threading.Thread(target=webbrowser.open, daemon=True,
+                         args=(f"http://127.0.0.1:{port}/#code={code}",)).start()
     try:
         await asyncio.Event().wait()
     finally:

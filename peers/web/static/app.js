@@ -7,7 +7,26 @@ import { el } from "./dominoes.js";
 import { drawTable } from "./table.js";
 
 const params = new URLSearchParams(location.hash.slice(1));
-const token = params.get("token");
+const token = params.get("token") || await redeem(params.get("code"));
+
+// The browser `dealerless web` opens is given a one-time code, not the token, since a
+// process's arguments are readable by every local user (12.8.1): trade it once for the
+// token, and keep the token in this page's own address, as if it had been given.
+async function redeem(code) {
+  if (!code) return null;
+  try {
+    const response = await fetch("/api/code", { method: "POST",
+      headers: { "Content-Type": "application/json" }, body: JSON.stringify({ code }) });
+    if (!response.ok) return null;
+    const given = (await response.json()).token;
+    params.delete("code");
+    params.set("token", given);
+    history.replaceState(null, "", `#${params}`);
+    return given;
+  } catch {
+    return null;
+  }
+}
 const $ = (id) => document.getElementById(id);
 let lobby = null;
 let socket = null;
