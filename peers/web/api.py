@@ -13,24 +13,26 @@ from aiohttp import WSMsgType, web
 
 import protocol.rules as rules_pkg
 from peers.bots.registry import BOTS, RULES_OF, check_bot
+from peers.cli.verify import text_of, verify_data
 from peers.net.config import MAX_SEATS, MIN_SEATS
 from peers.net.invitation import check_invitation
 from peers.net.launch import parse_hostport
 from peers.net.link import check_url
-from peers.store.finding import GameNotFound, find_game, list_games
+from peers.store.finding import GameNotFound, find_game_id, list_games
 from peers.store.games import GameStore, StoreError
-from peers.table.report import match_account
 from peers.table.selfplay import SET_NAMES, rule_params
 from peers.web.seat import Page, WebSeat
 from peers.web.security import MAX_UPLOAD
 from peers.web.tables import TableError, Tables
-from peers.web.views import verdict_json
 from protocol.errors import DealerlessError
 from protocol.identity import fingerprint
-from protocol.match import MATCH_PREFIX, verify_match
-from protocol.verifier import replay
+from protocol.match import MatchVerdict
 
 MAX_WS_MESSAGE = 64 << 10
+#: Open websockets at once (spec/12-peers.md 12.8.1). A page holds one; every client is
+#: on loopback, so this caps them all: a program holding the token cannot pile up
+#: thousands and the memory they take.
+MAX_SOCKETS = 32
 MAX_TIMEOUT = 24 * 3600.0
 
 
@@ -48,6 +50,8 @@ async def _body(request: web.Request) -> dict[str, Any]:
         data = await request.json()
     except (json.JSONDecodeError, UnicodeDecodeError, ValueError):
         raise BadRequest("the request is not a JSON object") from None
+    except RecursionError:   # nested deeper than the parser goes: no request needs that
+        raise BadRequest("the request is nested too deeply") from None
     if not isinstance(data, dict):
         raise BadRequest("the request is not a JSON object")
     return data
@@ -56,7 +60,10 @@ async def _body(request: web.Request) -> dict[str, Any]:
 def _field(data: dict[str, Any], name: str, kind: type, default: Any = None) -> Any:
     value = data.get(name, default)
     if value is None or (kind is float and type(value) is int):
-        return value if value is None else float(value)
+        try:
+            return value if value is None else float(value)
+        except OverflowError:   # JSON integers are unbounded; no field here is that large
+            raise BadRequest(f"{name} is far too large") from None
     if type(value) is not kind:
         raise BadRequest(f"{name} must be a {kind.__name__}")
     return value
@@ -96,6 +103,7 @@ class Api:
     def __init__(self, tables: Tables) -> None:
         self.tables = tables
         self.games_dir = tables.home / "games"
+        self.sockets = 0
 
     def routes(self) -> list[web.RouteDef]:
         return [web.get("/api/lobby", self.lobby), web.get("/api/games", self.games),
@@ -124,7 +132,8 @@ class Api:
 
     def _params(self, data: dict[str, Any], rules: str, seats: int) -> dict[str, Any]:
         komi = _field(data, "komi", float)
-        if komi is not None and (not math.isfinite(komi) or komi * 2 != int(komi * 2)):
+        # komi * 2 is checked finite too: 1e308 is finite, twice it is not.
+        if komi is not None and (not math.isfinite(komi * 2) or komi * 2 != int(komi * 2)):
             raise BadRequest("komi is a whole or half number of pips")
         try:
             return rule_params(rules, seats, None if komi is None else int(komi * 2),
@@ -202,7 +211,9 @@ class Api:
         return await self._starting(self.tables.join(url, self._timeout(data)))
 
     async def resume(self, request: web.Request) -> web.Response:
-        return await self._starting(self.tables.resume(request.match_info["game"], 300.0))
+        # Resolved here by id alone; the path handed on is then one inside the games folder.
+        path = self._store_path(request.match_info["game"])
+        return await self._starting(self.tables.resume(str(path), 300.0))
 
     async def _starting(self, starting: Any) -> web.Response:
         try:
@@ -214,8 +225,10 @@ class Api:
         return _json({"table": ws.id})
 
     def _store_path(self, name: str) -> Path:
+        """The game named by its id (a hex prefix) in the games folder, else 404: a name
+        from a page is never a path (spec/12-peers.md 12.8.2)."""
         try:
-            return find_game(self.games_dir, name)
+            return find_game_id(self.games_dir, name)
         except GameNotFound as exc:
             raise web.HTTPNotFound(text=json.dumps({"error": str(exc)}),
                                    content_type="application/json") from None
@@ -266,14 +279,30 @@ class Api:
         if request.content_length is not None and request.content_length > MAX_UPLOAD:
             raise web.HTTPRequestEntityTooLarge(MAX_UPLOAD, request.content_length)
         data = await request.read()
-        if data.startswith(MATCH_PREFIX):
-            result = verify_match(data)
-            return _json({"match": True, "json": result.to_json(),
-                          "text": match_account(result), "exit_code": result.exit_code})
-        return _json({"match": False, **verdict_json(replay(data))})
+        # Judged and worded by the command line's own code, so that the page shows what
+        # `dealerless verify FILE` prints, word for word, a cut file included (11.1).
+        item = verify_data(data)
+        assert item.verdict is not None   # bytes in hand: never "cannot read"
+        return _json({"match": isinstance(item.verdict, MatchVerdict),
+                      "json": {k: v for k, v in item.to_json().items() if k != "file"},
+                      "text": text_of(item), "exit_code": item.exit_code})
 
     async def socket(self, request: web.Request) -> web.WebSocketResponse:
-        ws = web.WebSocketResponse(max_msg_size=MAX_WS_MESSAGE, heartbeat=30)
+        if self.sockets >= MAX_SOCKETS:
+            raise web.HTTPServiceUnavailable(
+                text=json.dumps({"error": f"{MAX_SOCKETS} pages are open on this peer "
+                                 "already: close one and reload"}),
+                content_type="application/json")
+        self.sockets += 1   # before the first await, so no two requests pass as one
+        try:
+            return await self._socket(request)
+        finally:
+            self.sockets -= 1
+
+    async def _socket(self, request: web.Request) -> web.WebSocketResponse:
+        # No permessage-deflate: on loopback it saves nothing, and its zlib state, some
+        # 300 KiB a socket, was what stayed in this process after the sockets closed.
+        ws = web.WebSocketResponse(max_msg_size=MAX_WS_MESSAGE, heartbeat=30, compress=False)
         await ws.prepare(request)
         page = Page(ws.send_json)
         watched: WebSeat | None = None
