@@ -63,10 +63,11 @@ class Peer:
         self.behind_at = -1e9
 
     async def run(self) -> PeerResult:
+        resumed = self.store is not None
         store = self.store or await Handshake(self.link, self.cfg, self.answers,
                                               self._stored).run()
         try:
-            return await self._play(store)
+            return await self._play(store, resumed)
         finally:
             await self.link.close()
 
@@ -83,7 +84,7 @@ class Peer:
     def _stored(self, store: GameStore) -> None:
         self.store = store  # from now on there is a game to resume, even if we stop here
 
-    async def _play(self, store: GameStore) -> PeerResult:
+    async def _play(self, store: GameStore, resumed: bool = False) -> PeerResult:
         ref = store.referee()
         agent = SeatAgent(ref.game, store.seat, self.cfg.identity, store.secret_seed)
         try:   # a COMMIT sent before a crash is opened in time (mined-games.md D17)
@@ -91,6 +92,11 @@ class Peer:
         except LocalError as exc:
             raise CorruptGame(store.path, exc.detail) from None
         self.ref, self.agent, self.forks = ref, agent, Forks.of(store)
+        if resumed:
+            # The position as stored, at once: a seat that owes nothing would otherwise
+            # show no table until another seat's next frame arrives, which for a
+            # person's move may be minutes (issue 28: "Setting up the table...").
+            self.cfg.notify(view_event(ref, agent.view(ref.state)))
         await self.link.send(self._sync(ref))
         while True:
             stopped = await self._until_end(store, ref, agent)
