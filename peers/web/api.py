@@ -13,13 +13,13 @@ from aiohttp import WSMsgType, web
 
 import protocol.rules as rules_pkg
 from peers.bots.registry import BOTS, RULES_OF, check_bot
-from peers.cli.verify import text_of, verify_data
 from peers.net.config import MAX_SEATS, MIN_SEATS
 from peers.net.invitation import check_invitation
 from peers.net.launch import parse_hostport
 from peers.net.link import check_url
 from peers.store.finding import GameNotFound, find_game_id, list_games
 from peers.store.games import GameStore, StoreError
+from peers.table.checked import text_of, verify_data
 from peers.table.selfplay import SET_NAMES, rule_params
 from peers.web.seat import Page, WebSeat
 from peers.web.security import MAX_UPLOAD
