@@ -146,7 +146,23 @@ def test_no_table_overflows_at_a_laptops_or_a_phones_size(browser: Any, peers: A
     for size in (LAPTOP, PHONE):
         seat.page.set_viewport_size(size)
         seat.fits("#verdict", "#download")
+        if rules == "mined-games":   # the miners and their money history, uncut (issue 28)
+            seat.fits(".miners:not([hidden])")
+            seat.unscrolled(".miners")
     assert not seat.errors, seat.errors
+
+
+def test_a_joined_table_is_titled_by_its_rules(browser: Any, peers: Any) -> None:
+    host, guest = Seat(browser, peers("host")), Seat(browser, peers("guest"))
+    invitation = host.host("mineshaft", 2)
+    guest.join(invitation)
+    title = guest.page.locator("#table-title")
+    assert title.inner_text().startswith(("joining a table", "mineshaft")), title.inner_text()
+    guest.page.wait_for_selector("#sas", timeout=30_000)
+    guest.page.wait_for_function(
+        "document.querySelector('#table-title').innerText.startsWith('mineshaft')")
+    assert "2 seats" in title.inner_text() and "you are seat 1" in title.inner_text()
+    assert not host.errors and not guest.errors, (host.errors, guest.errors)
 
 
 def test_closing_the_page_mid_game_and_reopening_it_finishes_the_game(

@@ -31,7 +31,8 @@ function title(t) {
   const name = t.rules || t.setup?.rules?.split(" ")[0]
     || (t.kind === "join" ? "joining a table" : "setting up a table");
   const rules = name + (inMatch(t) ? ` · round of the ${t.round}s` : "");
-  const seats = t.seats ? ` · ${t.seats} seats` : "";
+  const count = t.seats || t.setup?.seats;   // a joiner learns it from the setup
+  const seats = count ? ` · ${count} seats` : "";
   return `${rules}${seats} · you are seat ${t.seat}`;
 }
 
