@@ -143,6 +143,7 @@ def test_no_table_overflows_at_a_laptops_or_a_phones_size(browser: Any, peers: A
     if outcome.count():   # komi is named only where the rules have it (issue 28)
         assert ("komi" in outcome.inner_text()) == (rules == "bram"), outcome.inner_text()
     assert rules in seat.page.locator("#table-title").inner_text()
+    assert "passs" not in seat.page.locator("#board").inner_text()   # "2 passes in a row"
     for size in (LAPTOP, PHONE):
         seat.page.set_viewport_size(size)
         seat.fits("#verdict", "#download")

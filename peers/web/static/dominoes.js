@@ -101,7 +101,7 @@ export function line(tiles, opts = {}) {
 }
 
 export function plural(n, noun) {
-  return `${n} ${noun}${n === 1 ? "" : "s"}`;
+  return `${n} ${noun}${n === 1 ? "" : noun.endsWith("s") ? "es" : "s"}`;
 }
 
 export function seatName(seat, me) {
