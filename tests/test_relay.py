@@ -70,14 +70,16 @@ async def test_resource_bounds_are_enforced() -> None:
             assert await _recv_all(late, 3) == [b"\x01", b"\x02", b"\x03"]
             with pytest.raises(TimeoutError):
                 await asyncio.wait_for(late.recv(), 0.3)
-        with pytest.raises(InvalidStatus) as refused:  # the room cap: refused, and why
-            await connect(f"{base}/room/{'d' * 32}{OPEN_ROOM}")
-        assert refused.value.response.status_code == 503
-        assert b"too many rooms" in refused.value.response.body
         async with await join_room(room) as a, await join_room(room) as b:
+            await a.send(b"\x04")
+            await b.send(b"\x05")              # two seats talking: the room is in play
+            await asyncio.sleep(0.1)
+            with pytest.raises(InvalidStatus) as refused:  # the room cap: refused, and why
+                await connect(f"{base}/room/{'d' * 32}{OPEN_ROOM}")
+            assert refused.value.response.status_code == 503
+            assert b"too many rooms" in refused.value.response.body
             with pytest.raises(InvalidStatus):   # a third connection in one room
                 await connect(room)
-            del a, b
         async with await join_room(room) as big:
             await big.send(b"x" * 2000)        # over the message size limit
             with pytest.raises(ConnectionClosed):

@@ -1,4 +1,4 @@
-"""The relay's admission (spec/12-peers.md 12.5): the proof of work, per-address limits,
+"""The relay's admission (spec/12-peers.md 12.5): the proof of work, per-network limits,
 fair share, rooms nobody joins or that go quiet, catch-up sent once, pings limited,
 and a stalled reader that holds up nobody. In-process and fast; the real-process floods
 are in tests/test_relay_flood.py."""
@@ -17,7 +17,7 @@ from websockets.exceptions import ConnectionClosed, InvalidStatus
 from peers.bench.relay_flood import StalledReader
 from peers.net.link import ClientLink
 from peers.net.relay import OPEN_ROOM, Limits, Relay
-from peers.net.relay_admission import MAX_PINGS
+from peers.net.relay_admission import MAX_PINGS, network
 
 
 async def _relay(**limits: object) -> tuple[Relay, object, str]:
@@ -60,7 +60,8 @@ async def test_a_room_opens_only_for_a_right_proof_of_work() -> None:
 
 @pytest.mark.asyncio
 async def test_an_unanswered_challenge_and_a_silent_connection_are_dropped() -> None:
-    relay, server, base = await _relay(work_seconds=0.3, quiet_seconds=1.0)
+    # No work to do: a host's answer must beat the 0.3 s even on a loaded machine.
+    relay, server, base = await _relay(work_seconds=0.3, quiet_seconds=1.0, work_bits=0)
     url = _room(base)
     try:
         async with connect(url + OPEN_ROOM) as ws:
@@ -102,36 +103,50 @@ async def test_rooms_nobody_joins_or_that_go_quiet_are_freed() -> None:
         server.close()  # type: ignore[attr-defined]
 
 
+def test_a_client_is_its_network() -> None:
+    limits = Limits()
+    assert {network(f"127.0.0.{i}", limits) for i in range(2, 251)} == {"127.0.0.0/24"}
+    assert network("::ffff:10.1.2.3", limits) == "10.1.2.0/24"     # IPv4-mapped
+    assert network("2001:db8:0:1ff:1:2:3:4", limits) == "2001:db8:0:100::/56"
+    assert network("2001:db8:0:1ff:1:2:3:4", Limits(ipv6_prefix=64)) == "2001:db8:0:1ff::/64"
+    assert network("10.1.2.3", Limits(ipv4_prefix=32)) == "10.1.2.3/32"
+
+
 @pytest.mark.asyncio
-async def test_per_address_limits_and_a_fair_share_of_a_full_relay() -> None:
-    relay, server, base = await _relay(max_rooms=3, max_rooms_per_address=3,
-                                       max_connections_per_address=4,
-                                       connects_per_minute=10)
+async def test_per_network_limits_and_a_fair_share_of_a_full_relay() -> None:
+    # Each loopback address its own network (/32), so that two networks meet here.
+    relay, server, base = await _relay(max_rooms=3, max_rooms_per_network=3,
+                                       max_connections_per_network=4,
+                                       connects_per_minute=10, ipv4_prefix=32,
+                                       work_bits=0)
     try:
         greedy = [await open_room(_room(base), local_addr=("127.0.0.2", 0)) for _ in range(3)]
+        for ws in greedy:
+            await ws.send(b"hello")     # waiting for a joiner, not idle
         # The relay is full, but 127.0.0.2 holds 3 rooms and 127.0.0.1 none: one of its
         # rooms, the longest quiet, is given up to the newcomer.
         mine = await open_room(_room(base))
         assert len(relay.rooms) == 3
-        assert sorted(r.creator for r in relay.rooms.values()).count("127.0.0.1") == 1
+        assert sorted(r.creator for r in relay.rooms.values()).count("127.0.0.1/32") == 1
         with pytest.raises(ConnectionClosed):
             await asyncio.wait_for(greedy[0].recv(), 5)
         assert relay.events.rooms_freed == {
-            "given up to a newcomer: its address held the most rooms": 1}
+            "given up to a newcomer: waiting, and its network held the most rooms": 1}
         # 127.0.0.2 now holds 2 rooms and connections: it may not take one back from a
         # newcomer holding 1 (2 < 1 + 2), so it is refused.
         with pytest.raises(InvalidStatus) as refused:
             await open_room(_room(base), local_addr=("127.0.0.2", 0))
         assert refused.value.response.status_code == 503
-        # One address may hold 4 connections (pending proofs of work included).
-        room = next(r for r, v in relay.rooms.items() if v.creator == "127.0.0.1")
+        # One network may hold 4 connections (pending proofs of work included).
+        room = next(r for r, v in relay.rooms.items() if v.creator == "127.0.0.1/32")
         more = [await join_room(f"{base}/room/{room}") for _ in range(3)]
         with pytest.raises(InvalidStatus) as refused:
             await join_room(f"{base}/room/{room}")
-        assert b"too many connections from this address" in refused.value.response.body
+        assert b"too many connections from this network (127.0.0.1/32)" in \
+            refused.value.response.body
         for ws in [*greedy, mine, *more]:
             await ws.close()
-        # 10 connection attempts a minute from one address (5 made above), then HTTP 429.
+        # 10 connection attempts a minute from one network (5 made above), then HTTP 429.
         statuses = []
         for _ in range(6):
             with pytest.raises(InvalidStatus) as refused:
@@ -139,6 +154,51 @@ async def test_per_address_limits_and_a_fair_share_of_a_full_relay() -> None:
             statuses.append(refused.value.response.status_code)
         assert statuses == [404] * 5 + [429]
         assert relay.stats()["refused"]["rate"] == 1
+    finally:
+        server.close()  # type: ignore[attr-defined]
+
+
+@pytest.mark.asyncio
+async def test_a_full_relay_gives_up_idle_rooms_first_and_never_one_in_play() -> None:
+    """One room each from four networks, so fair share alone frees none of them: an idle
+    room goes to a newcomer, then nothing more, and the room in play is never touched."""
+    relay, server, base = await _relay(max_rooms=3, ipv4_prefix=32, work_bits=0)
+    try:
+        playing = _room(base)
+        host = await open_room(playing, local_addr=("127.0.0.2", 0))
+        guest = await join_room(playing, local_addr=("127.0.0.2", 0))
+        waiting = await open_room(_room(base), local_addr=("127.0.0.3", 0))
+        idle = _room(base)
+        async with await open_room(idle, local_addr=("127.0.0.4", 0)) as a, \
+                await join_room(idle, local_addr=("127.0.0.4", 0)):
+            await a.send(b"a frame")   # joined and used, then left: kept for a comeback
+        await _until(lambda: not relay.rooms[idle.rpartition("/")[2]].connections)
+
+        async def talk() -> None:      # the game in play, and the waiting host, speak
+            await host.send(b"frame")
+            await guest.send(b"sync")
+            await waiting.send(b"hello")
+
+        await talk()
+        newcomer = await open_room(_room(base), local_addr=("127.0.0.5", 0))
+        assert idle.rpartition("/")[2] not in relay.rooms
+        assert relay.freed[idle.rpartition("/")[2]] == \
+            "given up to a newcomer: idle while the relay was full"
+        await newcomer.send(b"hello")
+        await talk()
+        with pytest.raises(InvalidStatus) as refused:
+            await open_room(_room(base), local_addr=("127.0.0.6", 0))
+        assert b"none of them free to give up" in refused.value.response.body
+        assert playing.rpartition("/")[2] in relay.rooms
+        # A seat coming back to the freed room is told what became of it.
+        with pytest.raises(InvalidStatus) as gone:
+            await join_room(idle, local_addr=("127.0.0.4", 0))
+        assert gone.value.response.status_code == 404
+        assert gone.value.response.body.decode() == (
+            "no such game at this address: this relay freed the room (given up to a "
+            "newcomer: idle while the relay was full)\n")
+        for ws in (host, guest, waiting, newcomer):
+            await ws.close()
     finally:
         server.close()  # type: ignore[attr-defined]
 

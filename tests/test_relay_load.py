@@ -25,8 +25,8 @@ from protocol.verifier import replay
 async def _load(concurrent: int) -> None:
     games = record_games(4)
     # One address opens every room: it may hold as many as it plays at once.
-    relay = Relay(Limits(max_rooms_per_address=concurrent,
-                         max_connections_per_address=2 * concurrent,
+    relay = Relay(Limits(max_rooms_per_network=concurrent,
+                         max_connections_per_network=2 * concurrent,
                          connects_per_minute=2 * concurrent, work_bits=0))
     server, port = await relay.serve("127.0.0.1", 0)
     try:

@@ -128,7 +128,7 @@ async def test_a_room_left_before_its_game_is_over_waits_for_the_idle_grace() ->
 async def test_a_refusal_names_the_limit_and_its_value(
         caplog: pytest.LogCaptureFixture, fresh_limits: None) -> None:
     caplog.set_level(logging.INFO, logger="dealerless.relay")
-    relay, server, base = await _relay(Limits(max_rooms_per_address=2))
+    relay, server, base = await _relay(Limits(max_rooms_per_network=2))
     try:
         async with await open_room(f"{base}/room/{'1' * 32}"), \
                 await open_room(f"{base}/room/{'2' * 32}"):
@@ -136,16 +136,17 @@ async def test_a_refusal_names_the_limit_and_its_value(
                 await connect(f"{base}/room/{'3' * 32}{OPEN_ROOM}")
         assert refused.value.response.status_code == 503
         assert refused.value.response.body.decode() == (
-            "relay full: too many rooms from this address: 2 open "
-            "(--max-rooms-per-address 2)\n")
+            "relay full: too many rooms from this network (127.0.0.0/24): 2 open "
+            "(--max-rooms-per-network 2)\n")
         with pytest.raises(InvalidStatus):
             await connect(f"{base}/room/{'4' * 32}")
-        assert relay.stats()["refused"] == {"max_rooms_per_address": 1, "no-room": 1}
+        assert relay.stats()["refused"] == {"max_rooms_per_network": 1, "no-room": 1}
     finally:
         server.close()  # type: ignore[attr-defined]
     refusals = [r.getMessage() for r in caplog.records if r.name == "dealerless.relay.refused"]
     assert refusals[0] == ("refused /room/33333333... for 127.0.0.1: relay full: too many "
-                           "rooms from this address: 2 open (--max-rooms-per-address 2)")
+                           "rooms from this network (127.0.0.0/24): 2 open "
+                           "(--max-rooms-per-network 2)")
     assert refusals[1].endswith("no such room")
 
 

@@ -43,9 +43,9 @@ def test_an_answer_is_bound_to_its_challenge_and_room() -> None:
         solve(challenge, "ab" * 16, MAX_WORK_BITS + 1)
 
 
-def test_difficulty_grows_with_load_and_with_the_rooms_an_address_holds() -> None:
+def test_difficulty_grows_steeply_with_load_and_with_the_rooms_a_network_holds() -> None:
     admission = Admission(Limits(work_bits=16, max_rooms=256))
-    assert admission.work_bits(0, 0) == 16
-    assert admission.work_bits(0, 64) == 17 and admission.work_bits(0, 255) == 19
+    assert [admission.work_bits(0, n) for n in (0, 85, 128, 192, 230, 256)] == \
+        [16, 16, 18, 20, 22, 24]
     assert [admission.work_bits(n, 0) for n in (1, 2, 3, 4, 15)] == [17, 18, 18, 19, 20]
     assert Admission(Limits(work_bits=27)).work_bits(15, 255) == MAX_WORK_BITS

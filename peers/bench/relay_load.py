@@ -177,8 +177,8 @@ def measure_relay(concurrent: int, recorded: int = 4, rounds: int = 1,
     tick(0, f"recording {recorded} games")
     games = record_games(recorded)
     cmd = [sys.executable, "-m", "peers.cli", "relay", "--listen", "127.0.0.1:0",
-           "--max-rooms-per-address", str(max(concurrent, 1)),
-           "--max-connections-per-address", str(max(2 * concurrent, 64)),
+           "--max-rooms-per-network", str(max(concurrent, 1)),
+           "--max-connections-per-network", str(max(2 * concurrent, 64)),
            "--connects-per-minute", str(max(2 * concurrent, 240)), "--work-bits", "0",
            "--stats-every", "0"]
     relay = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,

@@ -108,6 +108,27 @@ def work_bits(text: str) -> int:
                        f"want a whole number from 0 to {MAX_WORK_BITS}"))
 
 
+def ipv4_prefix(text: str) -> int:
+    """`relay --ipv4-prefix`: the bits that name an IPv4 client's network, 8 to 32."""
+    return int(number(text, int, "a whole number of bits", lambda v: 8 <= v <= 32,
+                       "want a whole number of bits from 8 to 32"))
+
+
+def ipv6_prefix(text: str) -> int:
+    """`relay --ipv6-prefix`: the bits that name an IPv6 client's network, 16 to 128."""
+    return int(number(text, int, "a whole number of bits", lambda v: 16 <= v <= 128,
+                       "want a whole number of bits from 16 to 128"))
+
+
+def listen_address(text: str) -> tuple[str, int]:
+    """`relay --listen`: HOST:PORT, or :PORT for every interface, IPv4 and IPv6."""
+    if not text.startswith(":"):
+        return parse_hostport(text)
+    if not (text[1:].isascii() and text[1:].isdigit() and int(text[1:]) <= 65535):
+        raise argparse.ArgumentTypeError(f"{text!r} is not :PORT (port 0-65535)")
+    return "", int(text[1:])
+
+
 def seat_count(text: str) -> int:
     return int(number(text, int, "a whole number of seats",
                        lambda v: MIN_SEATS <= v <= MAX_SEATS,

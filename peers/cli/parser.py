@@ -15,6 +15,9 @@ from peers.cli.options import (
     count,
     home_option,
     invitation_arg,
+    ipv4_prefix,
+    ipv6_prefix,
+    listen_address,
     non_negative_seconds,
     parse_hostport,
     parse_komi,
@@ -271,11 +274,12 @@ def add_network_commands(sub: Any) -> None:
                     "cannot reach each other (spec/12-peers.md 12.5). The relay verifies "
                     "nothing and can forge nothing. It logs one line per room event on "
                     "stderr, and GET http://HOST:PORT/stats answers its counters as JSON.")
-    p.add_argument("--listen", type=parse_hostport, required=True, metavar="HOST:PORT",
-                   help="the address and port to serve on (port 0: any free port)")
+    p.add_argument("--listen", type=listen_address, required=True, metavar="HOST:PORT",
+                   help="the address and port to serve on (port 0: any free port; :PORT "
+                        "serves every interface, IPv4 and IPv6)")
+    special = {"work_bits": work_bits, "ipv4_prefix": ipv4_prefix, "ipv6_prefix": ipv6_prefix}
     for name, flag, default, meaning in limit_flags():
-        kind = positive_seconds if isinstance(default, float) else \
-            work_bits if name == "work_bits" else count
+        kind = positive_seconds if isinstance(default, float) else special.get(name, count)
         p.add_argument(flag, dest=name, type=kind, default=default,
                        metavar="SECONDS" if kind is positive_seconds else "N",
                        help=f"{meaning} (default {default:g})" if kind is positive_seconds

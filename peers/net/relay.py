@@ -32,6 +32,7 @@ import json
 import os
 import re
 import time
+from collections import OrderedDict
 from dataclasses import dataclass, field
 from http import HTTPStatus
 from typing import Any
@@ -41,10 +42,19 @@ from websockets.asyncio.server import ServerConnection, serve
 from websockets.exceptions import ConnectionClosed
 from websockets.http11 import Request, Response
 
-from peers.net.link import not_found
+from peers.net.link import NO_SUCH_GAME, not_found
 from peers.net.outbox import Outbox
 from peers.net.quiet_log import quiet_logger
-from peers.net.relay_admission import KEEPALIVE, Admission, RelayConnection
+from peers.net.relay_admission import (
+    IDLE,
+    KEEPALIVE,
+    PLAYING,
+    PLAYING_SECONDS,
+    WAITING,
+    Admission,
+    Claim,
+    RelayConnection,
+)
 from peers.net.relay_events import RelayEvents
 from peers.net.relay_limits import Limits
 from peers.net.relay_room import Chaos, Room
@@ -59,15 +69,22 @@ OPEN_ROOM = "?open"
 STATS_PATH = "/stats"
 
 
+#: How many freed rooms the relay remembers, so that a seat coming back is told its room
+#: was freed (and why) rather than that its invitation is wrong.
+FREED_MEMORY = 4096
+
+
 @dataclass
 class Member:
-    """One connection: whose it is, and when it last sent a message (fair sharing)."""
+    """One connection: its network, its room, and when it last sent a message."""
 
     conn: ServerConnection
     owner: str
     outbox: Outbox
     quiet_since: float = field(default_factory=time.monotonic)
-    spoke: bool = False
+    spoke: bool = False        # answered its proof of work, or sent a message
+    sent: bool = False         # sent a room message
+    room: str | None = None
 
 
 class Relay:
@@ -79,6 +96,7 @@ class Relay:
         self.kept_bytes = 0
         self.events = RelayEvents()
         self.admission = Admission(self.limits)
+        self.freed: OrderedDict[str, str] = OrderedDict()   # room id -> why it was freed
         self._sweeper: asyncio.Task[None] | None = None
 
     @property
@@ -117,7 +135,7 @@ class Relay:
                 self._free(rid, f"nobody joined in {limits.unjoined_seconds:g} s")
             elif room.connections and now - room.last_active > limits.quiet_seconds:
                 self._free(rid, f"no message for {limits.quiet_seconds:g} s")
-            elif not room.connections and now - room.last_active > limits.idle_seconds:
+            elif not room.connections and now - room.last_message > limits.idle_seconds:
                 self._free(rid, f"empty and quiet for {limits.idle_seconds:g} s")
         for member in list(self.members.values()):
             if not member.spoke and now - member.quiet_since > limits.quiet_seconds:
@@ -127,30 +145,57 @@ class Relay:
         room = self.rooms.pop(rid)
         self.kept_bytes -= room.size
         self.events.freed(rid, why, len(self.rooms))
+        self.freed[rid] = why
+        while len(self.freed) > FREED_MEMORY:
+            self.freed.popitem(last=False)
         for outbox in room.connections.values():
             outbox.drop(f"room freed: {why}")
 
-    def _room_refusal(self, address: str, rid: str, evict: bool) -> tuple[str, str] | None:
-        """(kind, reason) if `address` may not open room `rid` now; with `evict`, make
-        room by taking one from a greedier address (relay_admission.py)."""
+    def _tier(self, room: Room, now: float) -> int:
+        """IDLE (empty, or no message for PLAYING_SECONDS), PLAYING (two of its
+        connections have sent messages), else WAITING (relay_admission.py)."""
+        if not room.connections or now - room.last_message >= PLAYING_SECONDS:
+            return IDLE
+        talking = sum(1 for c in room.connections
+                      if (m := self.members.get(c)) is not None and m.sent)
+        return PLAYING if talking >= 2 else WAITING
+
+    def _room_claims(self) -> list[Claim]:
+        now = time.monotonic()
+        return [Claim(rid, room.creator, room.last_message, self._tier(room, now))
+                for rid, room in self.rooms.items()]
+
+    def _connection_claims(self) -> list[Claim]:
+        now = time.monotonic()
+        tiers = {rid: self._tier(room, now) for rid, room in self.rooms.items()}
+        return [Claim(m, m.owner, m.quiet_since,
+                      PLAYING if tiers.get(m.room or "") == PLAYING else WAITING)
+                for m in self.members.values()]
+
+    def _room_refusal(self, client: str, rid: str, evict: bool) -> tuple[str, str] | None:
+        """(kind, reason) if network `client` may not open room `rid` now; with `evict`,
+        make room by taking what is least in use (relay_admission.py)."""
         limits = self.limits
-        mine = sum(1 for r in self.rooms.values() if r.creator == address)
-        if mine >= limits.max_rooms_per_address:
-            return "max_rooms_per_address", (
-                f"relay full: too many rooms from this address: {mine} open "
-                f"({limits.flag('max_rooms_per_address')})")
+        mine = sum(1 for r in self.rooms.values() if r.creator == client)
+        if mine >= limits.max_rooms_per_network:
+            return "max_rooms_per_network", (
+                f"relay full: too many rooms from this network ({client}): {mine} open "
+                f"({limits.flag('max_rooms_per_network')})")
         if len(self.rooms) >= limits.max_rooms:
-            victim = self.admission.victim(address, self.rooms.values())
+            victim = self.admission.victim(client, self._room_claims())
             if victim is None:
-                return "max_rooms", (f"relay full: too many rooms: {len(self.rooms)} open "
+                return "max_rooms", (f"relay full: too many rooms: {len(self.rooms)} open, "
+                                     f"none of them free to give up "
                                      f"({limits.flag('max_rooms')})")
             if evict:
-                self._free(next(r for r, room in self.rooms.items() if room is victim),
-                           "given up to a newcomer: its address held the most rooms")
+                self._free(victim.key, "given up to a newcomer: idle while the relay was "
+                           "full" if victim.tier == IDLE else "given up to a newcomer: "
+                           "waiting, and its network held the most rooms")
         return None
 
-    def _refusal(self, address: str, path: str, evict: bool) -> tuple[str, str] | None:
-        """(kind, reason) if this connection may not enter the room its path names."""
+    def _refusal(self, client: str, path: str, evict: bool) -> tuple[str, str] | None:
+        """(kind, reason) if a connection from network `client` may not enter the room
+        its path names."""
         parsed = _parse(path)
         if parsed is None:
             return "path", "unknown path: use /room/<rendezvous id>"
@@ -160,30 +205,32 @@ class Relay:
         room = self.rooms.get(rid)
         if room is None:
             if not opening:
-                return "no-room", "no such room"
-            refused = self._room_refusal(address, rid, evict=False)
+                why = self.freed.get(rid)
+                return "no-room", "no such room" if why is None else \
+                    f"this relay freed the room ({why})"
+            refused = self._room_refusal(client, rid, evict=False)
             if refused is not None:
                 return refused
         elif len(room.connections) >= limits.max_connections_per_room:
             return "max_connections_per_room", (
                 f"relay full: too many connections in this room: {len(room.connections)} "
                 f"({limits.flag('max_connections_per_room')})")
-        mine = sum(1 for m in self.members.values() if m.owner == address)
-        if mine >= limits.max_connections_per_address:
-            return "max_connections_per_address", (
-                f"relay full: too many connections from this address: {mine} "
-                f"({limits.flag('max_connections_per_address')})")
+        mine = sum(1 for m in self.members.values() if m.owner == client)
+        if mine >= limits.max_connections_per_network:
+            return "max_connections_per_network", (
+                f"relay full: too many connections from this network ({client}): {mine} "
+                f"({limits.flag('max_connections_per_network')})")
         if self.connections >= limits.max_connections:
-            victim = self.admission.victim(address, self.members.values())
+            victim = self.admission.victim(client, self._connection_claims())
             if victim is None:
                 return "max_connections", (
-                    f"relay full: too many connections: {self.connections} "
-                    f"({limits.flag('max_connections')})")
+                    f"relay full: too many connections: {self.connections}, none of them "
+                    f"free to give up ({limits.flag('max_connections')})")
             if evict:
-                assert isinstance(victim, Member)
-                victim.outbox.drop("given up to a newcomer: its address held the most "
+                member = victim.key
+                member.outbox.drop("given up to a newcomer: its network held the most "
                                    "connections")
-                self.members.pop(victim.conn, None)
+                self.members.pop(member.conn, None)
         return None
 
     def _admit(self, conn: ServerConnection, request: Request) -> Response | None:
@@ -194,10 +241,11 @@ class Relay:
             response.headers["Content-Type"] = "application/json"
             return response
         address = _address(conn)
-        refused = self._refusal(address, request.path, evict=False) \
-            if self.admission.may_connect(address) else \
-            ("rate", (f"relay busy: too many new connections from this address "
-                      f"({self.limits.flag('connects_per_minute')})"))
+        client = self.admission.network(address)
+        refused = self._refusal(client, request.path, evict=False) \
+            if self.admission.may_connect(client) else \
+            ("rate", (f"relay busy: too many new connections from this network "
+                      f"({client}) ({self.limits.flag('connects_per_minute')})"))
         if refused is None:
             return None
         kind, why = refused
@@ -206,12 +254,15 @@ class Relay:
             return conn.respond(HTTPStatus.TOO_MANY_REQUESTS, why + "\n")
         if kind.startswith("max_"):
             return conn.respond(HTTPStatus.SERVICE_UNAVAILABLE, why + "\n")
+        if kind == "no-room" and why.startswith("this relay freed"):
+            return conn.respond(HTTPStatus.NOT_FOUND, f"{NO_SUCH_GAME}: {why}\n")
         return not_found(conn, why)
 
     async def _handle(self, conn: ServerConnection) -> None:
         path = conn.request.path if conn.request is not None else ""
         address = _address(conn)
-        refused = self._refusal(address, path, evict=True)  # again: things may have changed
+        client = self.admission.network(address)
+        refused = self._refusal(client, path, evict=True)  # again: things may have changed
         if refused is not None:
             kind, why = refused
             self.events.refuse(kind, path, address, why)
@@ -221,7 +272,7 @@ class Relay:
         assert parsed is not None
         rid, _, resume = parsed
         limits = self.limits
-        member = Member(conn, address, Outbox(conn, limits.max_messages_per_room + 2,
+        member = Member(conn, client, Outbox(conn, limits.max_messages_per_room + 2,
                                               limits.max_bytes_per_room + 256,
                                               self.events.dropped))
         self.members[conn] = member
@@ -230,7 +281,7 @@ class Relay:
             if rid not in self.rooms:
                 refused = await self._work(member, rid)
                 if refused is None:
-                    refused = self._room_refusal(address, rid, evict=True) \
+                    refused = self._room_refusal(client, rid, evict=True) \
                         if rid not in self.rooms else None
                 if refused is not None:
                     kind, why = refused
@@ -243,7 +294,7 @@ class Relay:
                 if self.rooms.get(rid) is not room:
                     break                        # freed while this message was on its way
                 if isinstance(message, bytes):
-                    member.quiet_since, member.spoke = time.monotonic(), True
+                    member.quiet_since, member.spoke, member.sent = time.monotonic(), True, True
                     self._relay(rid, room, conn, message)
         except ConnectionClosed:
             pass
@@ -260,8 +311,10 @@ class Relay:
             answer = await asyncio.wait_for(member.conn.recv(), self.limits.work_seconds)
         except TimeoutError:
             return "work", f"no proof of work in {self.limits.work_seconds:g} s"
-        nonce = answer.strip() if isinstance(answer, str) else ""
-        if not (nonce.isdigit() and len(nonce) <= 20
+        # N is 1 to 20 ASCII digits (12.5), below 2^64 (meets checks): not str.isdigit(),
+        # which takes "²" too, and int() would then raise out of the handler.
+        nonce = answer if isinstance(answer, str) else ""
+        if not (re.fullmatch(r"[0-9]{1,20}", nonce)
                 and meets(challenge, rid, int(nonce), bits)):
             return "work", "wrong proof of work"
         member.spoke = True
@@ -276,6 +329,7 @@ class Relay:
             room.joined = room.joined or bool(room.connections)
             room.last_active = time.monotonic()
             self.events.joined(rid, member.owner, len(room.connections) + 1)
+        member.room = rid
         start = room.start_for(resume, self.limits.max_catchup)
         member.outbox.put(f"room {room.epoch} {start}")
         room.connections[member.conn] = member.outbox
@@ -350,7 +404,9 @@ async def run_relay(host: str, port: int, limits: Limits | None = None,
     `stats_every` seconds when they have changed (0: never)."""
     relay = Relay(limits, chaos)
     server, bound = await relay.serve(host, port)
-    print(f"relay listening on ws://{host}:{bound}/room/<rendezvous id>", flush=True)
+    where = f"ws://{f'[{host}]' if ':' in host else host}:{bound}" if host else \
+        f"every interface, IPv4 and IPv6: ws://HOST:{bound}"
+    print(f"relay listening on {where}/room/<rendezvous id>", flush=True)
     if ready is not None:
         ready.set()
     last_line, last_stats = time.monotonic(), ""

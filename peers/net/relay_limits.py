@@ -23,17 +23,23 @@ class Limits:
     """What one relay holds at most; see each field's flag for its meaning."""
 
     max_rooms: int = _limit(256, "--max-rooms", "rooms open at once")
-    max_rooms_per_address: int = _limit(
-        16, "--max-rooms-per-address",
-        "rooms opened by one client address and still open (a club behind one NAT "
-        "address shares them)")
+    max_rooms_per_network: int = _limit(
+        16, "--max-rooms-per-network",
+        "rooms opened from one client network (--ipv4-prefix, --ipv6-prefix) and still "
+        "open (a club behind one NAT address shares them)")
     max_connections: int = _limit(512, "--max-connections", "connections in all rooms")
-    max_connections_per_address: int = _limit(
-        64, "--max-connections-per-address", "connections from one client address")
+    max_connections_per_network: int = _limit(
+        64, "--max-connections-per-network", "connections from one client network")
     connects_per_minute: int = _limit(
-        240, "--connects-per-minute", "connection attempts one client address may make "
+        240, "--connects-per-minute", "connection attempts one client network may make "
                                       "a minute (a burst of as many, then one at a "
                                       "time)")
+    ipv4_prefix: int = _limit(
+        24, "--ipv4-prefix", "bits of an IPv4 address that name its network: every "
+                             "address of a /24 counts as one client")
+    ipv6_prefix: int = _limit(
+        56, "--ipv6-prefix", "bits of an IPv6 address that name its network (a home or a "
+                             "small site is given a /56 or a /64)")
     max_connections_per_room: int = _limit(
         12, "--max-room-connections", "connections in one room (8 seats, and slack for "
                                       "reconnections)")
@@ -54,9 +60,9 @@ class Limits:
                                    "all; past them a newcomer gets only new messages "
                                    "(peers ask each other for what they lack)")
     work_bits: int = _limit(
-        16, "--work-bits", "proof of work to open a room, in bits (2^bits hashes); one "
-                           "bit more for each quarter of --max-rooms open and as many as "
-                           "the bits of the rooms the address holds")
+        16, "--work-bits", "proof of work to open a room, in bits (2^bits hashes); up to "
+                           "8 bits more as the relay fills (8 x its fill squared) and as "
+                           "many as the bits of the rooms the network holds")
     work_seconds: float = _limit(
         60.0, "--work-seconds", "seconds an opener has to answer the proof of work")
     unjoined_seconds: float = _limit(

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from peers.net.outbox import Outbox
+from peers.net.relay_client import decimal
 from protocol.canonical import unpack
 from protocol.errors import DealerlessError
 
@@ -43,7 +44,7 @@ class Chaos:
 
 @dataclass
 class Room:
-    creator: str
+    creator: str                         # the opener's network (relay_admission.py)
     epoch: str = field(default_factory=lambda: os.urandom(8).hex())
     log: deque[bytes] = field(default_factory=deque)
     first: int = 0                       # the index of log[0]
@@ -52,20 +53,13 @@ class Room:
     connections: dict[Any, Outbox] = field(default_factory=dict)
     held: dict[Any, bytes] = field(default_factory=dict)   # chaos: one message held back
     opened_at: float = field(default_factory=time.monotonic)
-    last_active: float = field(default_factory=time.monotonic)   # the last message, or exit
+    last_active: float = field(default_factory=time.monotonic)   # a message, entry or exit
+    last_message: float = field(default_factory=time.monotonic)  # the last message only
     joined: bool = False                 # a second connection has entered
     seats: int | None = None            # K, from the host's hello
     done: dict[int, int] = field(default_factory=dict)   # seat -> frame count it reported
     heads: dict[int, bytes] = field(default_factory=dict)   # seat -> its last frame's hash
     finished: bool = False
-
-    @property
-    def owner(self) -> str:
-        return self.creator
-
-    @property
-    def quiet_since(self) -> float:
-        return self.last_active
 
     @property
     def end(self) -> int:
@@ -84,7 +78,7 @@ class Room:
             forgotten += dropped
         self.log.append(message)
         self.size += len(message)
-        self.last_active = time.monotonic()
+        self.last_active = self.last_message = time.monotonic()
         return forgotten
 
     def forget_oldest(self) -> int:
@@ -101,9 +95,10 @@ class Room:
         holds (`resume` = "<epoch>.<n>" of this room), else at the oldest message kept
         while the room has sent less than `budget` bytes of catch-up, else at the end."""
         if resume is not None:
-            epoch, _, held = resume.partition(".")
-            if epoch == self.epoch and held.isdigit():
-                return max(self.first, min(int(held), self.end))
+            epoch, _, text = resume.partition(".")
+            held = decimal(text)   # 1 to 20 ASCII digits below 2^64, as `room E S` (12.5)
+            if epoch == self.epoch and held is not None:
+                return max(self.first, min(held, self.end))
         return self.first if self.catchup_sent < budget else self.end
 
     def since(self, start: int) -> list[bytes]:
