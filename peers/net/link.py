@@ -12,9 +12,10 @@ idempotent and pulls what it misses (SYNC), so a link only has to try.
 - ClientLink connects outward, to a host or to a relay room, and reconnects
   with backoff whenever the connection drops. Until it has reached the other
   side once, a fresh game gives up quickly and says why (refused, unknown
-  host, no such game): a mistyped invitation must not look like a silent
-  opponent. A resumed game keeps trying, since the other side may still be
-  on its way back.
+  host, no such game, a relay that breaks its entry lines, or any failure
+  nobody foresaw): a mistyped invitation or a broken relay must not look like
+  a silent opponent. A resumed game keeps trying, since the other side may
+  still be on its way back; so does a link that has reached it once.
 - MemoryLink is an in-process pair, or a group that acts like a relay room, for tests.
 """
 
@@ -108,13 +109,20 @@ def _why(exc: BaseException, known: bool = False, relay: bool = False) -> str:
         return f"connection closed ({reason[:120]})" if reason else "connection closed"
     if isinstance(exc, EntryError):
         return str(exc)
-    return type(exc).__name__
+    return f"unexpected {type(exc).__name__} on the connection to {there} ({exc})"[:240]
+
+
+#: What a connection attempt is expected to fail with; anything else is unforeseen (a
+#: bug here, or something of the other side's that no check caught).
+FORESEEN = (OSError, ConnectionClosed, InvalidHandshake, TimeoutError, EntryError)
 
 
 def _fatal(exc: BaseException) -> bool:
     """Failures that trying again cannot mend: a name that does not resolve, an answer
-    that says there is no such game, or an HTTP refusal such as a full relay."""
-    return isinstance(exc, socket.gaierror | InvalidStatus | EntryError)
+    that says there is no such game, an HTTP refusal such as a full relay, a relay that
+    breaks 12.5's entry lines, or a failure nobody foresaw."""
+    return isinstance(exc, socket.gaierror | InvalidStatus | EntryError) \
+        or not isinstance(exc, FORESEEN)
 
 
 def not_found(conn: ServerConnection, _reason: str) -> Response:
@@ -253,8 +261,14 @@ class ClientLink(_Queued):
                         if isinstance(message, bytes):
                             self.place.next += 1
                         self._put(message)
-            except (OSError, ConnectionClosed, InvalidHandshake, TimeoutError,
-                    EntryError) as exc:
+            except Exception as exc:
+                # An unforeseen failure must not end this task silently: the seat would
+                # wait forever on a link that nobody runs. Before a fresh game's first
+                # contact it is fatal, as a refusal is; after that (and always on resume)
+                # it is this connection's failure, retried like a relay that restarts
+                # (12.5 "Outage and restart"), and the move timeout bounds the wait.
+                if not isinstance(exc, FORESEEN):
+                    log.warning("link to %s failed unexpectedly", self.url, exc_info=exc)
                 tries += 1
                 why = _why(exc, reached or not self.fail_fast, self.via_relay)
                 if self.fail_fast and not reached and (_fatal(exc)

@@ -7,11 +7,16 @@ which peers cannot forge since the relay forwards binary messages only:
 - `room <epoch> <start>` once the seat is in: the room's messages that follow are
   numbered from `start`. The seat counts them, and when it reconnects it says what it
   holds (`from=<epoch>.<n>`), so the relay sends it only what is new.
+
+The relay is untrusted: every line is read by 12.5's exact grammar (ASCII digits, at
+most 20 and below 2^64; lowercase hex; single spaces), and anything else is an
+EntryError that says what the relay sent, never an exception nobody expects.
 """
 
 from __future__ import annotations
 
 import asyncio
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -23,6 +28,25 @@ from protocol.relay_work import CHALLENGE_BYTES, MAX_WORK_BITS, solve
 ENTRY_TIMEOUT = 10.0
 #: The search runs in a thread in slices this long, so that closing the link stops it.
 SLICE = 1 << 16
+#: 12.5's numbers (`B`, `N`, `S`, the `n` of `from=E.n`): 1 to 20 ASCII digits. Not
+#: str.isdigit(), which also takes "²" and other Unicode digits that int() then refuses.
+DECIMAL = re.compile(r"[0-9]{1,20}")
+#: A room's epoch: 8 bytes in lowercase hex.
+EPOCH = re.compile(r"[0-9a-f]{16}")
+CHALLENGE = re.compile(rf"[0-9a-f]{{{2 * CHALLENGE_BYTES}}}")
+#: The longest entry line a relay sends ("work", 32 hex digits, B); anything longer is
+#: refused before it is split or quoted.
+MAX_LINE = 64
+#: How a seat's error names a relay that breaks these rules.
+BROKE = "the relay broke the entry protocol (12.5)"
+
+
+def decimal(text: str) -> int | None:
+    """`text` as one of 12.5's numbers (1 to 20 ASCII digits, below 2^64), else None."""
+    if DECIMAL.fullmatch(text) is None:
+        return None
+    value = int(text)
+    return value if value < 1 << 64 else None
 
 
 class EntryError(Exception):
@@ -44,12 +68,15 @@ class Place:
         return f"{url}{'&' if '?' in url else '?'}from={self.epoch}.{self.next}"
 
 
-async def _line(conn: Any) -> list[str]:
+async def _line(conn: Any) -> str:
     message = await asyncio.wait_for(conn.recv(), ENTRY_TIMEOUT)
     if not isinstance(message, str):
         raise EntryError("the relay sent room traffic before letting this seat in "
                          "(is it an older relay?)")
-    return message.split()
+    if len(message) > MAX_LINE:
+        raise EntryError(f"{BROKE}: a line of {len(message)} characters "
+                         f"({message[:40]!r}...), not at most {MAX_LINE}")
+    return message
 
 
 async def prove(challenge: bytes, room: str, bits: int) -> int:
@@ -64,24 +91,39 @@ async def prove(challenge: bytes, room: str, bits: int) -> int:
 
 async def enter(conn: Any, url: str, place: Place) -> None:
     """Enter the room `url` names on `conn`: pay its proof of work if the relay asks
-    for one, then note where the room's numbering starts."""
+    for one, then note where the room's numbering starts. EntryError for any line that
+    is not exactly 12.5's: the relay's fault, named, never crashed on."""
     room = parse_uri(url).resource_name.split("/")[-1].split("?")[0]
     line = await _line(conn)
-    if line[:1] == ["work"]:
-        if len(line) != 3 or not line[2].isdigit() or len(line[1]) != 2 * CHALLENGE_BYTES:
-            raise EntryError(f"the relay asked for a proof of work in a form 12.5 does not "
-                             f"know: {' '.join(line)[:80]!r}")
-        bits = int(line[2])
-        if bits > MAX_WORK_BITS:
-            raise EntryError(f"the relay asks for a proof of work of {bits} bits "
+    if line.startswith("work "):
+        _, challenge, bits = _fields(line, "proof-of-work request")
+        if CHALLENGE.fullmatch(challenge) is None:
+            raise EntryError(f"{BROKE}: its proof-of-work request {line!r} has C = "
+                             f"{challenge[:40]!r}, not {2 * CHALLENGE_BYTES} lowercase "
+                             "hex digits")
+        b = decimal(bits)
+        if b is None:
+            raise EntryError(f"{BROKE}: its proof-of-work request {line!r} has B = "
+                             f"{bits[:24]!r}, not a decimal number in ASCII digits")
+        if b > MAX_WORK_BITS:
+            raise EntryError(f"the relay asks for a proof of work of {b} bits "
                              f"(at most {MAX_WORK_BITS} are paid)")
-        try:
-            challenge = bytes.fromhex(line[1])
-        except ValueError:
-            raise EntryError("the relay's proof-of-work challenge is not hex") from None
-        await conn.send(str(await prove(challenge, room, bits)))
+        await conn.send(str(await prove(bytes.fromhex(challenge), room, b)))
         line = await _line(conn)
-    if len(line) != 3 or line[0] != "room" or not line[2].isdigit():
-        raise EntryError(f"the relay answered {' '.join(line)[:80]!r} instead of "
-                         "letting this seat in")
-    place.epoch, place.next = line[1], int(line[2])
+    if not line.startswith("room "):
+        raise EntryError(f"the relay answered {line!r} instead of letting this seat in")
+    _, epoch, start = _fields(line, "room line")
+    first = decimal(start)
+    if EPOCH.fullmatch(epoch) is None or first is None:
+        raise EntryError(f"{BROKE}: its room line {line!r} is not `room E S` with E 16 "
+                         "lowercase hex digits and S 1 to 20 ASCII digits below 2^64")
+    place.epoch, place.next = epoch, first
+
+
+def _fields(line: str, what: str) -> list[str]:
+    """The three fields of an entry line, separated by single spaces as 12.5 writes them."""
+    fields = line.split(" ")
+    if len(fields) != 3 or not all(fields):
+        raise EntryError(f"{BROKE}: its {what} {line!r} is not three fields separated by "
+                         "single spaces")
+    return fields
