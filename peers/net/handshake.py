@@ -20,9 +20,11 @@ import os
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 from peers.net.config import HOST, JOIN, Invitation, PeerConfig, PeerError
+from peers.net.handshake_answers import JUDGED
 from peers.net.handshake_join import JoinerSide
 from peers.net.hosting import seated
 from peers.net.link import Link
@@ -32,7 +34,6 @@ from peers.net.messages import (
     Roster,
     hello_commitment,
     parse_message,
-    read_join_hello,
 )
 from peers.net.pacing import MAX_SYNC_INTERVAL, AnswerLimit, Backoff
 from peers.net.quiet_log import quiet_logger
@@ -44,7 +45,6 @@ from protocol.canonical import as_bytes, pack
 from protocol.errors import DealerlessError, EncodingError
 from protocol.handshake_auth import (
     check_confirm,
-    check_signature,
     pake_confirm,
     pake_scalar,
     pake_share,
@@ -84,11 +84,20 @@ class _HostRound:
                 if s and key not in self.opened]
 
 
+def _check_confirm(rid: bytes, y: int, share: bytes, joiner: JoinHello,
+                   host_commitment: bytes) -> None:
+    """EncodingError (pake/confirm, point/*) unless the joiner holds the secret (12.3)."""
+    check_confirm(pake_confirm(rid, y, share, joiner.share, joiner.share, joiner.key,
+                               joiner.commitment, host_commitment), joiner.confirm)
+
+
 class Handshake(JoinerSide):
     """One seat's side of the handshake; `run` returns the stored, agreed game.
 
     `stored` is called with the game's store as soon as it exists: from then on
-    there is a game to resume, even if the handshake fails after it."""
+    there is a game to resume, even if the handshake fails after it. A message is judged
+    once: a byte-identical repeat costs no signature check or point operation
+    (peers/net/handshake_answers.py)."""
 
     def __init__(self, link: Link, config: PeerConfig, answers: AnswerLimit,
                  stored: Callable[[GameStore], None]) -> None:
@@ -209,9 +218,8 @@ class Handshake(JoinerSide):
                             await self.link.send(rnd.roster_message)
                     elif key in rnd.joiners or len(rnd.joiners) < MAX_CANDIDATES:
                         y, share = exchange()
-                        check_confirm(pake_confirm(inv.rid, y, share, joiner.share,
-                                                   joiner.share, key, joiner.commitment,
-                                                   rnd.commitment), joiner.confirm)
+                        JUDGED.confirm(obj, share, partial(
+                            _check_confirm, inv.rid, y, share, joiner, rnd.commitment))
                         new = key not in rnd.joiners
                         rnd.joiners[key] = (joiner.commitment, now)  # a known key keeps its place
                         if new:
@@ -220,7 +228,7 @@ class Handshake(JoinerSide):
                     key = obj[1]
                     seat = rnd.roster.keys.index(key) if key in rnd.roster.keys[1:] else 0
                     if seat:
-                        _, _, their_nonce = check_signature(key, inv.rid, obj)
+                        _, _, their_nonce = JUDGED.signed(obj, key, inv.rid)
                         if hello_commitment(as_bytes(their_nonce, "nonce", NONCE_BYTES)) \
                                 == rnd.roster.commitments[seat]:
                             rnd.opened[key] = their_nonce
@@ -233,9 +241,10 @@ class Handshake(JoinerSide):
     async def _read_join_hello(self, obj: list[Any], k: int) -> JoinHello | None:
         """A joiner's hello whose signature verifies under the key it names (so the
         joiner holds that key); a key that is no valid identity key is refused, in a
-        signed message to it, and anything else malformed raises EncodingError."""
+        signed message to it, and anything else malformed raises EncodingError. A
+        repeat is judged from memory (JUDGED)."""
         try:
-            joiner = read_join_hello(obj[:-1])
+            return JUDGED.join_hello(obj, self.inv.rid)
         except EncodingError as exc:
             key = obj[3] if len(obj) > 3 else None
             if exc.code.startswith("point/") and isinstance(key, bytes) and len(key) == 32:
@@ -246,8 +255,6 @@ class Handshake(JoinerSide):
                                                        key, "key", k]))
                 return None
             raise
-        check_signature(joiner.key, self.inv.rid, obj)
-        return joiner
 
     def _keep(self, rnd: _HostRound) -> None:
         """Write the host's record (12.3) as the round now stands."""

@@ -1,14 +1,26 @@
 """Mid-game answers to handshake messages (spec/12-peers.md 12.3, last paragraphs of
 "Handshake"): a seat repeats its last handshake message to a seat that shows it lacks it.
+
+Judging a handshake message costs a signature check, and a join hello a point decoded
+(and, before the seats are fixed, a multiplication for its key exchange); one valid
+hello replayed about 550 times a second made a game 2-3x slower (issue 29). A verdict
+is a pure function of the message and what it is checked against, so it is remembered
+(`JUDGED`, by the SHA-256 of those bytes), and a byte-identical repeat is judged from
+memory: no point operation, no signature check. What to answer is still decided, and
+limited, by the caller.
 """
 
 from __future__ import annotations
 
+import hashlib
+import threading
+from collections import OrderedDict
+from collections.abc import Callable
 from typing import Any
 
 from peers.net.config import JOIN
 from peers.net.link import Link
-from peers.net.messages import Roster, read_join_hello
+from peers.net.messages import JoinHello, Roster, read_join_hello
 from peers.net.pacing import AnswerLimit
 from peers.net.quiet_log import quiet_logger
 from peers.store.games import GameStore
@@ -18,6 +30,68 @@ from protocol.handshake_auth import check_signature, sign
 from protocol.identity import Identity
 
 log = quiet_logger("dealerless.peer")
+#: How many verdicts are remembered (12.3): the hellos of a lobby of 64 would-be joiners
+#: for a few rounds, and their key exchanges, in about 40 KB.
+REMEMBERED = 256
+#: What a check raises on a malformed or forged message (the handshake's handlers catch
+#: these and ignore the message).
+REJECTED = (DealerlessError, TypeError, ValueError)
+
+
+class Judged:
+    """Verdicts on handshake messages: what a check returned, or the error it raised, by
+    the SHA-256 of everything the check reads; the least recently used are forgotten
+    first. A repeat gets the first verdict back, the same error raised again."""
+
+    def __init__(self, size: int = REMEMBERED) -> None:
+        self.size = size
+        self._seen: OrderedDict[bytes, tuple[Any, Exception | None]] = OrderedDict()
+        self._lock = threading.Lock()   # the web page's tables share the process
+
+    def join_hello(self, obj: list[Any], rid: bytes) -> JoinHello:
+        """A joiner's hello whose signature verifies under the key it names; else the
+        EncodingError (point/* for a key that is none) or SignatureError that refused it."""
+        def judge() -> JoinHello:
+            hello = read_join_hello(obj[:-1])
+            check_signature(hello.key, rid, obj)
+            return hello
+        hello: JoinHello = self._judge([b"hello", rid, obj], judge)
+        return hello
+
+    def signed(self, obj: list[Any], key: bytes, rid: bytes) -> list[Any]:
+        """check_signature(key, rid, obj)."""
+        body: list[Any] = self._judge([b"signed", rid, key, obj],
+                                      lambda: check_signature(key, rid, obj))
+        return body
+
+    def confirm(self, hello: list[Any], share: bytes, check: Callable[[], None]) -> None:
+        """`check()`: the key exchange of the join hello `hello` with the host's `share`,
+        which fixes the host's scalar for the round (12.3 "Authentication")."""
+        self._judge([b"confirm", share, hello], check)
+
+    def _judge(self, what: list[Any], judge: Callable[[], Any]) -> Any:
+        digest = hashlib.sha256(pack(what)).digest()
+        with self._lock:
+            verdict = self._seen.get(digest)
+            if verdict is not None:
+                self._seen.move_to_end(digest)
+        if verdict is None:
+            try:
+                verdict = judge(), None
+            except REJECTED as exc:
+                verdict = None, exc
+            with self._lock:
+                self._seen[digest] = verdict
+                while len(self._seen) > self.size:
+                    self._seen.popitem(last=False)
+        result, error = verdict
+        if error is not None:
+            raise error.with_traceback(None)
+        return result
+
+
+#: Every seat's verdicts: a verdict holds whoever asks.
+JUDGED = Judged()
 
 
 async def answer_handshake(link: Link, store: GameStore, obj: list[Any],
@@ -28,7 +102,8 @@ async def answer_handshake(link: Link, store: GameStore, obj: list[Any],
     the reveal, and refuses any other hello ("full", or "seated" for a second
     `join` with a seated key); a joiner answers the host's roster with its
     "open". Everything is rebuilt from the stored setup, and signed anew; only messages
-    whose signature verifies under the key they name are answered.
+    whose signature verifies under the key they name are answered, each judged once
+    (`JUDGED`).
     """
     setup = store.setup
 
@@ -39,13 +114,12 @@ async def answer_handshake(link: Link, store: GameStore, obj: list[Any],
     try:
         if store.seat != 0:
             if kind == "roster" and answers.may_answer(("open",)):
-                check_signature(setup.identities[0], rid, obj)
+                JUDGED.signed(obj, setup.identities[0], rid)
                 await send(["open", setup.identities[store.seat], setup.nonces[store.seat]])
             return
         roster = Roster.of(setup)
         if kind == "hello" and len(obj) > 2 and obj[2] == JOIN:
-            hello = read_join_hello(obj[:-1])
-            check_signature(hello.key, rid, obj)
+            hello = JUDGED.join_hello(obj, rid)
             if hello.key not in setup.identities:
                 reason = "full"
             elif hello.commitment == roster.commitments[setup.identities.index(hello.key)]:
@@ -57,8 +131,8 @@ async def answer_handshake(link: Link, store: GameStore, obj: list[Any],
             if answers.may_answer(("refuse", reason)):
                 await send(["refuse", setup.identities[0], hello.key, reason, setup.seats])
         elif kind == "open" and len(obj) == 4 and obj[1] in setup.identities[1:]:
-            check_signature(obj[1], rid, obj)
+            JUDGED.signed(obj, obj[1], rid)
             if answers.may_answer(("reveal",)):
                 await send(["reveal", list(setup.nonces)])
-    except (DealerlessError, TypeError, ValueError) as exc:
+    except REJECTED as exc:
         log.warning("ignored a bad handshake message: %s", exc)
