@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import os
 import time
+from collections.abc import Callable
 from typing import Any
 
 from peers.net.absence import AbsenceClock
@@ -233,25 +234,26 @@ class Peer:
         if head != ref.state_before(value).prev:
             await self._show_chain(ref, value)
             return
-        if value == have or not self.answers.may_answer(("sync", value)):
-            return
-        for wire in store.frames(value)[:MAX_RESEND]:
-            await self.link.send(pack_message("frame", wire))
+        if value < have:
+            await self._resend(("sync", value), lambda: store.frames(value)[:MAX_RESEND])
 
     async def _show_chain(self, ref: Referee, have: int) -> None:
         """Show a seat whose chain differs from ours the frames that settle it (fork.py)."""
-        if self.answers.may_answer(("fork", len(ref.frames), have)):
-            for wire in self.forks.shown(ref, have):
-                await self.link.send(pack_message("frame", wire))
+        await self._resend(("fork", len(ref.frames), have), lambda: self.forks.shown(ref, have))
+
+    async def _resend(self, question: Any, wires: Callable[[], list[bytes]]) -> None:
+        """Answer `question` with the frames `wires()` lists, as far as the link's answer
+        limits allow (pacing.py): the asker asks again for the rest."""
+        for wire in self.answers.resend(question, wires):
+            await self.link.send(pack_message("frame", wire))
 
     async def _accept(self, store: GameStore, ref: Referee, wire: bytes) -> bool:
         rival = self.forks.rival(ref, wire)
         if rival is not None:
             if not self.forks.takes(ref, rival):
                 # Ours keeps the place: show whoever sent the rival the chain from there.
-                if self.answers.may_answer(("rival", rival.seq)):
-                    for held in store.frames(rival.seq)[:MAX_RESEND]:
-                        await self.link.send(pack_message("frame", held))
+                await self._resend(("rival", rival.seq),
+                                   lambda: store.frames(rival.seq)[:MAX_RESEND])
                 return False
             log.info("seat %d's frame takes place %d (10.8): going on from it",
                      rival.seat, rival.seq)
