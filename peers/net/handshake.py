@@ -27,6 +27,7 @@ from peers.net.config import HOST, JOIN, Invitation, PeerConfig, PeerError
 from peers.net.handshake_answers import JUDGED
 from peers.net.handshake_join import JoinerSide
 from peers.net.hosting import seated
+from peers.net.invitation import dial_url
 from peers.net.link import Link
 from peers.net.messages import (
     PROTOCOL_VERSION,
@@ -278,9 +279,11 @@ class Handshake(JoinerSide):
                 f"handshake {within}; no game was started")
 
     def _create_store(self, setup: GameSetup, seat: int) -> GameStore:
+        meta = {"role": self.cfg.role, **self.cfg.meta}
+        if "url" in meta:   # where to dial; never the pin and secret after its '#' (12.4)
+            meta["url"] = dial_url(meta["url"])
         try:
-            store = GameStore.create(self.cfg.games_dir, setup, seat, os.urandom(32),
-                                     {"role": self.cfg.role, **self.cfg.meta})
+            store = GameStore.create(self.cfg.games_dir, setup, seat, os.urandom(32), meta)
         except StoreError:
             # A `join` run again after its database was made, before its record was
             # removed: the game is this seat's own, and goes on from what it stored.
