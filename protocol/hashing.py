@@ -57,6 +57,8 @@ class Tag(Enum):
     PAKE_KEY = b"dealerless/pake/key"
     PAKE_CONFIRM = b"dealerless/pake/confirm"
     RELAY_WORK = b"dealerless/relay/work"
+    RELAY_ROOM_KEY = b"dealerless/relay/room-key"
+    RELAY_ENTRY = b"dealerless/relay/entry"
 
 
 def lp(part: bytes) -> bytes:

@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 from invites import table_of
+from relay_helpers import SEED
 
 from peers.bots.registry import BOTS
 from peers.net.config import HOST, JOIN, PeerConfig, PeerResult
@@ -72,7 +73,8 @@ async def play_through_relay(tmp: Path, chaos: Chaos, timeout: float) -> None:
     """Two bot peers through a misbehaving relay: same transcript, and it verifies."""
     server, port = await Relay(chaos=chaos).serve("127.0.0.1", 0)
     url = f"ws://127.0.0.1:{port}/room/{os.urandom(16).hex()}"
-    links = [ClientLink(url + OPEN_ROOM), ClientLink(url)]  # the host opens the room
+    # The host opens the room.
+    links = [ClientLink(url + OPEN_ROOM, room_seed=SEED), ClientLink(url, room_seed=SEED)]
     for link in links:
         link.start()
     try:

@@ -22,6 +22,7 @@ from typing import Any
 import pytest
 import shed_rules
 from invites import join_hello, table_of
+from relay_helpers import SEED
 from test_processes import free_port, wait_for
 
 import protocol.rules as rules_pkg
@@ -93,7 +94,8 @@ async def test_k_seats_through_a_relay_that_drops_duplicates_and_reorders(
     chaos = Chaos(drop=0.2, duplicate=0.2, reorder=0.2, rng=random.Random(seed))
     server, port = await Relay(chaos=chaos).serve("127.0.0.1", 0)
     url = f"ws://127.0.0.1:{port}/room/{os.urandom(16).hex()}"
-    links = [ClientLink(url + OPEN_ROOM), *(ClientLink(url) for _ in range(seats - 1))]
+    links = [ClientLink(url + OPEN_ROOM, room_seed=SEED),
+             *(ClientLink(url, room_seed=SEED) for _ in range(seats - 1))]
     for link in links:
         link.start()
     try:
@@ -107,7 +109,7 @@ async def test_k_seats_through_a_relay_that_drops_duplicates_and_reorders(
 @pytest.mark.asyncio
 async def test_a_listening_host_forwards_between_its_joiners_and_caps_connections() -> None:
     from websockets.asyncio.client import connect
-    from websockets.exceptions import InvalidStatus
+    from websockets.exceptions import ConnectionClosed, InvalidStatus
 
     from peers.net.link import MAX_HOST_CONNECTIONS
     host = HostLink("127.0.0.1", 0, "/dealerless/" + os.urandom(16).hex())
@@ -125,11 +127,23 @@ async def test_a_listening_host_forwards_between_its_joiners_and_caps_connection
         await host.send(b"from the host")
         for ws in joiners:
             assert await asyncio.wait_for(ws.recv(), 5) == b"from the host"
+        # Full: a newcomer takes the place of the oldest that has said nothing (issue
+        # 29: 12 silent strangers kept the invited seat out) ...
+        newcomer = await connect(url)
+        with pytest.raises(ConnectionClosed):
+            while True:
+                await asyncio.wait_for(joiners[1].recv(), 5)
+        await newcomer.send(b"a seat")
+        assert await host.recv(5) == b"a seat"
+        # ... and once every connection has spoken, one more is refused.
+        for ws in joiners[2:]:
+            await ws.send(b"here")
+        await asyncio.sleep(0.2)
         with pytest.raises(InvalidStatus) as refused:
             await connect(url)
         assert refused.value.response.status_code == 503
         assert b"too many connections" in refused.value.response.body
-        for ws in joiners:
+        for ws in [*joiners, newcomer]:
             await ws.close()
     finally:
         await host.close()
@@ -144,7 +158,7 @@ async def test_three_seats_through_a_direct_host_and_a_late_joiner_is_refused(
     host_link = HostLink("127.0.0.1", 0, "/dealerless/" + os.urandom(16).hex())
     port = await host_link.start()
     url = f"ws://127.0.0.1:{port}{host_link.path}"
-    joiners = [ClientLink(url) for _ in range(2)]
+    joiners = [ClientLink(url, room_seed=SEED) for _ in range(2)]
     for link in joiners:
         link.start()
     configs = [config(tmp_path, name, 3) for name in names(3)]
@@ -153,7 +167,7 @@ async def test_three_seats_through_a_direct_host_and_a_late_joiner_is_refused(
     game = asyncio.gather(*(Peer(link, cfg).run() for link, cfg in
                             zip([host_link, *joiners], configs, strict=True)))
     await asyncio.wait_for(started.wait(), 20)
-    late_link = ClientLink(url)
+    late_link = ClientLink(url, room_seed=SEED)
     late_link.start()
     late = config(tmp_path, "late", 3)
     with pytest.raises(PeerError, match="the table is full: the host already has its 3 "

@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 from invites import table_of
+from relay_helpers import SEED
 from test_processes import finish, free_port, start, wait_for
 
 from peers.bots.registry import BOTS
@@ -55,7 +56,8 @@ async def table(tmp: Path, chaos: Chaos | None, timeout: float,
                 hang: str | None = None) -> tuple[list[Peer], Any]:
     server, port = await Relay(chaos=chaos).serve("127.0.0.1", 0)
     url = f"ws://127.0.0.1:{port}/room/{os.urandom(16).hex()}"
-    links = [ClientLink(url + OPEN_ROOM), *(ClientLink(url) for _ in NAMES[1:])]
+    links = [ClientLink(url + OPEN_ROOM, room_seed=SEED),
+             *(ClientLink(url, room_seed=SEED) for _ in NAMES[1:])]
     for link in links:
         link.start()
     peers = [Peer(link, config(tmp, name, timeout, START_STAGE if name == hang else None))

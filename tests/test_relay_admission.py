@@ -10,14 +10,16 @@ import contextlib
 import os
 
 import pytest
-from relay_helpers import join_room, open_room
+from relay_helpers import SEED, join_room, open_room, seed_of
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 
 from peers.bench.relay_flood import StalledReader
-from peers.net.link import ClientLink
+from peers.net.link import ClientLink, LinkError
 from peers.net.relay import OPEN_ROOM, Limits, Relay
 from peers.net.relay_admission import MAX_PINGS, network
+from protocol.relay_entry import room_seed, sign_entry
+from protocol.relay_work import solve
 
 
 async def _relay(**limits: object) -> tuple[Relay, object, str]:
@@ -197,6 +199,13 @@ async def test_a_full_relay_gives_up_idle_rooms_first_and_never_one_in_play() ->
         assert gone.value.response.body.decode() == (
             "no such game at this address: this relay freed the room (given up to a "
             "newcomer: idle while the relay was full)\n")
+        link = ClientLink(idle, fail_fast=True, room_seed=SEED)   # a seat says it in words
+        link.start()
+        with pytest.raises(LinkError) as failed:
+            await link.wait_connected()
+        await link.close()
+        assert "the relay no longer holds this room: it freed it (given up to a newcomer" \
+            in str(failed.value)
         for ws in (host, guest, waiting, newcomer):
             await ws.close()
     finally:
@@ -211,7 +220,7 @@ async def test_a_reconnecting_reader_gets_the_log_once() -> None:
     url = _room(base)
     try:
         host = await open_room(url)
-        reader = ClientLink(url)
+        reader = ClientLink(url, room_seed=seed_of(url))
         reader.start()
         await reader.wait_connected()
         sent = [bytes([i]) * 1000 for i in range(5)]
@@ -282,5 +291,44 @@ async def test_a_stalled_reader_holds_up_nobody() -> None:
             s.close()
         await a.close()
         await b.close()
+    finally:
+        server.close()  # type: ignore[attr-defined]
+
+
+@pytest.mark.asyncio
+async def test_a_room_key_must_be_a_point_and_an_entrant_must_sign_with_it() -> None:
+    """12.5 "Room key": an opener's K that is no valid point opens nothing, and whoever
+    signs with another room key (another secret) takes no place in the room."""
+    relay, server, base = await _relay(work_bits=0)
+    url = _room(base)
+    rid = url.rpartition("/")[2]
+
+    async def closed_with(ws: object) -> str:
+        with pytest.raises(ConnectionClosed) as closed:
+            while True:
+                await asyncio.wait_for(ws.recv(), 5)  # type: ignore[attr-defined]
+        return closed.value.rcvd.reason if closed.value.rcvd is not None else ""
+
+    try:
+        async with connect(url + OPEN_ROOM) as ws:
+            _, challenge, bits = str(await ws.recv()).split()
+            await ws.send(f"{solve(bytes.fromhex(challenge), rid, int(bits))} {'00' * 32}")
+            assert await closed_with(ws) == "wrong room key: not a valid Ed25519 public key"
+        assert rid not in relay.rooms
+        host = await open_room(url)
+        async with connect(url) as ws:
+            _, challenge = str(await ws.recv()).split()
+            other = room_seed(b"another secret..", rid)
+            await ws.send(sign_entry(other, bytes.fromhex(challenge), rid).hex())
+            assert await closed_with(ws) == \
+                "wrong room key: this connection does not hold the invitation"
+        async with connect(url) as ws:
+            assert str(await ws.recv()).startswith("prove ")
+            await ws.send("²" * 128)              # not hex: the same refusal, no traceback
+            assert await closed_with(ws) == \
+                "wrong room key: this connection does not hold the invitation"
+        assert len(relay.rooms[rid].connections) == 1
+        assert relay.stats()["refused"]["key"] == 3
+        await host.close()
     finally:
         server.close()  # type: ignore[attr-defined]

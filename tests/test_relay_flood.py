@@ -122,7 +122,9 @@ def test_a_flood_of_rooms_and_connections_does_not_stop_real_games(tmp_path: Pat
           f"\ngames through the flooded relay: {[round(t, 1) for t in seconds]} s")
     assert during["rooms_open"] == 24, during                # the flood did fill it
     assert after["connections"] >= 48, after                 # and held it meanwhile
-    assert during["games_finished"] == 0 and after["games_finished"] == 3
+    # Games still in play when it was full (on a loaded machine the flood may be slower
+    # to fill the relay than a game is to finish).
+    assert during["games_finished"] < 3 and after["games_finished"] == 3
     for game in games:
         assert game.undisturbed(), game.tmp
         assert_same_valid_game(game.tmp)

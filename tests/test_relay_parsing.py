@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from relay_helpers import SEED
 from test_processes import free_port, start, wait_for
 from websockets.asyncio.client import connect
 from websockets.asyncio.server import ServerConnection, serve
@@ -31,6 +32,7 @@ from peers.net.link import ClientLink, LinkError
 from peers.net.relay import OPEN_ROOM, Limits, Relay
 from peers.net.relay_client import EntryError, Place, decimal, enter
 from peers.net.relay_room import Room
+from protocol.relay_entry import room_key
 from protocol.relay_work import solve
 
 CHALLENGE, EPOCH = "ab" * 16, "0123456789abcdef"
@@ -113,7 +115,7 @@ def test_a_relay_closes_1008_on_a_unicode_digit_nonce_with_no_traceback(
     async def opens() -> str:   # the relay still serves: a right answer opens the room
         async with connect(f"ws://127.0.0.1:{port}/room/{room}{OPEN_ROOM}") as ws:
             place = Place()
-            await enter(ws, f"ws://127.0.0.1:{port}/room/{room}", place)
+            await enter(ws, f"ws://127.0.0.1:{port}/room/{room}", place, SEED)
             return place.epoch
 
     try:
@@ -196,15 +198,16 @@ async def test_a_seat_refuses_every_entry_line_12_5_does_not_write(
         lines: tuple[str | bytes, ...]) -> None:
     place = Place()
     with pytest.raises(EntryError):
-        await enter(Lines(*lines), URL + OPEN_ROOM, place)
+        await enter(Lines(*lines), URL + OPEN_ROOM, place, SEED)
     assert place == Place()    # nothing of the bad line is kept (nor put in a URL)
 
 
 @pytest.mark.asyncio
 async def test_a_seat_enters_on_the_lines_12_5_writes() -> None:
     conn, place = Lines(f"work {CHALLENGE} 4", f"room {EPOCH} 18446744073709551615"), Place()
-    await enter(conn, URL + OPEN_ROOM, place)
-    assert conn.sent == [str(solve(bytes.fromhex(CHALLENGE), "cd" * 16, 4))]
+    await enter(conn, URL + OPEN_ROOM, place, SEED)
+    assert conn.sent == [f"{solve(bytes.fromhex(CHALLENGE), 'cd' * 16, 4)} "
+                         f"{room_key(SEED).hex()}"]
     assert place == Place(EPOCH, (1 << 64) - 1)
     assert place.url(URL).endswith(f"?from={EPOCH}.18446744073709551615")
 
@@ -212,7 +215,7 @@ async def test_a_seat_enters_on_the_lines_12_5_writes() -> None:
 @pytest.mark.parametrize("held", ["²", *TWELVE, "", "-1", "18446744073709551616",
                                   "1" * 21])
 def test_a_relay_reads_only_ascii_digits_in_from(held: str) -> None:
-    room = Room(creator="a")
+    room = Room(creator="a", key=room_key(SEED))
     for n in range(20):
         room.append(bytes([n]), 100, 1 << 20)
     assert room.start_for(f"{room.epoch}.12", 1 << 20) == 12
@@ -228,7 +231,7 @@ async def test_an_unforeseen_failure_before_first_contact_fails_a_fresh_link(
     monkeypatch.setattr(link_module, "enter", broken)
     with fake_relay(f"room {EPOCH} 0") as port:
         link = ClientLink(f"ws://127.0.0.1:{port}/room/{'cd' * 16}{OPEN_ROOM}",
-                          fail_fast=True, label="the relay R")
+                          fail_fast=True, label="the relay R", room_seed=SEED)
         link.start()
         with pytest.raises(LinkError) as failed:
             await asyncio.wait_for(link.wait_connected(), 10)   # before: forever
@@ -246,16 +249,16 @@ async def test_an_unforeseen_failure_after_first_contact_is_retried(
     is the relay being away, and the link reconnects; the move timeout bounds the wait."""
     calls, retries = [], []   # type: list[int], list[str]
 
-    async def flaky(conn: Any, url: str, place: Place) -> None:
+    async def flaky(conn: Any, url: str, place: Place, seed: bytes) -> None:
         calls.append(len(calls))
         if len(calls) in (2, 3):
             raise ValueError("a bug nobody caught")
-        await enter(conn, url, place)
+        await enter(conn, url, place, seed)
 
     monkeypatch.setattr(link_module, "enter", flaky)
     with fake_relay(f"room {EPOCH} 0") as port:
         link = ClientLink(f"ws://127.0.0.1:{port}/room/{'cd' * 16}", fail_fast=True,
-                          on_retry=retries.append)
+                          on_retry=retries.append, room_seed=SEED)
         link.start()
         await asyncio.wait_for(link.wait_connected(), 10)
         assert link.conn is not None

@@ -13,7 +13,7 @@ import urllib.request
 from pathlib import Path
 
 import pytest
-from relay_helpers import join_room, open_room
+from relay_helpers import SEED, join_room, open_room
 from test_network import config, transcripts
 from websockets.asyncio.client import connect
 from websockets.exceptions import InvalidStatus
@@ -83,7 +83,7 @@ async def test_a_real_game_frees_its_room_and_the_log_tells_each_event(
     caplog.set_level(logging.INFO, logger="dealerless.relay")
     relay, server, base = await _relay()
     url = f"{base}/room/{os.urandom(16).hex()}"
-    links = [ClientLink(url + OPEN_ROOM), ClientLink(url)]
+    links = [ClientLink(url + OPEN_ROOM, room_seed=SEED), ClientLink(url, room_seed=SEED)]
     for link in links:
         link.start()
     try:
@@ -175,8 +175,8 @@ async def test_a_relay_restart_is_not_told_as_a_wrong_invitation(tmp_path: Path)
     port = int(base.rpartition(":")[2])
     url = f"{base}/room/{os.urandom(16).hex()}"
     said: list[str] = []
-    links = [ClientLink(url + OPEN_ROOM, on_retry=said.append),
-             ClientLink(url, fail_fast=True, on_retry=said.append)]
+    links = [ClientLink(url + OPEN_ROOM, on_retry=said.append, room_seed=SEED),
+             ClientLink(url, fail_fast=True, on_retry=said.append, room_seed=SEED)]
     links[0].start()
     await links[0].wait_connected()   # the invitation is printed once the room is open
     links[1].start()

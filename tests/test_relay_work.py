@@ -12,6 +12,7 @@ import pytest
 from peers.net.relay_admission import Admission
 from peers.net.relay_limits import Limits
 from protocol.errors import LocalError
+from protocol.relay_entry import entry_message, entry_valid, room_key, room_seed, sign_entry
 from protocol.relay_work import MAX_WORK_BITS, meets, solve, work_hash, zero_bits
 
 VECTORS = json.loads((Path(__file__).resolve().parent.parent / "spec" / "vectors"
@@ -49,3 +50,23 @@ def test_difficulty_grows_steeply_with_load_and_with_the_rooms_a_network_holds()
         [16, 16, 18, 20, 22, 24]
     assert [admission.work_bits(n, 0) for n in (1, 2, 3, 4, 15)] == [17, 18, 18, 19, 20]
     assert Admission(Limits(work_bits=27)).work_bits(15, 255) == MAX_WORK_BITS
+
+
+ENTRY = json.loads((Path(__file__).resolve().parent.parent / "spec" / "vectors"
+                    / "relay_entry.json").read_text())["cases"]
+
+
+@pytest.mark.parametrize("case", ENTRY, ids=lambda c: str(c["room"])[:8])
+def test_the_room_key_vectors_derive_sign_and_fail_as_listed(case: dict[str, str]) -> None:
+    secret, room = bytes.fromhex(case["secret"]), case["room"]
+    seed = room_seed(secret, room)
+    assert seed.hex() == case["seed"] and room_key(seed).hex() == case["key"]
+    challenge, signature = bytes.fromhex(case["challenge"]), bytes.fromhex(case["signature"])
+    assert entry_message(challenge, room).hex() == case["message"]
+    assert sign_entry(seed, challenge, room) == signature
+    key = bytes.fromhex(case["key"])
+    assert entry_valid(key, challenge, room, signature)
+    assert not entry_valid(key, bytes.fromhex(case["other_challenge"]), room, signature)
+    assert not entry_valid(key, challenge, case["other_room"], signature)
+    assert not entry_valid(bytes(32), challenge, room, signature)        # a small-order key
+    assert not entry_valid(key, challenge, room, signature[:63])          # a short one

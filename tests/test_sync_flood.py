@@ -30,7 +30,7 @@ from test_processes import assert_same_valid_game, free_port, start, wait_for
 from websockets.exceptions import ConnectionClosed
 
 from peers.net.config import HOST, JOIN
-from peers.net.invitation import dial_url
+from peers.net.invitation import dial_url, parse_invitation
 from peers.net.link import MAX_MESSAGE_BYTES, MemoryLink
 from peers.net.messages import pack_message, parse_message
 from peers.net.pacing import REPLIES, RESEND_BURST, RESEND_RATE, RESENDS, AnswerLimit
@@ -69,7 +69,8 @@ class Forger:
 
 async def forge_in_room(url: str, forger: Forger, stop: threading.Event) -> None:
     """Enter the relay room of invitation `url` as a joiner and forge until `stop`."""
-    ws = await join_room(dial_url(url), max_size=MAX_MESSAGE_BYTES, compression=None)
+    ws = await join_room(dial_url(url), parse_invitation(url).secret,   # an invitee
+                         max_size=MAX_MESSAGE_BYTES, compression=None)
     try:
         while not stop.is_set():
             try:

@@ -1,10 +1,14 @@
 #!/usr/bin/env python3
-"""Generate spec/vectors/relay_work.json: the relay's proof of work (spec/12-peers.md 12.5).
+"""Generate spec/vectors/relay_work.json and relay_entry.json: the relay's proof of work
+and room key (spec/12-peers.md 12.5).
 
-Each case gives a challenge, a room id and a difficulty in bits, the first nonce (counting
-from 0) that meets it with the hash it gives, and the nonce before it that does not, so a
-checker reproduces both the hash and the rule "starts with B zero bits". The challenges
-are `SHA-512("dealerless-vectors/" || label)[:16]`.
+Each work case gives a challenge, a room id and a difficulty in bits, the first nonce
+(counting from 0) that meets it with the hash it gives, and the nonce before it that does
+not, so a checker reproduces both the hash and the rule "starts with B zero bits". Each
+entry case gives an invitation secret and a room id, the room's seed and public key, a
+challenge and the entry signature, and the same signature offered for another challenge
+and another room, where it must fail. Challenges and secrets are
+`SHA-512("dealerless-vectors/" || label)[:16]`.
 
 Usage: python tools/gen_relay_vectors.py [--check]
 """
@@ -20,9 +24,12 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from protocol.relay_entry import entry_message, entry_valid, room_key, room_seed, sign_entry
 from protocol.relay_work import solve, work_hash, zero_bits
 
-OUT = Path(__file__).resolve().parent.parent / "spec" / "vectors" / "relay_work.json"
+VECTORS = Path(__file__).resolve().parent.parent / "spec" / "vectors"
+OUT, ENTRY_OUT = VECTORS / "relay_work.json", VECTORS / "relay_entry.json"
+ENTRY_CASES = [("relay-entry/0", "0123456789abcdef" * 2), ("relay-entry/1", "ab" * 16)]
 CASES = [("relay-work/0", "0123456789abcdef", 0), ("relay-work/1", "ab" * 16, 4),
          ("relay-work/2", "ab" * 16, 9), ("relay-work/3", "f0" * 32, 12)]
 
@@ -49,17 +56,41 @@ def build() -> dict[str, Any]:
                            "with `bits` zero bits", "cases": cases}
 
 
+def build_entry() -> dict[str, Any]:
+    cases = []
+    for label, room in ENTRY_CASES:
+        secret, c = challenge(label + "/secret"), challenge(label + "/challenge")
+        seed = room_seed(secret, room)
+        key, signature = room_key(seed), sign_entry(seed, c, room)
+        other = challenge(label + "/other")
+        assert entry_valid(key, c, room, signature)
+        assert not entry_valid(key, other, room, signature)
+        assert not entry_valid(key, c, "cd" * 16, signature)
+        cases.append({"secret": secret.hex(), "room": room, "seed": seed.hex(),
+                      "key": key.hex(), "challenge": c.hex(),
+                      "message": entry_message(c, room).hex(),
+                      "signature": signature.hex(), "other_challenge": other.hex(),
+                      "other_room": "cd" * 16})
+    return {"description": "relay room key (spec/12-peers.md 12.5 \"Room key\"): seed = "
+                           "H(RELAY_ROOM_KEY, secret, room)[:32], key its Ed25519 public "
+                           "key, signature the Ed25519 signature of H(RELAY_ENTRY, "
+                           "challenge, room); the same signature fails for other_challenge "
+                           "and for other_room", "cases": cases}
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--check", action="store_true", help="compare instead of writing")
-    text = json.dumps(build(), indent=1, sort_keys=True) + "\n"
-    if ap.parse_args().check:
-        if not OUT.exists() or OUT.read_text() != text:
-            print("stale: relay_work.json (run python tools/gen_relay_vectors.py)")
-            return 1
-        return 0
-    OUT.write_text(text)
-    return 0
+    check = ap.parse_args().check
+    stale = 0
+    for out, built in ((OUT, build()), (ENTRY_OUT, build_entry())):
+        text = json.dumps(built, indent=1, sort_keys=True) + "\n"
+        if not check:
+            out.write_text(text)
+        elif not out.exists() or out.read_text() != text:
+            print(f"stale: {out.name} (run python tools/gen_relay_vectors.py)")
+            stale = 1
+    return stale
 
 
 if __name__ == "__main__":

@@ -31,8 +31,9 @@ from typing import Any
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake
 
-from peers.bench.relay_load import MAX_MESSAGE, OPEN_ROOM, enter_room
-from peers.net.invitation import dial_url
+from peers.bench.relay_load import BENCH_SECRET, MAX_MESSAGE, OPEN_ROOM, enter_room
+from peers.net.invitation import dial_url, parse_invitation
+from protocol.relay_entry import room_seed, sign_entry
 
 
 @dataclass
@@ -169,17 +170,47 @@ class StalledReader:
             answer += chunk
         if b" 101 " not in answer.split(b"\r\n", 1)[0]:
             raise ConnectionError(answer.split(b"\r\n", 1)[0].decode(errors="replace"))
-        self.sock.sendall(_masked_binary(b"\x91\xa4sync"))   # one message, then silence
+        # An invitee (it holds the secret) signs the relay's challenge as a seat does
+        # (12.5 "Room key"), then sends one message and reads nothing ever again.
+        line = self._text().split()
+        if line[:1] == ["prove"]:
+            room = path.rpartition("/")[2].partition("?")[0]
+            secret = parse_invitation(url).secret if "#" in url else BENCH_SECRET
+            signature = sign_entry(room_seed(secret, room), bytes.fromhex(line[1]), room)
+            self.sock.sendall(_masked(signature.hex().encode(), TEXT))
+        self.sock.sendall(_masked(b"\x91\xa4sync", BINARY))
+
+    def _text(self) -> str:
+        """The relay's first (short, unmasked) text message."""
+        head = self._exactly(2)
+        size = head[1] & 0x7F
+        if head[0] & 0x0F != TEXT or size > 125:
+            raise ConnectionError("the relay sent no entry line")
+        return self._exactly(size).decode()
+
+    def _exactly(self, n: int) -> bytes:
+        data = b""
+        while len(data) < n:
+            chunk = self.sock.recv(n - len(data))
+            if not chunk:
+                raise ConnectionError("the relay closed the stalled reader")
+            data += chunk
+        return data
 
     def close(self) -> None:
         self.sock.close()
 
 
-def _masked_binary(payload: bytes) -> bytes:
+TEXT, BINARY = 0x1, 0x2
+
+
+def _masked(payload: bytes, opcode: int) -> bytes:
+    """One final, masked websocket frame (RFC 6455 5.2), as a client must send."""
     mask = os.urandom(4)
     body = bytes(b ^ mask[i % 4] for i, b in enumerate(payload))
-    assert len(payload) < 126
-    return struct.pack("!BB", 0x82, 0x80 | len(payload)) + mask + body
+    size = struct.pack("!B", 0x80 | len(payload)) if len(payload) < 126 else \
+        struct.pack("!BH", 0x80 | 126, len(payload))
+    return struct.pack("!B", 0x80 | opcode) + size + mask + body
 
 
 def loopback(count: int, first: int = 2) -> list[str]:

@@ -38,6 +38,7 @@ from peers.net.messages import PROTOCOL_VERSION
 from peers.table.selfplay import selfplay
 from protocol.canonical import pack, unpack
 from protocol.frames import MAX_FRAME_BYTES, frame_hash, parse_frame
+from protocol.relay_entry import room_key, room_seed, sign_entry
 from protocol.relay_work import solve
 from protocol.setup import GameSetup
 from protocol.transcript import Transcript
@@ -121,9 +122,16 @@ async def play_seat(url: str, game: Recorded, me: int, timeout: float = 60.0,
         await ws.close()
 
 
-async def enter_room(ws: Any, room: str, timeout: float) -> None:
+#: The room secret of the rooms the lightweight seats open for themselves: they hold every
+#: seat, so one secret for all does (a real table draws its own, 12.3).
+BENCH_SECRET = bytes(16)
+
+
+async def enter_room(ws: Any, room: str, timeout: float, secret: bytes = BENCH_SECRET) -> None:
     """What a seat does on entering a relay room (spec/12-peers.md 12.5): pay the proof
-    of work if the relay asks for one (`work <challenge> <bits>`), then read `room`."""
+    of work and give the room key if the relay asks (`work <challenge> <bits>`), or sign
+    its challenge (`prove <challenge>`), then read `room`."""
+    seed = room_seed(secret, room)
     line = str(await asyncio.wait_for(ws.recv(), timeout)).split()
     if line[:1] == ["work"]:
         challenge, bits = bytes.fromhex(line[1]), int(line[2])
@@ -132,7 +140,10 @@ async def enter_room(ws: Any, room: str, timeout: float) -> None:
             nonce = solve(challenge, room, bits, start, 4096)
             start += 4096
             await asyncio.sleep(0)
-        await ws.send(str(nonce))
+        await ws.send(f"{nonce} {room_key(seed).hex()}")
+        line = str(await asyncio.wait_for(ws.recv(), timeout)).split()
+    if line[:1] == ["prove"]:
+        await ws.send(sign_entry(seed, bytes.fromhex(line[1]), room).hex())
         line = str(await asyncio.wait_for(ws.recv(), timeout)).split()
     if line[:1] != ["room"]:
         raise RuntimeError(f"the relay did not let a seat in: {' '.join(line)[:80]!r}")

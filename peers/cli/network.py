@@ -34,7 +34,7 @@ from peers.net.config import HOST, JOIN, PeerConfig, PeerError, PeerResult
 from peers.net.driver import NetworkDriver
 from peers.net.hosting import Hosting
 from peers.net.invitation import dial_url, host_invitation, invitation_url, parse_invitation
-from peers.net.launch import open_host, open_join, reopen, url_host
+from peers.net.launch import join_meta, open_host, open_join, reopen, url_host
 from peers.net.link import Link, LinkError
 from peers.net.peer import Peer
 from peers.net.relay import Chaos, Limits, run_relay
@@ -230,7 +230,7 @@ def cmd_host(args: argparse.Namespace) -> int:
         table = f"relay {args.relay}" if args.relay else \
             f"listen {url_host(args.listen[0])}:{args.listen[1]}"
         hosting = Hosting.take_up(home_dir(args), args.rules, params, table, args.timeout)
-        opened = await open_host(args.relay, args.listen, _retrying(where),
+        opened = await open_host(args.relay, args.listen, _retrying(where), hosting.secret,
                                  hosting.meta if hosting.taken_up else None)
         hosting.meta = opened.meta
         url = opened.url
@@ -267,7 +267,7 @@ def cmd_join(args: argparse.Namespace) -> int:
         link = await open_join(args.url, _retrying(dial_url(args.url)))  # before any UI
         _need_terminal("join", args.bot)
         identity = identity_of(args)
-        config = _config(args, JOIN, {"url": args.url}, identity)
+        config = _config(args, JOIN, join_meta(args.url), identity)
         config.invitation = invitation
         return await _run(link, config, None, args.bot, "dealerless join", None,
                           args.think_ms)

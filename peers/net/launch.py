@@ -7,15 +7,17 @@ Shared by the command line and the web page, so both invite and reconnect alike.
 from __future__ import annotations
 
 import os
+import re
 import socket
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from peers.net.config import HOST
-from peers.net.invitation import dial_url
+from peers.net.config import HOST, PeerError
+from peers.net.invitation import dial_url, parse_invitation
 from peers.net.link import ClientLink, HostLink, Link, LinkError
 from peers.net.relay import OPEN_ROOM
 from peers.store.games import GameStore
+from protocol.relay_entry import room_seed
 
 WILDCARDS = ("0.0.0.0", "::", "")
 Say = Callable[[str], None]
@@ -28,7 +30,7 @@ def url_host(host: str) -> str:
 def parse_hostport(text: str) -> tuple[str, int]:
     """HOST:PORT as (host, port); ValueError if it is not that."""
     host, sep, port = text.rpartition(":")
-    if not sep or not port.isdigit() or not host or int(port) > 65535:
+    if not sep or not (port.isascii() and port.isdigit()) or not host or int(port) > 65535:
         raise ValueError(f"{text!r} is not HOST:PORT (port 0-65535)")
     return host.strip("[]"), int(port)
 
@@ -92,19 +94,28 @@ class Opened:
     note: str | None
 
 
+def relay_room_seed(url: str, secret: bytes) -> bytes:
+    """The key seed of the relay room `url` names, from the invitation's secret (12.5)."""
+    return room_seed(secret, dial_url(url).partition("?")[0].rstrip("/").rpartition("/")[2])
+
+
 async def open_host(relay: str | None, where: tuple[str, int] | None,
-                    on_retry: Say, kept: dict[str, str] | None = None) -> Opened:
+                    on_retry: Say, secret: bytes,
+                    kept: dict[str, str] | None = None) -> Opened:
     """A new game's link: a room on `relay`, or a server listening at `where`. With `kept`,
     the meta of a table a `host` that stopped during the handshake opened (12.3), the
-    same room or the same address and path again, so that its invitation still holds."""
+    same room or the same address and path again, so that its invitation still holds.
+    `secret` is the table's (12.3): a relay room's key comes from it."""
     rid = os.urandom(16).hex()
     if relay:
         url = kept["url"] if kept else f"{relay}/room/{rid}"
+        seed = relay_room_seed(url, secret)
         client = ClientLink(url + OPEN_ROOM, fail_fast=True, on_retry=on_retry,
-                            label=f"the relay {relay}")
+                            label=f"the relay {relay}", room_seed=seed)
         client.start()
         await client.wait_connected()
-        return Opened(client, url, {"url": url, "relay": relay}, None)
+        return Opened(client, url, {"url": url, "relay": relay, "room_seed": seed.hex()},
+                      None)
     assert where is not None
     host, port = where
     path = f"/dealerless/{rid}"
@@ -116,9 +127,29 @@ async def open_host(relay: str | None, where: tuple[str, int] | None,
                                 "path": server.path}, note)
 
 
+def join_meta(url: str) -> dict[str, str]:
+    """What a joiner keeps of its invitation `url` for `resume` (12.4): the invitation,
+    and for a relay room the room's key seed."""
+    return {"url": url, "room_seed": relay_room_seed(url, parse_invitation(url).secret).hex()}
+
+
+def stored_room_seed(store: GameStore) -> bytes | None:
+    """The relay room's key seed a game stored; for a joiner's store from before 12.5's
+    room key, the one its stored invitation gives; else None."""
+    kept = store.meta("room_seed")
+    if re.fullmatch(r"[0-9a-f]{64}", kept):
+        return bytes.fromhex(kept)
+    stored = store.meta("url")
+    try:
+        return relay_room_seed(stored, parse_invitation(stored).secret)
+    except PeerError:
+        return None
+
+
 async def open_join(url: str, on_retry: Say) -> ClientLink:
     """A joiner's link; a wrong or dead invitation fails here, before anything waits."""
-    link = ClientLink(dial_url(url), fail_fast=True, on_retry=on_retry)
+    link = ClientLink(dial_url(url), fail_fast=True, on_retry=on_retry,
+                      room_seed=relay_room_seed(url, parse_invitation(url).secret))
     link.start()
     await link.wait_connected()
     return link
@@ -132,7 +163,8 @@ async def reopen(store: GameStore, on_retry: Say) -> Link:
         host, port = parse_hostport(store.meta("listen"))
         server, _ = await listen(host, port, store.meta("path"))
         return server
-    url = dial_url(store.meta("url")) + (OPEN_ROOM if role == HOST else "")
-    client = ClientLink(url, on_retry=on_retry)
+    stored = store.meta("url")
+    url = dial_url(stored) + (OPEN_ROOM if role == HOST else "")
+    client = ClientLink(url, on_retry=on_retry, room_seed=stored_room_seed(store))
     client.start()
     return client

@@ -86,6 +86,11 @@ def _why(exc: BaseException, known: bool = False, relay: bool = False) -> str:
     if isinstance(exc, InvalidStatus):
         status = exc.response.status_code
         if status == HTTPStatus.NOT_FOUND:
+            said = exc.response.body.decode("utf-8", "replace").strip()[:200]
+            freed = said.partition(f"{NO_SUCH_GAME}: this relay freed the room ")[2]
+            if relay and freed:   # the relay remembers freeing it (12.5): say so
+                return (f"the relay no longer holds this room: it freed it {freed}"
+                        + ("; waiting for the host to open it again" if known else ""))
             if known and relay:
                 return ("the relay holds no room for this game now (it may have "
                         "restarted); waiting for the host to open it again")
@@ -163,12 +168,17 @@ class _Queued:
 
 
 class HostLink(_Queued):
-    """Listen on host:port; accept peers on `path` only."""
+    """Listen on host:port; accept peers on `path` only.
+
+    When all MAX_HOST_CONNECTIONS are taken, a newcomer takes the place of the oldest
+    connection that has sent nothing yet (12.3 "Links"): anyone who learns the path can
+    connect, so silent connections must not be able to keep an invited seat out."""
 
     def __init__(self, host: str, port: int, path: str) -> None:
         super().__init__()
         self.host, self.port, self.path = host, port, path
         self.connections: dict[ServerConnection, Outbox] = {}
+        self.spoke: set[ServerConnection] = set()
         self.server: Server | None = None
 
     async def start(self) -> int:
@@ -181,19 +191,27 @@ class HostLink(_Queued):
     def _check_path(self, conn: ServerConnection, request: Request) -> Response | None:
         if request.path != self.path:
             return not_found(conn, request.path)
-        if len(self.connections) >= MAX_HOST_CONNECTIONS:
+        if len(self.connections) >= MAX_HOST_CONNECTIONS and self._silent() is None:
             return conn.respond(HTTPStatus.SERVICE_UNAVAILABLE, f"{TOO_MANY_CONNECTIONS}\n")
         return None
 
+    def _silent(self) -> ServerConnection | None:
+        """The oldest connection that has sent no message, if any."""
+        return next((c for c in self.connections if c not in self.spoke), None)
+
     async def _handle(self, conn: ServerConnection) -> None:
-        if len(self.connections) >= MAX_HOST_CONNECTIONS:  # filled up since _check_path
-            await conn.close(1013, TOO_MANY_CONNECTIONS)
-            return
+        if len(self.connections) >= MAX_HOST_CONNECTIONS:  # full: the oldest silent one goes
+            silent = self._silent()
+            if silent is None:
+                await conn.close(1013, TOO_MANY_CONNECTIONS)
+                return
+            self.connections.pop(silent).drop("given up to a newcomer: it had sent nothing")
         outbox = self.connections[conn] = Outbox(conn, MAX_HOST_QUEUE, MAX_HOST_QUEUE_BYTES)
         try:
             async for message in conn:
                 if not isinstance(message, bytes) or len(message) > MAX_MESSAGE_BYTES:
                     continue
+                self.spoke.add(conn)
                 self._put(message)
                 # The other seats cannot reach this one but through us: pass it on to
                 # every other connection, once (nothing is sent back to its sender), each
@@ -205,6 +223,7 @@ class HostLink(_Queued):
             pass
         finally:
             self.connections.pop(conn, None)
+            self.spoke.discard(conn)
             await outbox.stop()
 
     async def send(self, message: bytes) -> None:
@@ -230,9 +249,11 @@ class ClientLink(_Queued):
     """
 
     def __init__(self, url: str, fail_fast: bool = False,
-                 on_retry: Callable[[str], None] | None = None, label: str = "") -> None:
+                 on_retry: Callable[[str], None] | None = None, label: str = "",
+                 room_seed: bytes | None = None) -> None:
         super().__init__()
         self.url = check_url(url)
+        self.room_seed = room_seed   # the relay room's key (12.5 "Room key")
         self.label = label or url
         self.fail_fast, self.on_retry = fail_fast, on_retry
         self.via_relay = parse_uri(self.url).resource_name.startswith(RELAY_ROOMS)
@@ -253,7 +274,10 @@ class ClientLink(_Queued):
                 async with connect(self.place.url(self.url), max_size=MAX_MESSAGE_BYTES,
                                    compression=None, open_timeout=5) as conn:
                     if self.via_relay:
-                        await enter(conn, self.url, self.place)
+                        if self.room_seed is None:
+                            raise EntryError("this seat holds no key for its relay room "
+                                             "(a game stored by an older dealerless?)")
+                        await enter(conn, self.url, self.place, self.room_seed)
                     self.conn, delay, tries, reached = conn, 0.1, 0, True
                     self.connected.set()
                     self._changed.set()

@@ -58,6 +58,7 @@ from peers.net.relay_admission import (
 from peers.net.relay_events import RelayEvents
 from peers.net.relay_limits import Limits
 from peers.net.relay_room import Chaos, Room
+from protocol.relay_entry import entry_valid, key_valid
 from protocol.relay_work import CHALLENGE_BYTES, meets
 
 __all__ = ["OPEN_ROOM", "Chaos", "Limits", "Relay", "run_relay"]
@@ -69,6 +70,12 @@ OPEN_ROOM = "?open"
 STATS_PATH = "/stats"
 
 
+#: The seats' answers to `work` and `prove` (12.5 "Entering a room"): ASCII digits and
+#: lowercase hex only, never what str.isdigit() or bytes.fromhex() would also take.
+ENTRY_ANSWER = {"work": re.compile(r"([0-9]{1,20}) ([0-9a-f]{64})"),
+                "prove": re.compile(r"([0-9a-f]{128})")}
+#: How long a connection entering a room that exists has to sign the relay's challenge.
+PROVE_SECONDS = 10.0
 #: How many freed rooms the relay remembers, so that a seat coming back is told its room
 #: was freed (and why) rather than that its invitation is wrong.
 FREED_MEMORY = 4096
@@ -85,6 +92,7 @@ class Member:
     spoke: bool = False        # answered its proof of work, or sent a message
     sent: bool = False         # sent a room message
     room: str | None = None
+    key: bytes | None = None   # the room key it gave when it paid to open the room
 
 
 class Relay:
@@ -278,12 +286,16 @@ class Relay:
         self.members[conn] = member
         room: Room | None = None
         try:
+            refused = None
             if rid not in self.rooms:
                 refused = await self._work(member, rid)
-                if refused is None:
-                    refused = self._room_refusal(client, rid, evict=True) \
-                        if rid not in self.rooms else None
-                if refused is not None:
+                if refused is None and rid not in self.rooms:
+                    refused = self._room_refusal(client, rid, evict=True)
+            elif member.key is None:
+                refused = await self._prove(member, rid)
+            if refused is None and member.key is None and rid not in self.rooms:
+                refused = "no-room", "the room was freed while this connection entered it"
+            if refused is not None:
                     kind, why = refused
                     self.events.refuse(kind, path, address, why)
                     await member.outbox.stop()
@@ -313,17 +325,39 @@ class Relay:
             return "work", f"no proof of work in {self.limits.work_seconds:g} s"
         # N is 1 to 20 ASCII digits (12.5), below 2^64 (meets checks): not str.isdigit(),
         # which takes "²" too, and int() would then raise out of the handler.
-        nonce = answer if isinstance(answer, str) else ""
-        if not (re.fullmatch(r"[0-9]{1,20}", nonce)
-                and meets(challenge, rid, int(nonce), bits)):
+        found = ENTRY_ANSWER["work"].fullmatch(answer) if isinstance(answer, str) else None
+        if found is None or not meets(challenge, rid, int(found.group(1)), bits):
             return "work", "wrong proof of work"
         member.spoke = True
+        if rid in self.rooms:     # another opener was faster: enter it as anyone would
+            return await self._prove(member, rid)
+        key = bytes.fromhex(found.group(2))
+        if not key_valid(key):
+            return "key", "wrong room key: not a valid Ed25519 public key"
+        member.key = key
         return None
+
+    async def _prove(self, member: Member, rid: str) -> tuple[str, str] | None:
+        """Ask a connection entering room `rid` for its entry signature (12.5 "Room
+        key"); None once it has proved that it holds the room key."""
+        challenge = os.urandom(CHALLENGE_BYTES)
+        member.outbox.put(f"prove {challenge.hex()}")
+        try:
+            answer = await asyncio.wait_for(member.conn.recv(), PROVE_SECONDS)
+        except TimeoutError:
+            return "key", f"no room key in {PROVE_SECONDS:g} s"
+        found = ENTRY_ANSWER["prove"].fullmatch(answer) if isinstance(answer, str) else None
+        room = self.rooms.get(rid)
+        if room is not None and (found is None or not entry_valid(
+                room.key, challenge, rid, bytes.fromhex(found.group(1)))):
+            return "key", "wrong room key: this connection does not hold the invitation"
+        return None     # proved, but not yet spoken: --quiet still drops it if it stays silent
 
     def _enter(self, rid: str, member: Member, resume: str | None) -> Room:
         room = self.rooms.get(rid)
         if room is None:  # created only once the opener has paid for it
-            room = self.rooms[rid] = Room(creator=member.owner)
+            assert member.key is not None
+            room = self.rooms[rid] = Room(creator=member.owner, key=member.key)
             self.events.opened(rid, member.owner, len(self.rooms))
         else:
             room.joined = room.joined or bool(room.connections)

@@ -3,7 +3,10 @@
 The relay speaks to a seat in text messages before the room's own (binary) traffic,
 which peers cannot forge since the relay forwards binary messages only:
 - `work <challenge hex> <bits>` to whoever opens a room: the seat answers with the
-  nonce in decimal (protocol/relay_work.py);
+  nonce in decimal (protocol/relay_work.py) and the room's public key;
+- `prove <challenge hex>` to whoever enters a room that exists: the seat answers with
+  its entry signature under the room key (protocol/relay_entry.py), which only those
+  who hold the invitation's secret can make;
 - `room <epoch> <start>` once the seat is in: the room's messages that follow are
   numbered from `start`. The seat counts them, and when it reconnects it says what it
   holds (`from=<epoch>.<n>`), so the relay sends it only what is new.
@@ -22,6 +25,7 @@ from typing import Any
 
 from websockets.uri import parse_uri
 
+from protocol.relay_entry import room_key, sign_entry
 from protocol.relay_work import CHALLENGE_BYTES, MAX_WORK_BITS, solve
 
 #: How long a seat waits for each of the relay's entry lines.
@@ -89,10 +93,11 @@ async def prove(challenge: bytes, room: str, bits: int) -> int:
         start += SLICE
 
 
-async def enter(conn: Any, url: str, place: Place) -> None:
-    """Enter the room `url` names on `conn`: pay its proof of work if the relay asks
-    for one, then note where the room's numbering starts. EntryError for any line that
-    is not exactly 12.5's: the relay's fault, named, never crashed on."""
+async def enter(conn: Any, url: str, place: Place, seed: bytes) -> None:
+    """Enter the room `url` names on `conn`: pay its proof of work and give the room key
+    (`seed`'s, protocol/relay_entry.py) if the relay asks, or sign its challenge, then
+    note where the room's numbering starts. EntryError for any line that is not
+    exactly 12.5's: the relay's fault, named, never crashed on."""
     room = parse_uri(url).resource_name.split("/")[-1].split("?")[0]
     line = await _line(conn)
     if line.startswith("work "):
@@ -108,7 +113,15 @@ async def enter(conn: Any, url: str, place: Place) -> None:
         if b > MAX_WORK_BITS:
             raise EntryError(f"the relay asks for a proof of work of {b} bits "
                              f"(at most {MAX_WORK_BITS} are paid)")
-        await conn.send(str(await prove(bytes.fromhex(challenge), room, b)))
+        nonce = await prove(bytes.fromhex(challenge), room, b)
+        await conn.send(f"{nonce} {room_key(seed).hex()}")
+        line = await _line(conn)
+    if line.startswith("prove "):
+        challenge = line.removeprefix("prove ")
+        if CHALLENGE.fullmatch(challenge) is None:
+            raise EntryError(f"{BROKE}: its room-key challenge {line!r} is not `prove C` "
+                             f"with C {2 * CHALLENGE_BYTES} lowercase hex digits")
+        await conn.send(sign_entry(seed, bytes.fromhex(challenge), room).hex())
         line = await _line(conn)
     if not line.startswith("room "):
         raise EntryError(f"the relay answered {line!r} instead of letting this seat in")

@@ -45,6 +45,7 @@ class Chaos:
 @dataclass
 class Room:
     creator: str                         # the opener's network (relay_admission.py)
+    key: bytes                           # the room key K its opener gave (12.5)
     epoch: str = field(default_factory=lambda: os.urandom(8).hex())
     log: deque[bytes] = field(default_factory=deque)
     first: int = 0                       # the index of log[0]

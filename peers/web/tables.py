@@ -17,7 +17,7 @@ from typing import Any
 from peers.net.announce import announcer
 from peers.net.config import HOST, JOIN, Invitation, PeerConfig, PeerError
 from peers.net.invitation import dial_url, host_invitation, invitation_url, parse_invitation
-from peers.net.launch import open_host, open_join, reopen
+from peers.net.launch import join_meta, open_host, open_join, reopen
 from peers.net.link import Link, LinkError
 from peers.net.peer import Peer
 from peers.store.finding import find_game
@@ -137,9 +137,9 @@ class Tables:
 
     async def host(self, rules: str, params: dict[str, Any], relay: str | None,
                    listen: tuple[str, int] | None, timeout: float) -> WebSeat:
-        opened = await self._opening(open_host(relay, listen, self._say("the relay")))
-        invitation = host_invitation(opened.url, self.identity.public_key,
-                                     os.urandom(SECRET_BYTES))
+        secret = os.urandom(SECRET_BYTES)
+        opened = await self._opening(open_host(relay, listen, self._say("the relay"), secret))
+        invitation = host_invitation(opened.url, self.identity.public_key, secret)
         ws = self._new(HOST, 0, timeout,
                        f"dealerless join {invitation_url(invitation, opened.url)}")
         ws.rules = rules
@@ -156,7 +156,8 @@ class Tables:
             raise TableError(str(exc)) from None
         link = await self._opening(open_join(url, self._say(dial_url(url))))
         ws = self._new(JOIN, 1, timeout)
-        self._start_peer(ws, link, JOIN, "bram", {}, timeout, {"url": url}, None, invitation)
+        self._start_peer(ws, link, JOIN, "bram", {}, timeout, join_meta(url), None,
+                         invitation)
         return ws
 
     async def resume(self, name: str, timeout: float) -> WebSeat:

@@ -50,6 +50,8 @@ TAGS = {
     "PAKE_KEY": "dealerless/pake/key",
     "PAKE_CONFIRM": "dealerless/pake/confirm",
     "RELAY_WORK": "dealerless/relay/work",
+    "RELAY_ROOM_KEY": "dealerless/relay/room-key",
+    "RELAY_ENTRY": "dealerless/relay/entry",
 }
 T = {k: v.encode() for k, v in TAGS.items()}
 
