@@ -7,7 +7,10 @@ waited on. The relay keeps each room's messages and forwards every message to th
 room's other connections, each through its own bounded queue and writer
 (peers/net/outbox.py), so a reader that stalls holds up nobody else. A newcomer first
 gets the room's log, or only what is new if it says what it holds (`?from=`). The relay
-checks nothing and can forge nothing: peers verify every frame.
+checks nothing of the game and can forge nothing: peers verify every frame. It checks
+only that whoever takes a place in a room holds the room key (protocol/relay_entry.py:
+the opener gives its public half, everyone else signs a fresh challenge), so that a
+room's path, which is no secret, lets nobody fill it.
 
 A room is freed as soon as its game is over: the host's hello said how many seats
 play (K), every one of the K seats has said `done` with the same frame count and head, and
