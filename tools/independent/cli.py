@@ -30,7 +30,8 @@ def check_main() -> int:
     t = Tally()
     for fn in (core.check_group, core.check_tiles, core.check_schnorr, core.check_dleq,
                core.check_shuffle, core.check_deck, core.check_cannot_play, seal.check_seal,
-               *wire.CHECKS, relay.check_relay, handshake.check_handshake):
+               *wire.CHECKS, relay.check_relay, relay.check_entry,
+               handshake.check_handshake):
         fn(t)
         passed, failed = t.counts.get(t.file, [0, 0])
         print(f"{t.file}: {passed} passed, {failed} failed")
