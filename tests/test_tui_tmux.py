@@ -22,6 +22,7 @@ from pathlib import Path
 import pytest
 from websockets.sync.client import connect
 
+from protocol.relay_entry import room_key, room_seed
 from protocol.relay_work import solve
 
 TMUX = shutil.which("tmux")
@@ -207,7 +208,8 @@ def test_a_failed_handshake_is_a_message_and_a_nonzero_exit(term: Terminal,
         room = line.split()[3].replace("<rendezvous", "0" * 32)
         with connect(room + "?open") as silent:  # a silent "host" holds the room open
             _, challenge, bits = str(silent.recv(10)).split()   # pays for the room (12.5)
-            silent.send(str(solve(bytes.fromhex(challenge), "0" * 32, int(bits))))
+            key = room_key(room_seed(bytes(16), "0" * 32))   # the invitation's below
+            silent.send(f"{solve(bytes.fromhex(challenge), '0' * 32, int(bits))} {key.hex()}")
             assert str(silent.recv(10)).startswith("room ")
             term.start([*CLI, "join", f"{room}#{'A' * 22}.{'A' * 22}", "--home",
                         str(tmp_path / "h"), "--timeout", "2"])

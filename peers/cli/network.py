@@ -37,8 +37,9 @@ from peers.net.invitation import dial_url, host_invitation, invitation_url, pars
 from peers.net.launch import join_meta, open_host, open_join, reopen, url_host
 from peers.net.link import Link, LinkError
 from peers.net.peer import Peer
-from peers.net.relay import Chaos, Limits, run_relay
+from peers.net.relay import Chaos, Limits
 from peers.net.relay_limits import limit_flags
+from peers.net.relay_run import run_relay
 from peers.store.finding import GameNotFound, find_game
 from peers.store.games import GameStore, StoreError
 from peers.table.driver import (

@@ -30,16 +30,12 @@ reorder what it forwards.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
-import os
-import re
 import time
 from collections import OrderedDict
 from dataclasses import dataclass, field
 from http import HTTPStatus
 from typing import Any
-from urllib.parse import parse_qs
 
 from websockets.asyncio.server import ServerConnection, serve
 from websockets.exceptions import ConnectionClosed
@@ -59,26 +55,18 @@ from peers.net.relay_admission import (
     RelayConnection,
 )
 from peers.net.relay_events import RelayEvents
+from peers.net.relay_gate import address_of, ask_proof, ask_work, parse_path
 from peers.net.relay_limits import Limits
 from peers.net.relay_room import Chaos, Room
-from protocol.relay_entry import entry_valid, key_valid
-from protocol.relay_work import CHALLENGE_BYTES, meets
 
-__all__ = ["OPEN_ROOM", "Chaos", "Limits", "Relay", "run_relay"]
+__all__ = ["OPEN_ROOM", "Chaos", "Limits", "Relay"]
 
 log = quiet_logger("dealerless.relay")  # websockets logs every connection here
-ROOM_PATH = re.compile(r"^/room/([0-9a-f]{16,64})(?:\?([a-z0-9=.&]{0,80}))?$")
 #: What a host appends to its room URL: it may create the room; a joiner may not.
 OPEN_ROOM = "?open"
 STATS_PATH = "/stats"
 
 
-#: The seats' answers to `work` and `prove` (12.5 "Entering a room"): ASCII digits and
-#: lowercase hex only, never what str.isdigit() or bytes.fromhex() would also take.
-ENTRY_ANSWER = {"work": re.compile(r"([0-9]{1,20}) ([0-9a-f]{64})"),
-                "prove": re.compile(r"([0-9a-f]{128})")}
-#: How long a connection entering a room that exists has to sign the relay's challenge.
-PROVE_SECONDS = 10.0
 #: How many freed rooms the relay remembers, so that a seat coming back is told its room
 #: was freed (and why) rather than that its invitation is wrong.
 FREED_MEMORY = 4096
@@ -207,7 +195,7 @@ class Relay:
     def _refusal(self, client: str, path: str, evict: bool) -> tuple[str, str] | None:
         """(kind, reason) if a connection from network `client` may not enter the room
         its path names."""
-        parsed = _parse(path)
+        parsed = parse_path(path)
         if parsed is None:
             return "path", "unknown path: use /room/<rendezvous id>"
         rid, opening, _ = parsed
@@ -251,7 +239,7 @@ class Relay:
             del response.headers["Content-Type"]
             response.headers["Content-Type"] = "application/json"
             return response
-        address = _address(conn)
+        address = address_of(conn)
         client = self.admission.network(address)
         refused = self._refusal(client, request.path, evict=False) \
             if self.admission.may_connect(client) else \
@@ -271,7 +259,7 @@ class Relay:
 
     async def _handle(self, conn: ServerConnection) -> None:
         path = conn.request.path if conn.request is not None else ""
-        address = _address(conn)
+        address = address_of(conn)
         client = self.admission.network(address)
         refused = self._refusal(client, path, evict=True)  # again: things may have changed
         if refused is not None:
@@ -279,7 +267,7 @@ class Relay:
             self.events.refuse(kind, path, address, why)
             await conn.close(1013 if kind.startswith("max_") else 1008, why)
             return
-        parsed = _parse(path)
+        parsed = parse_path(path)
         assert parsed is not None
         rid, _, resume = parsed
         limits = self.limits
@@ -296,8 +284,6 @@ class Relay:
                     refused = self._room_refusal(client, rid, evict=True)
             elif member.key is None:
                 refused = await self._prove(member, rid)
-            if refused is None and member.key is None and rid not in self.rooms:
-                refused = "no-room", "the room was freed while this connection entered it"
             if refused is not None:
                     kind, why = refused
                     self.events.refuse(kind, path, address, why)
@@ -317,44 +303,30 @@ class Relay:
             await self._leave(rid, room, member)
 
     async def _work(self, member: Member, rid: str) -> tuple[str, str] | None:
-        """Ask the opener of room `rid` for a proof of work (12.5); None once answered."""
+        """Ask the opener of room `rid` for a proof of work and the room's key (12.5);
+        None once answered (and the key kept on `member`)."""
         mine = sum(1 for r in self.rooms.values() if r.creator == member.owner)
         bits = self.admission.work_bits(mine, len(self.rooms))
-        challenge = os.urandom(CHALLENGE_BYTES)
-        member.outbox.put(f"work {challenge.hex()} {bits}")
-        try:
-            answer = await asyncio.wait_for(member.conn.recv(), self.limits.work_seconds)
-        except TimeoutError:
-            return "work", f"no proof of work in {self.limits.work_seconds:g} s"
-        # N is 1 to 20 ASCII digits (12.5), below 2^64 (meets checks): not str.isdigit(),
-        # which takes "²" too, and int() would then raise out of the handler.
-        found = ENTRY_ANSWER["work"].fullmatch(answer) if isinstance(answer, str) else None
-        if found is None or not meets(challenge, rid, int(found.group(1)), bits):
-            return "work", "wrong proof of work"
+        answer = await ask_work(member.conn, member.outbox, rid, bits,
+                                self.limits.work_seconds)
+        if not isinstance(answer, bytes):
+            return answer
         member.spoke = True
         if rid in self.rooms:     # another opener was faster: enter it as anyone would
             return await self._prove(member, rid)
-        key = bytes.fromhex(found.group(2))
-        if not key_valid(key):
-            return "key", "wrong room key: not a valid Ed25519 public key"
-        member.key = key
+        member.key = answer
         return None
 
     async def _prove(self, member: Member, rid: str) -> tuple[str, str] | None:
         """Ask a connection entering room `rid` for its entry signature (12.5 "Room
-        key"); None once it has proved that it holds the room key."""
-        challenge = os.urandom(CHALLENGE_BYTES)
-        member.outbox.put(f"prove {challenge.hex()}")
-        try:
-            answer = await asyncio.wait_for(member.conn.recv(), PROVE_SECONDS)
-        except TimeoutError:
-            return "key", f"no room key in {PROVE_SECONDS:g} s"
-        found = ENTRY_ANSWER["prove"].fullmatch(answer) if isinstance(answer, str) else None
+        key"); None once proved (or the room is gone: the caller sees that). Proving is
+        not speaking: --quiet still drops a connection that stays silent."""
         room = self.rooms.get(rid)
-        if room is not None and (found is None or not entry_valid(
-                room.key, challenge, rid, bytes.fromhex(found.group(1)))):
-            return "key", "wrong room key: this connection does not hold the invitation"
-        return None     # proved, but not yet spoken: --quiet still drops it if it stays silent
+        refused = await ask_proof(member.conn, member.outbox, rid, room.key) \
+            if room is not None else None
+        if room is None or self.rooms.get(rid) is not room:
+            return "no-room", "the room was freed while this connection entered it"
+        return refused
 
     def _enter(self, rid: str, member: Member, resume: str | None) -> Room:
         room = self.rooms.get(rid)
@@ -418,47 +390,3 @@ class Relay:
     def close(self) -> None:
         if self._sweeper is not None:
             self._sweeper.cancel()
-
-
-def _parse(path: str) -> tuple[str, bool, str | None] | None:
-    """(room id, whether it may be opened, what the newcomer holds) of a room path."""
-    match = ROOM_PATH.match(path)
-    if match is None:
-        return None
-    query = parse_qs(match.group(2) or "", keep_blank_values=True)
-    held = query.get("from", [""])[0]
-    return match.group(1), "open" in query, held or None
-
-
-def _address(conn: ServerConnection) -> str:
-    return str(conn.remote_address[0]) if conn.remote_address else ""
-
-
-async def run_relay(host: str, port: int, limits: Limits | None = None,
-                    chaos: Chaos | None = None, ready: asyncio.Event | None = None,
-                    stats_every: float = 60.0) -> None:
-    """Serve until cancelled; free rooms as their time is up, and log the counters every
-    `stats_every` seconds when they have changed (0: never)."""
-    relay = Relay(limits, chaos)
-    server, bound = await relay.serve(host, port)
-    where = f"ws://{f'[{host}]' if ':' in host else host}:{bound}" if host else \
-        f"every interface, IPv4 and IPv6: ws://HOST:{bound}"
-    print(f"relay listening on {where}/room/<rendezvous id>", flush=True)
-    if ready is not None:
-        ready.set()
-    last_line, last_stats = time.monotonic(), ""
-    try:
-        while True:
-            await asyncio.sleep(1.0)
-            if stats_every and time.monotonic() - last_line >= stats_every:
-                stats = relay.stats()
-                shown = json.dumps({k: v for k, v in stats.items() if k != "uptime_s"})
-                if shown != last_stats:
-                    relay.events.report(stats)
-                    last_stats = shown
-                last_line = time.monotonic()
-    finally:
-        relay.close()
-        server.close()  # type: ignore[attr-defined]
-        with contextlib.suppress(Exception):
-            await server.wait_closed()  # type: ignore[attr-defined]
