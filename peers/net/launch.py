@@ -129,7 +129,8 @@ async def open_host(relay: str | None, where: tuple[str, int] | None,
 
 def join_meta(url: str) -> dict[str, str]:
     """What a joiner keeps of its invitation `url` for `resume` (12.4): the invitation,
-    and for a relay room the room's key seed."""
+    and for a relay room the room's key seed. The game's database keeps only the
+    invitation's dial URL (peers/net/handshake.py), never its pin and secret."""
     return {"url": url, "room_seed": relay_room_seed(url, parse_invitation(url).secret).hex()}
 
 
@@ -163,8 +164,12 @@ async def reopen(store: GameStore, on_retry: Say) -> Link:
         host, port = parse_hostport(store.meta("listen"))
         server, _ = await listen(host, port, store.meta("path"))
         return server
-    stored = store.meta("url")
+    stored, seed = store.meta("url"), stored_room_seed(store)
+    if "#" in stored:   # a joiner's store from before issue 29 kept its whole invitation
+        if seed is not None:
+            store.set_meta("room_seed", seed.hex())
+        store.overwrite_meta("url", dial_url(stored))   # and no copy of it in the file
     url = dial_url(stored) + (OPEN_ROOM if role == HOST else "")
-    client = ClientLink(url, on_retry=on_retry, room_seed=stored_room_seed(store))
+    client = ClientLink(url, on_retry=on_retry, room_seed=seed)
     client.start()
     return client

@@ -226,6 +226,13 @@ class GameStore:
             self.db.execute("BEGIN IMMEDIATE")
             self.db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (key, data))
 
+    def overwrite_meta(self, key: str, value: str) -> None:
+        """set_meta, leaving no copy of the old value in the file: SQLite zeroes what it
+        frees (secure_delete) and the write-ahead log is checkpointed and truncated."""
+        self.db.execute("PRAGMA secure_delete = ON")
+        self.set_meta(key, value)
+        self.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+
     def record_violation(self, offending: bytes | None, evidence: list[bytes],
                          status: str) -> None:
         with self.db:
