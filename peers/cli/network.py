@@ -265,7 +265,8 @@ def cmd_join(args: argparse.Namespace) -> int:
 
     async def main() -> PeerResult | None:
         invitation = parse_invitation(args.url)   # an incomplete one, before dialling
-        link = await open_join(args.url, _retrying(dial_url(args.url)))  # before any UI
+        link = await open_join(args.url, _retrying(dial_url(args.url)),  # before any UI
+                               home_dir(args), args.timeout)
         _need_terminal("join", args.bot)
         identity = identity_of(args)
         config = _config(args, JOIN, join_meta(args.url), identity)

@@ -16,7 +16,9 @@ hello is sent any more; a host hello of a later round makes it draw a fresh nonc
 before the crash (an opened nonce is spent). A `join` of the same invitation with the
 same key takes the record up. It is removed once the game's database exists, or when
 the handshake ends for good (a refusal, a timeout). A joiner given no invitation URL
-(a test's in-process seat) keeps it in memory only.
+(a test's in-process seat) keeps it in memory only. A record also shows that this
+`join` reached the table once (`joined_before`): a 404 or a refused connection then
+means that the relay or the host restarted, not a wrong invitation (12.5).
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from peers import keys
 from peers.net.config import PeerError
 from peers.net.link import MAX_MESSAGE_BYTES
 from peers.net.messages import (
@@ -62,8 +65,7 @@ class Joining:
         yet written). RecordError if it cannot be read."""
         if not url:
             return cls(None, os.urandom(NONCE_BYTES))
-        name = hashlib.sha256(key + url.encode()).hexdigest()[:32]
-        path = games_dir.parent / "joining" / name
+        path = record_path(games_dir, key, url)
         data = read_record(path)
         if data is None:
             return cls(path, os.urandom(NONCE_BYTES))
@@ -112,3 +114,19 @@ class Joining:
     def remove(self) -> None:
         if self.path is not None:
             remove_record(self.path)
+
+
+def record_path(games_dir: Path, key: bytes, url: str) -> Path:
+    """Where the record of `key`'s `join` of the invitation `url` is kept."""
+    return games_dir.parent / "joining" / hashlib.sha256(key + url.encode()).hexdigest()[:32]
+
+
+def joined_before(home: Path, url: str) -> bool:
+    """Whether the identity key of `home` began the handshake of the invitation `url` in
+    a `join` that stopped before the game was agreed (its record is kept). Read from the
+    key's public half, so no passphrase is asked for before the link is up."""
+    try:
+        key = keys.parse_public_line(keys.public_line(home))
+    except keys.KeyStoreError:   # no key yet (NoKeyError), or one `join` will refuse
+        return False
+    return record_path(home / "games", key, url).is_file()

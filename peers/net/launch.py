@@ -6,14 +6,17 @@ Shared by the command line and the web page, so both invite and reconnect alike.
 
 from __future__ import annotations
 
+import asyncio
 import os
 import re
 import socket
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 
 from peers.net.config import HOST, PeerError
 from peers.net.invitation import dial_url, parse_invitation
+from peers.net.joining import joined_before
 from peers.net.link import ClientLink, HostLink, Link, LinkError
 from peers.net.relay import OPEN_ROOM
 from peers.store.games import GameStore
@@ -147,12 +150,35 @@ def stored_room_seed(store: GameStore) -> bytes | None:
         return None
 
 
-async def open_join(url: str, on_retry: Say) -> ClientLink:
-    """A joiner's link; a wrong or dead invitation fails here, before anything waits."""
-    link = ClientLink(dial_url(url), fail_fast=True, on_retry=on_retry,
+async def open_join(url: str, on_retry: Say, home: Path | None = None,
+                    timeout: float = 0.0) -> ClientLink:
+    """A joiner's link; a wrong or dead invitation fails here, before anything waits.
+
+    A `join` of a table whose handshake the key at `home` began before (it kept a
+    record, 12.3) has reached its room once: a 404 or a refused connection is then a
+    relay or a host that restarted (12.5). It tries again, saying so each time, for up
+    to `timeout` seconds (the seat's move timeout), then fails naming the last answer."""
+    back = home is not None and joined_before(home, url)
+    last = [""]
+
+    def heard(text: str) -> None:
+        last[0] = text
+        on_retry(text)
+
+    link = ClientLink(dial_url(url), fail_fast=not back, on_retry=heard,
                       room_seed=relay_room_seed(url, parse_invitation(url).secret))
     link.start()
-    await link.wait_connected()
+    if not back:
+        await link.wait_connected()
+        return link
+    try:
+        await asyncio.wait_for(link.wait_connected(), timeout)
+    except TimeoutError:
+        await link.close()
+        why = re.sub(r", retrying \(\d+\)$", "", last[0]) or "no answer"
+        raise LinkError(f"cannot connect to {dial_url(url)}: {why}; gave up after "
+                        f"{timeout:.0f} s (the move timeout); `dealerless join` with this "
+                        "invitation takes the handshake up again") from None
     return link
 
 
