@@ -329,6 +329,13 @@ class ClientLink(_Queued):
             await _send(conn, message)
 
     async def close(self) -> None:
+        conn = self.conn
+        if conn is not None:
+            # While _run still reads, so that the other side's closing frame is read even
+            # when a flood is queued behind it; cancelled first, the close would wait out
+            # websockets' 10 s close timeout.
+            with contextlib.suppress(ConnectionClosed, OSError):
+                await conn.close()
         if self.task is not None:
             self.task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
