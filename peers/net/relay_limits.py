@@ -77,6 +77,10 @@ class Limits:
                          "connection leaves, so a seat that crashed can come back and "
                          "catch up (a finished game's room is freed at once)")
 
+    def __post_init__(self) -> None:
+        if not (8 <= self.ipv4_prefix <= 32 and 16 <= self.ipv6_prefix <= 128):
+            raise ValueError("--ipv4-prefix is 8 to 32 bits and --ipv6-prefix 16 to 128")
+
     def flag(self, name: str) -> str:
         """`--flag VALUE` of one limit, as a refusal names it."""
         meta = next(f.metadata for f in fields(self) if f.name == name)
