@@ -43,7 +43,8 @@ def _restarted(tmp: Path, timeout: str) -> tuple[Proc, Proc, Proc, str]:
     wait_for(r"(relay listening)", tmp / "relay.log")
     host = start(["host", "--relay", f"ws://127.0.0.1:{port}", "--bot", "greedy",
                   "--rules", "mined-games", "--seats", "3", "--home", str(tmp / "h1"),
-                  "--timeout", "60"], tmp / "host.log")
+                  # Its handshake clock runs while it is stopped: room for a loaded machine.
+                  "--timeout", "180"], tmp / "host.log")
     url = wait_for(r"dealerless join (\S+)", tmp / "host.log")
     first = start(["join", url, "--bot", "greedy", "--home", str(tmp / "h2"),
                    "--timeout", "60"], tmp / "join.log")
