@@ -90,6 +90,14 @@ def _attack(port: int, addresses: int, rooms: int, joiners: int,
         stdout=subprocess.PIPE, text=True)
 
 
+def _stop(attacker: subprocess.Popen[str] | None, relay: subprocess.Popen[bytes]) -> None:
+    if attacker is not None:
+        attacker.kill()
+        attacker.communicate(timeout=10)
+    relay.terminate()
+    relay.wait(10)
+
+
 def test_a_flood_of_rooms_and_connections_does_not_stop_real_games(tmp_path: Path) -> None:
     """(a) A club behind one address plays three real games; then 8 other networks take
     every other room and connection slot of a small relay (and take them back whenever
@@ -113,11 +121,7 @@ def test_a_flood_of_rooms_and_connections_does_not_stop_real_games(tmp_path: Pat
         seconds = [g.finish(120) for g in games]
         after = _stats(port)
     finally:
-        if attacker is not None:
-            attacker.kill()
-            attacker.communicate(timeout=10)
-        relay.terminate()
-        relay.wait(10)
+        _stop(attacker, relay)
     print(f"\nflood: relay during {during}\nafter the games {after}"
           f"\ngames through the flooded relay: {[round(t, 1) for t in seconds]} s")
     assert during["rooms_open"] == 24, during                # the flood did fill it
@@ -164,11 +168,7 @@ def test_a_flood_from_249_addresses_beside_ten_real_games(tmp_path: Path) -> Non
         relay_cpu = proc_figures(relay.pid)["cpu_s"] - relay_before
         after = _stats(port)
     finally:
-        if attacker is not None:
-            attacker.kill()
-            attacker.communicate(timeout=10)
-        relay.terminate()
-        relay.wait(10)
+        _stop(attacker, relay)
     for game in games:
         assert_same_valid_game(game.tmp)
     print(f"\nrelay during the flood {during}\nafter the games {after}\n"
