@@ -8,13 +8,18 @@ Three pieces, each pure and deterministic given the caller's fresh bytes:
   host's round commitment, so it also proves possession of its key, fresh for that round.
 - The invitation pins the host: pin = H(HOST_PIN, host key)[:16]. A joiner obeys only
   messages signed by the key the pin names.
-- The invitation carries a secret, never sent to anybody; a joiner proves it knows the
-  secret by a CPace-style exchange on G = H2P(PAKE_GENERATOR, secret, rid): the host's
-  hello carries Y_h = y_h*G, the joiner's Y_j = y_j*G and confirm = H(PAKE_CONFIRM, ISK,
-  joiner key, joiner commitment, host commitment)[:32], ISK = H(PAKE_KEY, rid, Y_h, Y_j,
-  y*Y'). Someone who sees the rendezvous id (a relay operator) but not the secret cannot
-  produce confirm, and a transcript of the exchange gives no offline test of a guessed
-  secret (CDH on edwards25519).
+- Each joining seat i has an invitation of its own, whose secret S_i the host derives
+  from its table secret T: S_i = H(INVITE_SEAT, T, u8(i))[:16]; every invitation also
+  carries the room secret R = H(INVITE_ROOM, T)[:16] (what a relay room's key comes
+  from). Nobody holding one invitation can work out another's S_i, so an invitee can
+  take its own seat and no other.
+- A joiner proves it holds S_i by a CPace-style exchange on G_i = H2P(PAKE_GENERATOR,
+  S_i, rid): the host's hello carries Y_h,i = y_h,i*G_i for every seat i, the joiner's
+  Y_j = y_j*G_i and confirm = H(PAKE_CONFIRM, ISK, joiner key, joiner commitment, host
+  commitment)[:32], ISK = H(PAKE_KEY, rid, u8(i), Y_h,i, Y_j, y*Y'). Someone who sees
+  the rendezvous id (a relay operator) but not S_i cannot produce confirm, and a
+  transcript of the exchange gives no offline test of a guessed secret (CDH on
+  edwards25519).
 """
 
 from __future__ import annotations
@@ -23,6 +28,7 @@ import hmac
 from typing import Any
 
 from .canonical import pack
+from .deck import MAX_SEATS
 from .errors import EncodingError
 from .group import Point, decode_point, mul
 from .hashing import H, Tag, hash_to_point, nonce_scalars
@@ -66,13 +72,28 @@ def host_pin(key: bytes) -> bytes:
     return H(Tag.HOST_PIN, key)[:PIN_BYTES]
 
 
+def room_secret(table: bytes) -> bytes:
+    """R, the secret every invitation of the table `table` carries (12.3)."""
+    return H(Tag.INVITE_ROOM, table)[:SECRET_BYTES]
+
+
+def seat_secret(table: bytes, seat: int) -> bytes:
+    """S_i, the secret of the invitation to joining seat `seat` (1..7) of a table (12.3)."""
+    if not 1 <= seat < MAX_SEATS:
+        raise ValueError(f"joining seats are 1..{MAX_SEATS - 1}, not {seat}")
+    return H(Tag.INVITE_SEAT, table, bytes([seat]))[:SECRET_BYTES]
+
+
 def pake_generator(secret: bytes, rid: bytes) -> Point:
     return hash_to_point(Tag.PAKE_GENERATOR, secret, rid)
 
 
-def pake_scalar(identity: Identity, rid: bytes, commitment: bytes, fresh: bytes) -> int:
-    """A seat's fresh exchange scalar, hedged with its own seed (3.4)."""
-    return nonce_scalars(b"pake", identity.seed, rid + commitment, fresh, 1)[0]
+def pake_scalar(identity: Identity, rid: bytes, commitment: bytes, seat: int,
+                fresh: bytes) -> int:
+    """A seat's fresh exchange scalar for joining seat `seat`, hedged with its own seed
+    (3.4; the public part is rid || commitment || u8(seat))."""
+    return nonce_scalars(b"pake", identity.seed, rid + commitment + bytes([seat]), fresh,
+                         1)[0]
 
 
 def pake_share(secret: bytes, rid: bytes, scalar: int) -> bytes:
@@ -80,17 +101,19 @@ def pake_share(secret: bytes, rid: bytes, scalar: int) -> bytes:
     return mul(scalar, pake_generator(secret, rid)).data
 
 
-def pake_confirm(rid: bytes, scalar: int, host_share: bytes, join_share: bytes,
+def pake_confirm(rid: bytes, seat: int, scalar: int, host_share: bytes, join_share: bytes,
                  their_share: bytes, joiner: bytes, join_commitment: bytes,
                  host_commitment: bytes) -> bytes:
-    """The joiner's confirmation, as either side computes it from its own scalar and the
-    other side's share (`their_share`, validated first: EncodingError point/*)."""
+    """The confirmation of the joiner of seat `seat`, as either side computes it from its
+    own scalar and the other side's share (`their_share`, validated first: EncodingError
+    point/*)."""
     shared = mul(scalar, decode_point(their_share))
-    isk = H(Tag.PAKE_KEY, rid, host_share, join_share, shared.data)
+    isk = H(Tag.PAKE_KEY, rid, bytes([seat]), host_share, join_share, shared.data)
     return H(Tag.PAKE_CONFIRM, isk, joiner, join_commitment, host_commitment)[:CONFIRM_BYTES]
 
 
 def check_confirm(expected: bytes, given: bytes) -> None:
     """EncodingError pake/confirm unless the joiner's confirmation is the expected one."""
     if not hmac.compare_digest(expected, given):
-        raise EncodingError("pake/confirm", "the joiner does not hold the invitation's secret")
+        raise EncodingError("pake/confirm", "the joiner does not hold the secret of the "
+                            "invitation to the seat it claims")

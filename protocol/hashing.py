@@ -53,6 +53,8 @@ class Tag(Enum):
     SEAL_DECRYPT = b"dealerless/challenge/seal-decrypt"
     SEAL_STREAM = b"dealerless/seal/stream"
     HOST_PIN = b"dealerless/host-pin"
+    INVITE_ROOM = b"dealerless/invitation/room"
+    INVITE_SEAT = b"dealerless/invitation/seat"
     PAKE_GENERATOR = b"dealerless/h2p/pake"
     PAKE_KEY = b"dealerless/pake/key"
     PAKE_CONFIRM = b"dealerless/pake/confirm"

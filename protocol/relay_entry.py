@@ -2,16 +2,16 @@
 
 A room's path is no secret: the relay's operator sees every one, and so does anyone on
 a ws:// path. So that nobody without the invitation can take a room's connections,
-each room has an Ed25519 key pair derived from the invitation's secret and the room's
-id:
+each room has an Ed25519 key pair derived from the room secret every invitation of the
+table carries (R, 12.3 "The invitation") and the room's id:
 
-    seed = H(RELAY_ROOM_KEY, secret, room)[:32]
+    seed = H(RELAY_ROOM_KEY, R, room)[:32]
 
 Whoever opens the room hands the relay the public key; whoever enters a room that
 exists signs H(RELAY_ENTRY, challenge, room), for a challenge the relay drew for that
 one connection. The relay checks the signature and so learns nothing that would let
 it, or anyone who watched, enter: a recorded signature answers no other challenge, and
-the seed gives nothing back of the secret.
+the seed gives nothing back of R.
 
 Sans-IO like the rest of protocol/: the relay draws the challenge; this module derives,
 signs and checks (RFC 8032 signing is deterministic).
@@ -30,7 +30,7 @@ ROOM_KEY_BYTES, ENTRY_SIGNATURE_BYTES = 32, 64
 
 
 def room_seed(secret: bytes, room: str) -> bytes:
-    """The seed of room `room`'s key pair (`room`: its id in ASCII hex)."""
+    """The seed of room `room`'s key pair (`room`: its id in ASCII hex; `secret`: R)."""
     return H(Tag.RELAY_ROOM_KEY, secret, room.encode("ascii"))[:ROOM_SEED_BYTES]
 
 

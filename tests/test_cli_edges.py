@@ -26,8 +26,9 @@ from peers.net.link import MemoryLink
 from peers.net.peer import Peer
 
 CLI = [sys.executable, "-m", "peers.cli"]
-#: An invitation whole in form (rendezvous id, pin, secret) to a port nobody listens on.
-TAIL = f"/dealerless/{'ab' * 16}#{'A' * 22}.{'A' * 22}"
+#: An invitation whole in form (rendezvous id, pin, seat, secrets) to a port nobody
+#: listens on.
+TAIL = f"/dealerless/{'ab' * 16}#{'A' * 22}.1.{'A' * 22}.{'A' * 22}"
 NOT_SEEN = ("Traceback", "Task exception was never retrieved", "Error in sys.excepthook")
 
 

@@ -20,7 +20,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from test_processes import finish, free_port, start, wait_for
+from test_processes import finish, free_port, invitations, start, wait_for
 
 from peers.store.games import GameStore
 from protocol.canonical import unpack
@@ -89,9 +89,9 @@ def test_a_mined_games_seat_killed_between_commit_and_open_resumes_and_opens(
         procs.append(start(["host", "--relay", f"ws://127.0.0.1:{port}", "--rules",
                             "mined-games", "--seats", "3", "--bot", "greedy", "--home",
                             str(homes[0]), "--timeout", "60"], tmp_path / "p0.log"))
-        url = wait_for(r"dealerless join (\S+)", tmp_path / "p0.log")
+        urls = invitations(tmp_path / "p0.log", 3)
         for i in (1, 2):
-            procs.append(start(["join", url, "--bot", "greedy", "--home", str(homes[i]),
+            procs.append(start(["join", urls[i - 1], "--bot", "greedy", "--home", str(homes[i]),
                                 "--timeout", "60"], tmp_path / f"p{i}.log"))
         seat = {int(wait_for(r"you are seat (\d)", tmp_path / f"p{i}.log")): i
                 for i in range(3)}
@@ -159,13 +159,13 @@ def test_a_joiner_killed_between_its_handshake_commit_and_the_reveal_keeps_its_s
     procs = {"host": run("host", "host", "--listen", "127.0.0.1:0", "--rules", "mined-games",
                          "--seats", "3")}
     try:
-        url = wait_for(r"dealerless join (\S+)", logs["host"])
-        procs["first"] = run("first", "join", url)
+        first, second = invitations(logs["host"], 3)
+        procs["first"] = run("first", "join", first)
         wait_for(r"(1 of the 2 players have joined)", logs["host"])
         # Stopped, the first joiner cannot open its nonce: the host cannot reveal, and the
         # second joiner, seated once its hello arrives, waits between open and reveal.
         os.kill(procs["first"].pid, signal.SIGSTOP)
-        procs["second"] = run("second", "join", url)
+        procs["second"] = run("second", "join", second)
         wait_until(partial(opened_record, homes["second"]), "the second joiner's open",
                    list(procs.values()))
         procs["second"].send_signal(signal.SIGKILL)
@@ -173,7 +173,7 @@ def test_a_joiner_killed_between_its_handshake_commit_and_the_reveal_keeps_its_s
         assert not list((homes["second"] / "games").glob("*.sqlite"))   # before the reveal
         os.kill(procs["first"].pid, signal.SIGCONT)
         logs["second"] = tmp_path / "second-again.log"
-        procs["second"] = run("second", "join", url)
+        procs["second"] = run("second", "join", second)
         assert [finish(p, 180) for p in procs.values()] == [0] * 3, logs["second"].read_text()
     finally:
         for proc in procs.values():
@@ -197,7 +197,7 @@ def host_record(home: Path) -> list[Any] | None:
     with contextlib.suppress(OSError, ValueError):
         for record in records:
             kept = unpack(record.read_bytes(), 1 << 20)
-            if kept[7] is not None:   # ["hosting", 1, table, key, nonce, pake, round, roster, ...]
+            if kept[7] is not None:   # ["hosting", 2, table, key, nonce, pake, round, roster, ...]
                 return list(kept)
     return None
 
@@ -214,13 +214,13 @@ def test_a_host_killed_between_its_handshake_commit_and_the_reveal_keeps_its_tab
     hosting = ("host", "--listen", "127.0.0.1:0", "--rules", "mined-games", "--seats", "3")
     procs = {"host": run("host", *hosting)}
     try:
-        url = wait_for(r"dealerless join (\S+)", logs["host"])
-        procs["first"] = run("first", "join", url)
+        urls = invitations(logs["host"], 3)
+        procs["first"] = run("first", "join", urls[0])
         wait_for(r"(1 of the 2 players have joined)", logs["host"])
         # Stopped, the first joiner cannot open its nonce, so the host, once the second
         # joiner fills the table, holds a roster and cannot reveal.
         os.kill(procs["first"].pid, signal.SIGSTOP)
-        procs["second"] = run("second", "join", url)
+        procs["second"] = run("second", "join", urls[1])
         wait_until(partial(opened_record, homes["second"]), "the second joiner's open",
                    list(procs.values()))
         kept = host_record(homes["host"])
@@ -230,7 +230,7 @@ def test_a_host_killed_between_its_handshake_commit_and_the_reveal_keeps_its_tab
         assert not list((homes["host"] / "games").glob("*.sqlite"))   # before the reveal
         logs["host"] = tmp_path / "host-again.log"
         procs["host"] = run("host", *hosting)
-        assert wait_for(r"dealerless join (\S+)", logs["host"]) == url
+        assert invitations(logs["host"], 3) == urls
         os.kill(procs["first"].pid, signal.SIGCONT)
         assert [finish(p, 180) for p in procs.values()] == [0] * 3, logs["host"].read_text()
     finally:

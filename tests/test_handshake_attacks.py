@@ -88,7 +88,7 @@ async def test_a_small_order_key_a_squatter_and_a_stranger_do_not_take_the_seat(
                     offer = obj
             commitment = hello_commitment(os.urandom(32))
             await ws.send(pack([*["hello", PROTOCOL_VERSION, JOIN, SMALL_ORDER, commitment,
-                                  offer[4], b"", b""], bytes(64)]))
+                                  1, offer[4], b"", b""], bytes(64)]))
             squat = unpack(join_hello(stranger, inv, commitment, offer), 1 << 17)
             squat[3] = victim   # the victim's key, signed by someone who does not hold it
             await ws.send(pack(squat))
@@ -129,7 +129,7 @@ async def test_a_man_in_the_middle_who_swaps_the_host_key_is_refused(tmp_path: P
             if obj[:3] == ["hello", PROTOCOL_VERSION, "host"]:
                 body = [*obj[3:-1]]
                 body[0] = attacker.public_key
-                body[-1] = pake_share(os.urandom(16), inv.rid, 5)
+                body[-1] = [pake_share(os.urandom(16), inv.rid, 5)]
                 message = pack(sign(attacker, inv.rid, [*obj[:3], *body]))
             return [message]
 
@@ -170,7 +170,8 @@ async def test_forged_handshake_messages_from_the_middle_are_ignored(tmp_path: P
                 pack(["refuse", joiner_key, "full", 2]),
                 pack(sign(attacker, inv.rid, ["refuse", attacker.public_key, joiner_key,
                                               "seated", 2])),
-                pack(["hello", 4, "host", host_key, commitment, "bram", {}, 2, 0]),
+                pack(["hello", PROTOCOL_VERSION + 1, "host", host_key, commitment, "bram", {},
+                      2, 0]),
                 pack(sign(attacker, inv.rid, ["roster", [host_key, joiner_key],
                                               [commitment, fake]])),
                 pack(sign(attacker, inv.rid, ["reveal", [os.urandom(32), os.urandom(32)]])),

@@ -29,6 +29,8 @@ from protocol.handshake_auth import (
     pake_generator,
     pake_scalar,
     pake_share,
+    room_secret,
+    seat_secret,
     sign,
     signed_bytes,
 )
@@ -50,38 +52,47 @@ def test_signature_vectors(case: dict[str, Any]) -> None:
     assert check_signature(who.public_key, rid, wire) == body
 
 
-def test_pin_and_invitation_vectors() -> None:
+def test_pin_secret_and_invitation_vectors() -> None:
     for case in VECTORS["pins"]:
         assert host_pin(bytes.fromhex(case["key"])).hex() == case["pin"]
+    table = bytes.fromhex(VECTORS["secrets"]["table"])
+    assert room_secret(table).hex() == VECTORS["secrets"]["room"]
+    assert {str(i): seat_secret(table, i).hex() for i in range(1, 8)} == \
+        VECTORS["secrets"]["seats"]
     for case in VECTORS["invitations"]:
         if case["result"] == "ok":
             inv = parse_invitation(case["url"])
-            assert (inv.rid.hex(), inv.pin.hex(), inv.secret.hex()) == \
-                (case["rid"], case["pin"], case["secret"])
+            assert (inv.rid.hex(), inv.pin.hex(), inv.seat, inv.room.hex(), inv.secret.hex()) \
+                == (case["rid"], case["pin"], case["seat"], case["room"], case["secret"])
+            assert case["secret"] == VECTORS["secrets"]["seats"][str(inv.seat)]
         else:
             with pytest.raises(PeerError):
                 parse_invitation(case["url"])
 
 
-def test_pake_vector() -> None:
-    v = VECTORS["pake"]
-    rid, secret = bytes.fromhex(v["rid"]), bytes.fromhex(v["secret"])
-    assert pake_generator(secret, rid).data.hex() == v["generator"]
-    sides = {}
-    for side in ("host", "joiner"):
-        s = v[side]
-        y = pake_scalar(Identity(bytes.fromhex(s["seed"])), rid, bytes.fromhex(s["commitment"]),
-                        bytes.fromhex(s["fresh"]))
-        assert y == decode_scalar(bytes.fromhex(s["scalar"]))
-        assert pake_share(secret, rid, y).hex() == s["share"]
-        sides[side] = (y, bytes.fromhex(s["share"]))
-    (y_h, s_h), (y_j, s_j) = sides["host"], sides["joiner"]
-    who = (bytes.fromhex(v["joiner"]["key"]), bytes.fromhex(v["joiner"]["commitment"]),
-           bytes.fromhex(v["host"]["commitment"]))
-    assert pake_confirm(rid, y_j, s_h, s_j, s_h, *who).hex() == v["confirm"]
-    assert pake_confirm(rid, y_h, s_h, s_j, s_j, *who).hex() == v["confirm"]
-    wrong = bytes.fromhex(v["wrong_secret_share"])
-    assert pake_confirm(rid, y_h, s_h, wrong, wrong, *who).hex() != v["wrong_secret_confirm"]
+@pytest.mark.parametrize("case", VECTORS["pake"]["exchanges"], ids=lambda c: str(c["seat"]))
+def test_pake_vectors(case: dict[str, Any]) -> None:
+    v, seat = VECTORS["pake"], case["seat"]
+    rid, secret = bytes.fromhex(v["rid"]), bytes.fromhex(case["secret"])
+    assert secret == seat_secret(bytes.fromhex(v["table"]), seat)
+    assert pake_generator(secret, rid).data.hex() == case["generator"]
+    host, joiner = v["host"], case["joiner"]
+    y_h = pake_scalar(Identity(bytes.fromhex(host["seed"])), rid,
+                      bytes.fromhex(host["commitment"]), seat, bytes.fromhex(host["fresh"]))
+    y_j = pake_scalar(Identity(bytes.fromhex(joiner["seed"])), rid,
+                      bytes.fromhex(joiner["commitment"]), seat, bytes.fromhex(joiner["fresh"]))
+    assert (y_h, y_j) == (decode_scalar(bytes.fromhex(case["host_scalar"])),
+                          decode_scalar(bytes.fromhex(joiner["scalar"])))
+    s_h, s_j = pake_share(secret, rid, y_h), pake_share(secret, rid, y_j)
+    assert (s_h.hex(), s_j.hex()) == (case["host_share"], joiner["share"])
+    who = (bytes.fromhex(joiner["key"]), bytes.fromhex(joiner["commitment"]),
+           bytes.fromhex(host["commitment"]))
+    assert pake_confirm(rid, seat, y_j, s_h, s_j, s_h, *who).hex() == case["confirm"]
+    assert pake_confirm(rid, seat, y_h, s_h, s_j, s_j, *who).hex() == case["confirm"]
+    # The holder of the other seat's invitation cannot answer for this one.
+    wrong = bytes.fromhex(case["other_seat_share"])
+    assert pake_confirm(rid, seat, y_h, s_h, wrong, wrong, *who).hex() not in \
+        (case["confirm"], case["other_seat_confirm"])
 
 
 def test_ignored_vectors_fail_the_check_they_name() -> None:
@@ -181,7 +192,7 @@ async def test_a_squatter_or_a_stranger_without_the_secret_is_not_seated(
             obj = unpack(message, 1 << 17) if message else None
             if obj and obj[:3] == ["hello", PROTOCOL_VERSION, HOST]:
                 commitment = hello_commitment(os.urandom(32))
-                small = ["hello", PROTOCOL_VERSION, JOIN, SMALL_ORDER, commitment, obj[4],
+                small = ["hello", PROTOCOL_VERSION, JOIN, SMALL_ORDER, commitment, 1, obj[4],
                          b"", b""]
                 await attacker_link.send(pack([*small, bytes(64)]))
                 squat = unpack(join_hello(stranger, inv, commitment, obj), 1 << 17)

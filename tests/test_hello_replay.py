@@ -134,7 +134,7 @@ async def test_a_hello_replayed_500_times_mid_game_is_checked_once(
             hello = join_hello(Identity(os.urandom(32)), inv,
                                hello_commitment(os.urandom(32)), offer)
         else:
-            hello = next(m for m, obj in captured[JOIN] if obj[5])   # it answers an offer
+            hello = next(m for m, obj in captured[JOIN] if obj[6])   # it answers an offer
         once, repeats = await replay_cost(room, host_link, hello)
         print(f"\nmid-game, {whose} hello: the first copy cost {once} operations, "
               f"{COPIES - 1} repeats {repeats}")

@@ -84,7 +84,7 @@ def test_a_record_of_another_key_stops_the_host(tmp_path: Path) -> None:
 def bad(record: Hosting, **items: object) -> bytes:
     fields = {"table": record.table, "key": KEY, "nonce": record.nonce, "pake": record.pake,
               "round": 2, "roster": None, "meta": META, "secret": record.secret, **items}
-    return pack(["hosting", 1, *fields.values()])
+    return pack(["hosting", 2, *fields.values()])
 
 
 @pytest.mark.parametrize(("items", "why"), [
@@ -111,7 +111,7 @@ def test_a_record_that_does_not_decode_stops_host_naming_the_file(
 @pytest.mark.parametrize(("data", "why"), [
     (b"\xc1", "does not decode"),
     (pack(["hosting", 1]), "does not decode"),
-    (pack(["joining", 1, 2, 3, 4, 5, 6, 7, 8, 9]), "is not a hosting record of version 1"),
+    (pack(["joining", 1, 2, 3, 4, 5, 6, 7, 8, 9]), "is not a hosting record of version 2"),
 ])
 def test_another_format_stops_host_naming_the_file(tmp_path: Path, data: bytes,
                                                    why: str) -> None:

@@ -33,7 +33,7 @@ SIGNATURE = bytes(64)   # records keep messages as they arrived, signature last
 
 def host_hello(round_: int = 0) -> bytes:
     return pack(["hello", PROTOCOL_VERSION, "host", HOST_KEY, hello_commitment(b"h" * 32),
-                 "mined-games", {"seats": 3}, 3, round_, SHARE, SIGNATURE])
+                 "mined-games", {"seats": 3}, 3, round_, [SHARE, SHARE], SIGNATURE])
 
 
 def roster(nonce: bytes, key: bytes = KEY) -> bytes:
@@ -119,7 +119,7 @@ def test_a_join_run_again_after_its_database_was_made_goes_on_from_it(
     seen: list[GameStore] = []
     config = PeerConfig(games_dir=games, role=JOIN, identity=table.agents[1].identity,
                         choose=None, notify=lambda e: None,  # type: ignore[arg-type]
-                        invitation=table_of(tmp_path)[1])
+                        invitation=table_of(tmp_path, 1)[1])
     handshake = Handshake(None, config, AnswerLimit(0.5), seen.append)  # type: ignore[arg-type]
     again = handshake._create_store(table.setup, 1)
     assert again.path == first.path and again.frame_count() == 1 and seen == [again]

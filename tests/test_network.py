@@ -41,7 +41,7 @@ def config(tmp: Path, role: str, choose: Any = None, **kw: Any) -> PeerConfig:
     async def greedy(view: Any) -> Any:
         return bot(view)
 
-    host, invitation = table_of(tmp)
+    host, invitation = table_of(tmp, 0 if role == HOST else 1)
     return PeerConfig(games_dir=tmp / role, role=role,
                       identity=host if role == HOST else Identity(os.urandom(32)),
                       choose=choose or greedy, notify=lambda e: None,
@@ -123,15 +123,16 @@ async def host_handshake(link: MemoryLink, tmp: Path,
     mine = hello_commitment(nonce)
     if first is not None:
         await link.send(first)
-    share = pake_share(inv.secret, inv.rid, pake_scalar(me, inv.rid, mine, os.urandom(32)))
+    share = pake_share(inv.seat_secret(1), inv.rid,
+                       pake_scalar(me, inv.rid, mine, 1, os.urandom(32)))
     hello = pack(sign(me, inv.rid, ["hello", PROTOCOL_VERSION, HOST, me.public_key, mine,
-                                    "bram", {"komi_halves": 0}, 2, 0, share]))
+                                    "bram", {"komi_halves": 0}, 2, 0, [share]]))
     joiner = None
     while joiner is None:
         await link.send(hello)
         msg = await link.recv(0.05)
         obj = unpack(msg, 1 << 16) if msg else None
-        if obj and obj[:3] == ["hello", PROTOCOL_VERSION, JOIN] and obj[5] == mine:
+        if obj and obj[:3] == ["hello", PROTOCOL_VERSION, JOIN] and obj[6] == mine:
             joiner = (obj[3], obj[4])
     roster = pack(sign(me, inv.rid, ["roster", [me.public_key, joiner[0]], [mine, joiner[1]]]))
     while True:

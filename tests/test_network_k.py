@@ -21,9 +21,9 @@ from typing import Any
 
 import pytest
 import shed_rules
-from invites import join_hello, table_of
+from invites import join_hello, seat_named, table_of
 from relay_helpers import SEED
-from test_processes import free_port, wait_for
+from test_processes import free_port, invitations, wait_for
 
 import protocol.rules as rules_pkg
 from peers.bots.registry import BOTS
@@ -53,7 +53,7 @@ def config(tmp: Path, name: str, seats: int, **kw: Any) -> PeerConfig:
         return bot(view)
 
     setups: list[GameSetup] = []
-    host, invitation = table_of(tmp)
+    host, invitation = table_of(tmp, seat_named(name))
     cfg = PeerConfig(games_dir=tmp / name, role=HOST if name == "host" else JOIN,
                      identity=host if name == "host" else Identity(os.urandom(32)),
                      choose=choose, notify=lambda e: None, invitation=invitation,
@@ -179,10 +179,10 @@ async def test_three_seats_through_a_direct_host_and_a_late_joiner_is_refused(
 
 
 @pytest.mark.asyncio
-async def test_more_joiners_than_seats_the_first_are_seated_the_others_refused(
+async def test_two_holders_of_each_invitation_the_first_are_seated_the_others_refused(
         tmp_path: Path) -> None:
     links = MemoryLink.group(5)
-    configs = [config(tmp_path, name, 3) for name in [*names(3), "join3", "join4"]]
+    configs = [config(tmp_path, name, 3) for name in [*names(3), "join1b", "join2b"]]
     outcomes = await asyncio.wait_for(asyncio.gather(
         *(Peer(link, cfg).run() for link, cfg in zip(links, configs, strict=True)),
         return_exceptions=True), 40)
@@ -263,7 +263,8 @@ async def test_a_seated_joiner_that_leaves_before_opening_its_nonce_does_not_str
         tmp_path: Path) -> None:
     """A joiner seated in the host's roster goes silent before it opens its nonce: the
     host starts a new round (fresh nonces all round, since a nonce already opened could
-    be ground against) and the game goes on with the player who comes next."""
+    be ground against) and the game goes on with the next holder of that seat's
+    invitation."""
     ghost_link, tap_link, *links = MemoryLink.group(5)
     tap, stop = Tap(tap_link), asyncio.Event()
     listening = asyncio.create_task(tap.run(stop))
@@ -279,7 +280,7 @@ async def test_a_seated_joiner_that_leaves_before_opening_its_nonce_does_not_str
             obj = unpack(message, 1 << 17) if message else None
             if obj and obj[:3] == ["hello", PROTOCOL_VERSION, HOST]:
                 await ghost_link.send(join_hello(ghost.identity, table_of(tmp_path)[1],
-                                                 commitment, obj))
+                                                 commitment, obj, seat=2))
             if obj and obj[0] == "roster" and ghost.identity.public_key in obj[1]:
                 seated.set()
                 await ghost_link.close()
@@ -346,9 +347,10 @@ def test_three_processes_through_a_relay_one_killed_and_resumed(tmp_path: Path) 
         host = start(["host", "--relay", f"ws://127.0.0.1:{port}", "--rules", "shed",
                       "--seats", "3", "--home", str(homes["host"]), *common],
                      tmp_path / "host.log")
-        url = wait_for(r"dealerless join (\S+)", tmp_path / "host.log")
+        urls = invitations(tmp_path / "host.log", 3)
         procs = {"host": host, **{n: start(["join", url, "--home", str(homes[n]), *common],
-                                             tmp_path / f"{n}.log") for n in names(3)[1:]}}
+                                             tmp_path / f"{n}.log")
+                                  for n, url in zip(names(3)[1:], urls, strict=True)}}
         victim = "join2"
         kill_at = random.Random(os.getpid()).randrange(2, 20)
         deadline = time.monotonic() + 30

@@ -15,9 +15,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from invites import table_of
+from invites import seat_named, table_of
 from relay_helpers import SEED
-from test_processes import finish, free_port, start, wait_for
+from test_processes import finish, free_port, invitations, start, wait_for
 
 from peers.bots.registry import BOTS
 from peers.net.config import HOST, JOIN, PeerConfig, PeerResult
@@ -44,7 +44,7 @@ def config(tmp: Path, name: str, timeout: float, hang_from: int | None = None) -
             await asyncio.Event().wait()   # this seat's player walks away
         return bot(view)
 
-    host, invitation = table_of(tmp)
+    host, invitation = table_of(tmp, seat_named(name))
     return PeerConfig(games_dir=tmp / name, role=HOST if name == "host" else JOIN,
                       identity=host if name == "host" else Identity(os.urandom(32)),
                       choose=choose, invitation=invitation,
@@ -175,9 +175,9 @@ def test_five_processes_play_mined_games_through_a_relay(tmp_path: Path) -> None
         seats.append(start(["host", "--relay", f"ws://127.0.0.1:{port}", "--rules",
                             "mined-games", "--seats", "5", "--bot", "greedy", "--home",
                             str(tmp_path / "h0"), "--timeout", "60"], tmp_path / "h0.log"))
-        url = wait_for(r"dealerless join (\S+)", tmp_path / "h0.log")
+        urls = invitations(tmp_path / "h0.log", 5)
         for i in range(1, 5):
-            seats.append(start(["join", url, "--bot", "random" if i % 2 else "greedy",
+            seats.append(start(["join", urls[i - 1], "--bot", "random" if i % 2 else "greedy",
                                 "--home", str(tmp_path / f"h{i}"), "--timeout", "60"],
                                tmp_path / f"h{i}.log"))
         assert [finish(p, 180) for p in seats] == [0] * 5

@@ -13,7 +13,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from test_processes import finish, free_port, start, wait_for
+from test_processes import finish, free_port, invitations, start, wait_for
 
 CLI = [sys.executable, "-m", "peers.cli"]
 
@@ -27,10 +27,11 @@ def test_three_processes_play_mexican_train_through_a_relay(tmp_path: Path) -> N
         seats.append(start(["host", "--relay", f"ws://127.0.0.1:{port}", "--rules",
                             "mexican-train", "--seats", "3", "--bot", "greedy", "--home",
                             str(tmp_path / "h0"), "--timeout", "60"], tmp_path / "h0.log"))
-        url = wait_for(r"dealerless join (\S+)", tmp_path / "h0.log")
+        urls = invitations(tmp_path / "h0.log", 3)
         for i, bot in ((1, "random"), (2, "greedy")):
-            seats.append(start(["join", url, "--bot", bot, "--home", str(tmp_path / f"h{i}"),
-                                "--timeout", "60"], tmp_path / f"h{i}.log"))
+            seats.append(start(["join", urls[i - 1], "--bot", bot, "--home",
+                                str(tmp_path / f"h{i}"), "--timeout", "60"],
+                               tmp_path / f"h{i}.log"))
         assert [finish(p, 120) for p in seats] == [0, 0, 0]
     finally:
         for proc in (*seats, relay):

@@ -41,6 +41,14 @@ def wait_for(pattern: str, log: Path, timeout: float = 20) -> str:
     raise AssertionError(f"{pattern!r} never appeared in {log}:\n{log.read_text()}")
 
 
+def invitations(log: Path, seats: int, timeout: float = 20) -> list[str]:
+    """The invitation URLs a `host` of `seats` printed, seat 1's first (spec 12.3)."""
+    if seats == 2:
+        return [wait_for(r"invitation: dealerless join (\S+)", log, timeout)]
+    wait_for(rf"(invitation for seat {seats - 1}: )", log, timeout)
+    return re.findall(r"invitation for seat \d: dealerless join (\S+)", log.read_text())
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))

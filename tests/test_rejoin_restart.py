@@ -23,6 +23,7 @@ from test_processes import (
     assert_same_valid_game,
     finish,
     free_port,
+    invitations,
     start,
     wait_for,
     wait_until_stored,
@@ -45,7 +46,8 @@ def _restarted(tmp: Path, timeout: str) -> tuple[Proc, Proc, Proc, str]:
                   "--rules", "mined-games", "--seats", "3", "--home", str(tmp / "h1"),
                   # Its handshake clock runs while it is stopped: room for a loaded machine.
                   "--timeout", "180"], tmp / "host.log")
-    url = wait_for(r"dealerless join (\S+)", tmp / "host.log")
+    urls = invitations(tmp / "host.log", 3)
+    url = urls[0]
     first = start(["join", url, "--bot", "greedy", "--home", str(tmp / "h2"),
                    "--timeout", "60"], tmp / "join.log")
     # The host has the joiner in its lobby: the joiner kept its record before it said hello.
@@ -59,19 +61,19 @@ def _restarted(tmp: Path, timeout: str) -> tuple[Proc, Proc, Proc, str]:
     wait_for(r"(relay listening)", tmp / "relay2.log")
     again = start(["join", url, "--bot", "greedy", "--home", str(tmp / "h2"),
                    "--timeout", timeout], tmp / "again.log")
-    return relay, host, again, url
+    return relay, host, again, urls
 
 
 def test_a_joiner_back_before_its_host_waits_for_the_room(tmp_path: Path) -> None:
     """The joiner says why it waits, then takes its seat once the host is back."""
-    relay, host, again, url = _restarted(tmp_path, "60")
+    relay, host, again, urls = _restarted(tmp_path, "60")
     third = None
     try:
         wait_for(f"({re.escape(NO_ROOM)})", tmp_path / "again.log")
         time.sleep(2)
         assert again.poll() is None, (tmp_path / "again.log").read_text()
         host.send_signal(signal.SIGCONT)
-        third = start(["join", url, "--bot", "greedy", "--home", str(tmp_path / "h3"),
+        third = start(["join", urls[1], "--bot", "greedy", "--home", str(tmp_path / "h3"),
                        "--timeout", "60"], tmp_path / "join3.log")
         assert finish(again) == 0, (tmp_path / "again.log").read_text()
         assert finish(third) == 0 and finish(host) == 0

@@ -13,6 +13,7 @@ leaving no copy of the secret in the file.
 from __future__ import annotations
 
 import asyncio
+import base64
 import os
 import signal
 import sqlite3
@@ -28,8 +29,8 @@ from test_processes import (
     wait_until_stored,
 )
 
-from peers.net.config import JOIN, Invitation
-from peers.net.invitation import dial_url, invitation_url, parse_invitation
+from peers.net.config import JOIN
+from peers.net.invitation import dial_url, parse_invitation
 from peers.net.launch import relay_room_seed, reopen
 from peers.store.games import GameStore
 from protocol.identity import Identity
@@ -57,8 +58,9 @@ def test_the_joiners_files_hold_no_secret_and_resume_still_works(
     host = start(["host", "--listen", f"127.0.0.1:{free_port()}", "--bot", "greedy",
                   "--home", str(tmp_path / "h1"), "--timeout", "60"], tmp_path / "host.log")
     url = wait_for(r"dealerless join (\S+)", tmp_path / "host.log", timeout=60)
-    secret_text = url.rpartition(".")[2]
-    secrets = [secret_text.encode(), parse_invitation(url).secret]
+    inv = parse_invitation(url)
+    secrets = [*(text.encode() for text in url.partition("#")[2].split(".")[2:]),
+               inv.room, inv.secret]   # the room secret and the seat's, as text and bytes
     join = start(["join", url, "--bot", "greedy", "--home", str(tmp_path / "h2"),
                   "--timeout", "60"], tmp_path / "join.log")
     resumed = None
@@ -88,14 +90,16 @@ def test_the_joiners_files_hold_no_secret_and_resume_still_works(
 
 def test_a_resume_keeps_the_room_seed_of_an_older_store_before_cutting_its_url(
         tmp_path: Path) -> None:
-    """An older joiner's store of a relay game has its whole invitation and no room_seed:
-    the resume stores the seed the invitation gives, then the dial URL alone."""
+    """An older joiner's store of a relay game has its whole invitation (of peer protocol
+    3: `URL#PIN.SECRET`, one SECRET that was also the room's) and no room_seed: the
+    resume stores the seed the invitation gives, then the dial URL alone."""
     keys = [Identity(os.urandom(32)).public_key for _ in range(2)]
     setup = GameSetup.create("bram", {"komi_halves": 1}, keys, [os.urandom(32)] * 2)
     base = f"ws://127.0.0.1:9/room/{os.urandom(16).hex()}"
-    inv = Invitation(bytes.fromhex(base[-32:]), os.urandom(16), os.urandom(16))
-    url = invitation_url(inv, base)
-    secret_text = url.rpartition(".")[2].encode()
+    secret = os.urandom(16)
+    secret_text = base64.urlsafe_b64encode(secret).rstrip(b"=")
+    url = f"{base}#{base64.urlsafe_b64encode(os.urandom(16)).decode().rstrip('=')}." \
+        f"{secret_text.decode()}"
     store = GameStore.create(tmp_path, setup, 1, os.urandom(32), {"role": JOIN, "url": url})
     store.close()
     store = GameStore.open(store.path)
@@ -105,6 +109,6 @@ def test_a_resume_keeps_the_room_seed_of_an_older_store_before_cutting_its_url(
         await link.close()
     asyncio.run(resume())
     assert store.meta("url") == base
-    assert store.meta("room_seed") == relay_room_seed(url, inv.secret).hex()
+    assert store.meta("room_seed") == relay_room_seed(url, secret).hex()
     store.close()
-    assert holding(tmp_path, [secret_text, inv.secret]) == []
+    assert holding(tmp_path, [secret_text, secret]) == []

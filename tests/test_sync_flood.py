@@ -69,7 +69,7 @@ class Forger:
 
 async def forge_in_room(url: str, forger: Forger, stop: threading.Event) -> None:
     """Enter the relay room of invitation `url` as a joiner and forge until `stop`."""
-    ws = await join_room(dial_url(url), parse_invitation(url).secret,   # an invitee
+    ws = await join_room(dial_url(url), parse_invitation(url).room,   # an invitee
                          max_size=MAX_MESSAGE_BYTES, compression=None)
     try:
         while not stop.is_set():

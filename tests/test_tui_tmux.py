@@ -150,8 +150,8 @@ def test_host_shows_invitation_then_sas_and_key_then_result(term: Terminal,
     found = re.fullmatch(r"dealerless join(ws://\S+)", text)
     assert found, before
     url = found.group(1)
-    assert re.fullmatch(r"ws://127\.0\.0\.1:\d+/dealerless/[0-9a-f]{32}#[\w-]{22}\.[\w-]{22}",
-                        url), url
+    assert re.fullmatch(r"ws://127\.0\.0\.1:\d+/dealerless/[0-9a-f]{32}"
+                        r"#[\w-]{22}\.1(\.[\w-]{22}){2}", url), url
     assert "c Copy invitation" in lines[23]
 
     log = tmp_path / "join.log"
@@ -186,8 +186,8 @@ def test_host_shows_invitation_then_sas_and_key_then_result(term: Terminal,
 def test_a_refused_join_exits_with_the_reason_before_any_table(term: Terminal,
                                                                tmp_path: Path) -> None:
     url = f"ws://127.0.0.1:{free_port()}/dealerless/{'0' * 32}"  # nobody listens there
-    term.start([*CLI, "join", f"{url}#{'A' * 22}.{'A' * 22}", "--home", str(tmp_path / "h"),
-                "--timeout", "300"])
+    term.start([*CLI, "join", f"{url}#{'A' * 22}.1.{'A' * 22}.{'A' * 22}", "--home",
+                str(tmp_path / "h"), "--timeout", "300"])
     done = term.wait(lambda s: "EXIT=" in s, timeout=15)  # seconds, not the 300 s timeout
     text = done.replace("\n", "")  # the terminal wraps the long lines
     assert "EXIT=1" in text and "connection refused, retrying (1)" in text, done
@@ -211,7 +211,7 @@ def test_a_failed_handshake_is_a_message_and_a_nonzero_exit(term: Terminal,
             key = room_key(room_seed(bytes(16), "0" * 32))   # the invitation's below
             silent.send(f"{solve(bytes.fromhex(challenge), '0' * 32, int(bits))} {key.hex()}")
             assert str(silent.recv(10)).startswith("room ")
-            term.start([*CLI, "join", f"{room}#{'A' * 22}.{'A' * 22}", "--home",
+            term.start([*CLI, "join", f"{room}#{'A' * 22}.1.{'A' * 22}.{'A' * 22}", "--home",
                         str(tmp_path / "h"), "--timeout", "2"])
             screen = term.wait(lambda s: "Press q to leave." in s)
             lines = rows(screen)

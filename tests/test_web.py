@@ -56,13 +56,15 @@ def test_three_pages_play_a_mexican_train_round_through_the_relay(
     try:
         wait_for(r"(relay listening)", tmp_path / "relay.log")
         seats = [Seat(browser, peers(f"p{i}")) for i in range(3)]
-        invitation = seats[0].host("mexican-train", 3, relay=f"ws://127.0.0.1:{port}")
-        assert invitation.startswith("dealerless join ws://127.0.0.1:")
-        seats[1].join(invitation)
-        # The host's page lists who asked for a seat while the table fills.
-        joined = seats[0].page.wait_for_selector("#joined li", timeout=30_000)
-        assert joined is not None and joined.inner_text().startswith("SHA256:")
-        seats[2].join(invitation)
+        invitations = seats[0].host("mexican-train", 3, relay=f"ws://127.0.0.1:{port}")
+        assert all(i.startswith("dealerless join ws://127.0.0.1:") for i in invitations)
+        seats[1].join(invitations[0])
+        # The host's page says, seat by seat, who asked for it while the table fills.
+        seats[0].page.wait_for_function(
+            "document.querySelector('#seat-1').innerText.includes('SHA256:')",
+            timeout=30_000)
+        assert "nobody yet" in seats[0].page.locator("#seat-2").inner_text()
+        seats[2].join(invitations[1])
         sas = [s.page.wait_for_selector("#sas", timeout=30_000) for s in seats]
         assert len({box.inner_text() for box in sas if box}) == 1  # one SAS for all
         play_together(seats, timeout=300)
@@ -80,7 +82,7 @@ def test_three_pages_play_a_mexican_train_round_through_the_relay(
 def test_a_bram_game_against_the_strong_bot(browser: Any, peers: Any,
                                             tmp_path: Path) -> None:
     seat = Seat(browser, peers("me"))
-    invitation = seat.host("bram", 2)
+    invitation, = seat.host("bram", 2)
     bot = start(["join", invitation.split()[-1], "--bot", "strong", "--home",
                  str(tmp_path / "bot")], tmp_path / "bot.log")
     try:
@@ -100,10 +102,10 @@ def test_a_bram_game_against_the_strong_bot(browser: Any, peers: Any,
 def test_a_mineshaft_round_with_two_people_and_two_bots(browser: Any, peers: Any,
                                                         tmp_path: Path) -> None:
     people = [Seat(browser, peers("a")), Seat(browser, peers("b"), PHONE)]
-    invitation = people[0].host("mineshaft", 4)
-    people[1].join(invitation)
-    bots = [start(["join", invitation.split()[-1], "--bot", "greedy", "--home",
-                   str(tmp_path / f"bot{i}")], tmp_path / f"bot{i}.log") for i in range(2)]
+    invitations = people[0].host("mineshaft", 4)
+    people[1].join(invitations[0])
+    bots = [start(["join", invitations[i].split()[-1], "--bot", "greedy", "--home",
+                   str(tmp_path / f"bot{i}")], tmp_path / f"bot{i}.log") for i in (1, 2)]
     try:
         play_together(people, timeout=300)
         assert [b.wait(60) for b in bots] == [0, 0]
@@ -155,7 +157,7 @@ def test_no_table_overflows_at_a_laptops_or_a_phones_size(browser: Any, peers: A
 
 def test_a_joined_table_is_titled_by_its_rules(browser: Any, peers: Any) -> None:
     host, guest = Seat(browser, peers("host")), Seat(browser, peers("guest"))
-    invitation = host.host("mineshaft", 2)
+    invitation, = host.host("mineshaft", 2)
     guest.join(invitation)
     title = guest.page.locator("#table-title")
     assert title.inner_text().startswith(("joining a table", "mineshaft")), title.inner_text()
@@ -188,7 +190,7 @@ def test_after_a_crash_the_page_resumes_the_saved_game(browser: Any, peers: Any,
                                                        tmp_path: Path) -> None:
     peer = peers("me")
     seat = Seat(browser, peer)
-    invitation = seat.host("bram", 2, timeout=60)
+    invitation, = seat.host("bram", 2, timeout=60)
     assert seat.page.locator("#table-title").inner_text().startswith("bram")   # not "a table"
     bot = start(["join", invitation.split()[-1], "--bot", "greedy", "--home",
                  str(tmp_path / "bot"), "--timeout", "60"], tmp_path / "bot.log")

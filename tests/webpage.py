@@ -99,15 +99,17 @@ class Seat:
         self.page.wait_for_selector("#table:not([hidden])")
 
     def host(self, rules: str, seats: int, relay: str | None = None,
-             timeout: int = 120) -> str:
+             timeout: int = 120) -> list[str]:
+        """Host a table; the invitations its page shows, seat 1's first (spec 12.3)."""
         self.form("host-form", rules, seats)
         if relay:
             self.page.fill("#host-form input[name=relay]", relay)
         self.page.fill("#host-form input[name=timeout]", str(timeout))
         self.page.click("#host-form button[type=submit]")
-        invitation = self.page.wait_for_selector("#invitation", timeout=20_000)
-        assert invitation is not None
-        return invitation.inner_text().strip()
+        self.page.wait_for_selector("#invitation", timeout=20_000)
+        shown = [box.inner_text().strip() for box in self.page.query_selector_all(".invitation")]
+        assert len(shown) == seats - 1, shown
+        return shown
 
     def join(self, invitation: str, timeout: int = 120) -> None:
         self.page.fill("#join-form input[name=invitation]", invitation)

@@ -40,7 +40,7 @@ def page_loads(browser: object, peer: WebPeer, n: int) -> list[float]:
 
 def move_delays(browser: object, host: WebPeer, joiner: WebPeer) -> list[float]:
     a, b = Seat(browser, host), Seat(browser, joiner)
-    b.join(a.host("bram", 2))
+    b.join(a.host("bram", 2)[0])
     a.page.wait_for_selector("#sas", timeout=60_000)
     delays = []
     seats = {0: a, 1: b}

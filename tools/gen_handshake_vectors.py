@@ -7,10 +7,11 @@
 
 Sections: `signatures` (the exact signed bytes and the signature of each handshake
 message kind), `pins` (a key and its pin, raw and as the invitation writes it),
-`invitations` (URLs and what a joiner reads from them, or why it stops), `pake` (a whole
-key exchange with every intermediate value) and `ignored` (messages a receiver must
-ignore, each with the check that fails). Keys, nonces and fresh bytes come from public
-labels (test values only).
+`secrets` (a table secret, its room secret and its seats' secrets), `invitations` (URLs
+and what a joiner reads from them, or why it stops), `pake` (the key exchange of each
+joining seat of a three-seat table, with every intermediate value) and `ignored`
+(messages a receiver must ignore, each with the check that fails). Keys, nonces and
+fresh bytes come from public labels (test values only).
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from peers.net.config import PeerError
-from peers.net.invitation import invitation_url, parse_invitation
+from peers.net.invitation import host_invitation, invitation_url, parse_invitation
 from peers.net.messages import PROTOCOL_VERSION, hello_commitment, read_join_hello
 from protocol.canonical import pack
 from protocol.errors import DealerlessError
@@ -36,6 +37,8 @@ from protocol.handshake_auth import (
     pake_generator,
     pake_scalar,
     pake_share,
+    room_secret,
+    seat_secret,
     sign,
     signed_bytes,
 )
@@ -49,7 +52,9 @@ def label(text: str, size: int = 32) -> bytes:
 
 
 HOST, JOINER = Identity(label("host seed")), Identity(label("joiner seed"))
-RID, SECRET = label("rid", 16), label("secret", 16)
+RID, TABLE = label("rid", 16), label("table secret", 16)
+ROOM, SEAT1, SEAT2 = room_secret(TABLE), seat_secret(TABLE, 1), seat_secret(TABLE, 2)
+BASE = f"ws://127.0.0.1:8765/room/{RID.hex()}"
 HOST_NONCE, JOIN_NONCE = label("host nonce"), label("joiner nonce")
 HOST_C, JOIN_C = hello_commitment(HOST_NONCE), hello_commitment(JOIN_NONCE)
 HOST_FRESH, JOIN_FRESH = label("host fresh"), label("joiner fresh")
@@ -58,17 +63,17 @@ SMALL_ORDER = bytes.fromhex("c7176a703d4dd84fba3c0b760d10670f2a2053fa2c39ccc64ec
 
 def host_hello_body(share: bytes) -> list[Any]:
     return ["hello", PROTOCOL_VERSION, "host", HOST.public_key, HOST_C, "bram",
-            {"komi_halves": 1}, 2, 0, share]
+            {"komi_halves": 1}, 2, 0, [share]]
 
 
 def signatures() -> list[dict[str, Any]]:
     """One round of a two-seat handshake: the host's hello (with the share of `pake`),
     a joiner's first hello, the roster of both, the joiner's open, the reveal that opens
     both commitments, and a refusal."""
-    share = pake_share(SECRET, RID, pake_scalar(HOST, RID, HOST_C, HOST_FRESH))
+    share = pake_share(SEAT1, RID, pake_scalar(HOST, RID, HOST_C, 1, HOST_FRESH))
     bodies = [("host", host_hello_body(share)),
-              ("join", ["hello", PROTOCOL_VERSION, "join", JOINER.public_key, JOIN_C, b"",
-                        b"", b""]),
+              ("join", ["hello", PROTOCOL_VERSION, "join", JOINER.public_key, JOIN_C, 1,
+                        b"", b"", b""]),
               ("host", ["roster", [HOST.public_key, JOINER.public_key], [HOST_C, JOIN_C]]),
               ("join", ["open", JOINER.public_key, JOIN_NONCE]),
               ("host", ["reveal", [HOST_NONCE, JOIN_NONCE]]),
@@ -88,9 +93,9 @@ def pins() -> list[dict[str, Any]]:
     out = []
     for who in (HOST, JOINER):
         pin = host_pin(who.public_key)
-        url = invitation_url(parse_invitation(f"ws://h:1/dealerless/{RID.hex()}#"
-                                              f"{_b64(pin)}.{_b64(SECRET)}"),
-                             f"ws://h:1/dealerless/{RID.hex()}")
+        inv = host_invitation(BASE, who.public_key, TABLE)
+        url = invitation_url(parse_invitation(f"{BASE}#{_b64(pin)}.1.{_b64(ROOM)}."
+                                              f"{_b64(inv.seat_secret(1))}"), BASE)
         out.append({"key": who.public_key.hex(), "pin": pin.hex(),
                     "pin_text": url.partition("#")[2].partition(".")[0]})
     return out
@@ -101,57 +106,90 @@ def _b64(data: bytes) -> str:
     return base64.urlsafe_b64encode(data).decode().rstrip("=")
 
 
+def secrets() -> dict[str, Any]:
+    """What the host derives from its table secret (12.3 "The invitation")."""
+    return {"table": TABLE.hex(), "room": ROOM.hex(),
+            "seats": {str(i): seat_secret(TABLE, i).hex() for i in range(1, 8)}}
+
+
 def invitations() -> list[dict[str, Any]]:
-    base = f"ws://127.0.0.1:8765/room/{RID.hex()}"
-    pin, secret = _b64(host_pin(HOST.public_key)), _b64(SECRET)
-    cases = [(f"{base}#{pin}.{secret}", "a whole invitation"),
-             (base, "no '#': an invitation of an older dealerless"),
-             (f"{base}#{pin}", "no secret"),
-             (f"{base}#{pin}.{secret}=", "padding is not written"),
-             (f"{base}#{pin}.{_b64(SECRET[:15])}", "a 15-byte secret"),
-             (f"{base}#{pin.replace('-', '+').replace('_', '/')}.{secret}",
+    pin, room = _b64(host_pin(HOST.public_key)), _b64(ROOM)
+    one, two = _b64(SEAT1), _b64(SEAT2)
+    host = host_invitation(BASE, HOST.public_key, TABLE)
+    made = [invitation_url(parse_invitation(f"{BASE}#{pin}.{i}.{room}.{_b64(S)}"), BASE)
+            for i, S in ((1, SEAT1), (2, SEAT2))]
+    assert made == [f"{BASE}#{pin}.1.{room}.{one}", f"{BASE}#{pin}.2.{room}.{two}"]
+    assert host.seat_secret(2) == SEAT2
+    cases = [(made[0], "the invitation to seat 1"),
+             (made[1], "the invitation to seat 2"),
+             (BASE, "no '#'"),
+             (f"{BASE}#{pin}.{_b64(SEAT1)}", "pin and one secret: peer protocol 3's "
+              "invitation, one secret for every seat"),
+             (f"{BASE}#{pin}.1.{room}", "no seat secret"),
+             (f"{BASE}#{pin}.0.{room}.{one}", "seat 0 is the host's: no invitation names it"),
+             (f"{BASE}#{pin}.8.{room}.{one}", "seat 8: a table has at most 8 seats, 0..7"),
+             (f"{BASE}#{pin}.01.{room}.{one}", "the seat is one digit"),
+             (f"{BASE}#{pin}.\uff11.{room}.{one}",
+              "the seat is an ASCII digit (this is FULLWIDTH DIGIT ONE)"),
+             (f"{BASE}#{pin}.1.{room}.{one}=", "padding is not written"),
+             (f"{BASE}#{pin}.1.{room}.{_b64(SEAT1[:15])}", "a 15-byte secret"),
+             (f"{BASE}#{pin}.1.{_b64(ROOM[:15])}.{one}", "a 15-byte room secret"),
+             (f"{BASE}#{pin.replace('-', '+').replace('_', '/')}.1.{room}.{one}",
               "standard base64, not base64url (when the pin holds - or _)"),
-             (f"ws://127.0.0.1:8765/room/{RID.hex()[:30]}#{pin}.{secret}",
+             (f"ws://127.0.0.1:8765/room/{RID.hex()[:30]}#{pin}.1.{room}.{one}",
               "a rendezvous id of 15 bytes")]
     out = []
     for url, note in cases:
         try:
             inv = parse_invitation(url)
             result: dict[str, Any] = {"result": "ok", "rid": inv.rid.hex(),
-                                      "pin": inv.pin.hex(), "secret": inv.secret.hex()}
+                                      "pin": inv.pin.hex(), "seat": inv.seat,
+                                      "room": inv.room.hex(), "secret": inv.secret.hex()}
         except PeerError:
             result = {"result": "refused"}
         out.append({"url": url, "note": note, **result})
-    assert [c["result"] for c in out][:2] == ["ok", "refused"]
+    assert [c["result"] for c in out][:3] == ["ok", "ok", "refused"]
+    assert all(c["result"] == "refused" for c in out[2:])
     return out
 
 
 def pake() -> dict[str, Any]:
-    fresh_h, fresh_j = HOST_FRESH, JOIN_FRESH
-    y_h = pake_scalar(HOST, RID, HOST_C, fresh_h)
-    y_j = pake_scalar(JOINER, RID, JOIN_C, fresh_j)
-    y_hs, y_js = pake_share(SECRET, RID, y_h), pake_share(SECRET, RID, y_j)
-    confirm = pake_confirm(RID, y_j, y_hs, y_js, y_hs, JOINER.public_key, JOIN_C, HOST_C)
-    assert confirm == pake_confirm(RID, y_h, y_hs, y_js, y_js, JOINER.public_key, JOIN_C,
-                                   HOST_C)
-    wrong = pake_share(label("a guessed secret", 16), RID, y_j)
-    return {"rid": RID.hex(), "secret": SECRET.hex(),
-            "generator": pake_generator(SECRET, RID).data.hex(),
-            "host": {"seed": HOST.seed.hex(), "commitment": HOST_C.hex(),
-                     "fresh": fresh_h.hex(), "scalar": scalar_bytes(y_h).hex(),
-                     "share": y_hs.hex()},
-            "joiner": {"seed": JOINER.seed.hex(), "key": JOINER.public_key.hex(),
-                       "commitment": JOIN_C.hex(), "fresh": fresh_j.hex(),
+    """The key exchange of each joining seat of a three-seat table: the host's hello
+    carries one share per seat, and joiner j answers for seat j."""
+    joiners = {1: JOINER, 2: Identity(label("second joiner seed"))}
+    commitments = {1: JOIN_C, 2: hello_commitment(label("second joiner nonce"))}
+    out: dict[str, Any] = {"rid": RID.hex(), "table": TABLE.hex(), "seats": 3,
+                           "host": {"seed": HOST.seed.hex(), "commitment": HOST_C.hex(),
+                                    "fresh": HOST_FRESH.hex()}, "exchanges": []}
+    for seat, joiner in joiners.items():
+        secret, jc = seat_secret(TABLE, seat), commitments[seat]
+        y_h = pake_scalar(HOST, RID, HOST_C, seat, HOST_FRESH)
+        y_j = pake_scalar(joiner, RID, jc, seat, JOIN_FRESH)
+        y_hs, y_js = pake_share(secret, RID, y_h), pake_share(secret, RID, y_j)
+        confirm = pake_confirm(RID, seat, y_j, y_hs, y_js, y_hs, joiner.public_key, jc,
+                               HOST_C)
+        assert confirm == pake_confirm(RID, seat, y_h, y_hs, y_js, y_js, joiner.public_key,
+                                       jc, HOST_C)
+        # Another seat's secret (what the holder of the other invitation has):
+        other = seat_secret(TABLE, 3 - seat)
+        wrong = pake_share(other, RID, y_j)
+        out["exchanges"].append({
+            "seat": seat, "secret": secret.hex(),
+            "generator": pake_generator(secret, RID).data.hex(),
+            "host_scalar": scalar_bytes(y_h).hex(), "host_share": y_hs.hex(),
+            "joiner": {"seed": joiner.seed.hex(), "key": joiner.public_key.hex(),
+                       "commitment": jc.hex(), "fresh": JOIN_FRESH.hex(),
                        "scalar": scalar_bytes(y_j).hex(), "share": y_js.hex()},
             "confirm": confirm.hex(),
-            "wrong_secret_share": wrong.hex(),
-            "wrong_secret_confirm": pake_confirm(RID, y_j, y_hs, wrong, y_hs,
-                                                 JOINER.public_key, JOIN_C, HOST_C).hex()}
+            "other_seat_share": wrong.hex(),
+            "other_seat_confirm": pake_confirm(RID, seat, y_j, y_hs, wrong, y_hs,
+                                               joiner.public_key, jc, HOST_C).hex()})
+    return out
 
 
 def ignored() -> list[dict[str, Any]]:
     """Messages a receiver must ignore (or, for a bad key, refuse), with the failing check."""
-    share = pake_share(SECRET, RID, 5)
+    share = pake_share(SEAT1, RID, 5)
     stranger = Identity(label("stranger seed"))
     hello = host_hello_body(share)
     cases: list[tuple[str, bytes, str, str]] = []
@@ -168,7 +206,7 @@ def ignored() -> list[dict[str, Any]]:
     cases.append(("refuse without a signature (version 2's shape)",
                   pack(["refuse", JOINER.public_key, "full", 2]), "shape",
                   "the joiner ignores it"))
-    join = ["hello", PROTOCOL_VERSION, "join", SMALL_ORDER, JOIN_C, b"", b"", b""]
+    join = ["hello", PROTOCOL_VERSION, "join", SMALL_ORDER, JOIN_C, 1, b"", b"", b""]
     cases.append(("joiner hello whose key has small order", pack([*join, bytes(64)]),
                   "point/small-order", "the host answers refuse 'key'"))
     out = []
@@ -204,7 +242,8 @@ def build() -> dict[str, Any]:
     return {"about": {"generated_by": "python tools/gen_handshake_vectors.py",
                       "spec": "spec/12-peers.md 12.3"},
             "signing_context": "dealerless/handshake-signature/2\\x00",
-            "signatures": signatures(), "pins": pins(), "invitations": invitations(),
+            "signatures": signatures(), "pins": pins(), "secrets": secrets(),
+            "invitations": invitations(),
             "pake": pake(), "ignored": ignored()}
 
 

@@ -170,12 +170,12 @@ class StalledReader:
             answer += chunk
         if b" 101 " not in answer.split(b"\r\n", 1)[0]:
             raise ConnectionError(answer.split(b"\r\n", 1)[0].decode(errors="replace"))
-        # An invitee (it holds the secret) signs the relay's challenge as a seat does
+        # An invitee (it holds the room secret) signs the relay's challenge as a seat does
         # (12.5 "Room key"), then sends one message and reads nothing ever again.
         line = self._text().split()
         if line[:1] == ["prove"]:
             room = path.rpartition("/")[2].partition("?")[0]
-            secret = parse_invitation(url).secret if "#" in url else BENCH_SECRET
+            secret = parse_invitation(url).room if "#" in url else BENCH_SECRET
             signature = sign_entry(room_seed(secret, room), bytes.fromhex(line[1]), room)
             self.sock.sendall(_masked(signature.hex().encode(), TEXT))
         self.sock.sendall(_masked(b"\x91\xa4sync", BINARY))

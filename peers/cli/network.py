@@ -2,7 +2,7 @@
 
 A game is hosted (`host --listen HOST:PORT`, or `host --relay URL` through a
 relay) for 2 to 8 seats (`--seats K`, as the rules allow) and joined by K-1
-players with the printed invitation URL. Each seat is a bot
+players, each with the invitation printed for its seat. Each seat is a bot
 (`--bot NAME`) or a person (the terminal UI). Results go to stdout, progress
 to stderr; the exit code is the verdict's (0 complete, 1 violation, 3 stopped
 waiting for a seat).
@@ -33,7 +33,7 @@ from peers.net.announce import announcer
 from peers.net.config import HOST, JOIN, PeerConfig, PeerError, PeerResult
 from peers.net.driver import NetworkDriver
 from peers.net.hosting import Hosting
-from peers.net.invitation import dial_url, host_invitation, invitation_url, parse_invitation
+from peers.net.invitation import dial_url, host_invitation, join_commands, parse_invitation
 from peers.net.launch import join_meta, open_host, open_join, reopen, url_host
 from peers.net.link import Link, LinkError
 from peers.net.peer import Peer
@@ -53,6 +53,7 @@ from peers.table.driver import (
 from peers.table.report import headline
 from peers.table.selfplay import default_seats, rule_params
 from protocol.errors import DealerlessError, LocalError
+from protocol.handshake_auth import room_secret
 from protocol.verifier import replay
 
 PASSPHRASE_HINT = ("set DEALERLESS_PASSPHRASE in the environment, or run from a terminal "
@@ -138,7 +139,8 @@ def _progress(event: Event) -> None:
     elif isinstance(event, SetupEvent):
         print("\n".join(_setup_lines(event)), flush=True)
     elif isinstance(event, LobbyEvent) and event.seats > 2:
-        print(f"dealerless: {len(event.joined)} of the {event.seats - 1} players have joined",
+        print(f"dealerless: {sum(f is not None for f in event.joined)} of the "
+              f"{event.seats - 1} players have joined",
               file=sys.stderr, flush=True)
     elif isinstance(event, StepEvent):
         print(f"  frame {event.seq:>3}  seat {event.seat}  {event.kind:<8} {event.note}",
@@ -231,29 +233,33 @@ def cmd_host(args: argparse.Namespace) -> int:
         table = f"relay {args.relay}" if args.relay else \
             f"listen {url_host(args.listen[0])}:{args.listen[1]}"
         hosting = Hosting.take_up(home_dir(args), args.rules, params, table, args.timeout)
-        opened = await open_host(args.relay, args.listen, _retrying(where), hosting.secret,
+        opened = await open_host(args.relay, args.listen, _retrying(where),
+                                 room_secret(hosting.secret),
                                  hosting.meta if hosting.taken_up else None)
         hosting.meta = opened.meta
-        url = opened.url
         _need_terminal("host", args.bot)
         identity = identity_of(args)
-        invitation = host_invitation(url, identity.public_key, hosting.secret)
-        url = invitation_url(invitation, url)
+        invitation = host_invitation(opened.url, identity.public_key, hosting.secret)
+        commands = join_commands(invitation, opened.url, args.seats)
         if hosting.taken_up:
             print("dealerless: taking up the table this home was hosting when it stopped, "
-                  f"in round {hosting.round} of its handshake: the invitation is the same "
+                  f"in round {hosting.round} of its handshake: the invitations are the same "
                   f"(to host a new table instead, remove {hosting.path})",
                   file=sys.stderr, flush=True)
-        print(f"invitation: dealerless join {url}", flush=True)
-        if args.seats > 2:
-            print(f"dealerless: a table of {args.seats}: waiting for {args.seats - 1} "
-                  "players to join with this invitation", file=sys.stderr, flush=True)
+        if len(commands) == 1:
+            print(f"invitation: {commands[0]}", flush=True)
+        else:
+            for seat, command in enumerate(commands, 1):
+                print(f"invitation for seat {seat}: {command}", flush=True)
+            print(f"dealerless: a table of {args.seats}: give each of the {args.seats - 1} "
+                  "other players their own invitation (one holder, one seat)",
+                  file=sys.stderr, flush=True)
         if opened.note:
             print(f"dealerless: {opened.note}", file=sys.stderr, flush=True)
         config = _config(args, HOST, opened.meta, identity, params)
         config.hosting, config.invitation = hosting, invitation
         return await _run(opened.link, config, None, args.bot,
-                          "dealerless host", f"dealerless join {url}", args.think_ms)
+                          "dealerless host", commands[0], args.think_ms)
     return _guard(main)
 
 

@@ -228,7 +228,8 @@ def add_network_commands(sub: Any) -> None:
 
     p = sub.add_parser("join", help="join a game from its invitation URL", **seat)
     p.add_argument("url", type=invitation_arg,
-                   help="the invitation: ws://...#PIN.SECRET, as the host printed it")
+                   help="the invitation: ws://...#PIN.SEAT.ROOM.SECRET, as the host "
+                        "printed it for your seat")
     p.set_defaults(komi=0)
     _seat_options(p)
     p.set_defaults(func=network.cmd_join)

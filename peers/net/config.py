@@ -9,6 +9,7 @@ from typing import Any, Protocol
 
 from peers.store.games import GameStore
 from peers.table.driver import AsyncChooser, Notify
+from protocol.handshake_auth import seat_secret
 from protocol.identity import Identity
 from protocol.setup import GameSetup
 from protocol.verifier import Verdict
@@ -23,12 +24,24 @@ class PeerError(Exception):
 
 @dataclass(frozen=True)
 class Invitation:
-    """What an invitation names beyond where to connect (12.3): the rendezvous id, the
-    pin of the host's identity key and the table's secret (peers/net/invitation.py)."""
+    """What an invitation names beyond where to connect (12.3, peers/net/invitation.py):
+    the rendezvous id, the pin of the host's identity key, the room secret R, and the
+    seat it invites to with that seat's secret S_i. The host's own has seat 0 and, as
+    `secret`, the table secret T that every S_i and R come from."""
 
     rid: bytes
     pin: bytes
-    secret: bytes
+    room: bytes = field(repr=False)     # never logged
+    seat: int
+    secret: bytes = field(repr=False)
+
+    def seat_secret(self, seat: int) -> bytes:
+        """S_seat: derived by the host; a joiner knows only its own."""
+        if self.seat == 0:
+            return seat_secret(self.secret, seat)
+        if seat != self.seat:
+            raise ValueError(f"an invitation to seat {self.seat} holds no other seat's secret")
+        return self.secret
 
 
 class HostRecord(Protocol):

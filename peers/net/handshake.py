@@ -56,8 +56,9 @@ from protocol.rules import make_rules
 from protocol.setup import NONCE_BYTES, GameSetup
 
 log = quiet_logger("dealerless.peer")  # a joiner may send anything, at any rate
-#: The host keeps at most this many would-be joiners in mind before the seats are fixed.
-MAX_CANDIDATES = 64
+#: The host keeps at most this many would-be joiners of each seat in mind before the
+#: seats are fixed: whoever holds one invitation cannot crowd out another's holder.
+MAX_CANDIDATES = 8
 
 
 @dataclass
@@ -68,7 +69,8 @@ class _HostRound:
     nonce: bytes = field(default_factory=lambda: os.urandom(NONCE_BYTES))
     #: Fresh bytes of this round's key-exchange scalar (12.3 "Authentication").
     pake: bytes = field(default_factory=lambda: os.urandom(32))
-    joiners: dict[bytes, tuple[bytes, float]] = field(default_factory=dict)
+    #: Would-be joiners: key -> (the seat its invitation names, commitment, last heard).
+    joiners: dict[bytes, tuple[int, bytes, float]] = field(default_factory=dict)
     roster: Roster | None = None
     roster_message: bytes = b""
     fixed_at: float = 0.0
@@ -78,18 +80,30 @@ class _HostRound:
     def commitment(self) -> bytes:
         return hello_commitment(self.nonce)
 
-    def silent(self) -> list[str]:
-        """The seated joiners that have not opened their nonce."""
+    def silent(self) -> dict[int, bytes]:
+        """The seated joiners that have not opened their nonce: seat -> key."""
         assert self.roster is not None
-        return [f"seat {s} ({fingerprint(key)})" for s, key in enumerate(self.roster.keys)
-                if s and key not in self.opened]
+        return {s: key for s, key in enumerate(self.roster.keys)
+                if s and key not in self.opened}
+
+    def candidates(self, seat: int) -> list[bytes]:
+        """Who asked for `seat` in this round, in the order they first asked."""
+        return [j for j, (s, _, _) in self.joiners.items() if s == seat]
+
+
+def _seats(silent: dict[int, bytes]) -> str:
+    """Seats that took their place and did not open, as the host names them (12.3)."""
+    return ", ".join(f"seat {s} ({fingerprint(key)}, the holder of invitation {s})"
+                     for s, key in silent.items())
 
 
 def _check_confirm(rid: bytes, y: int, share: bytes, joiner: JoinHello,
                    host_commitment: bytes) -> None:
-    """EncodingError (pake/confirm, point/*) unless the joiner holds the secret (12.3)."""
-    check_confirm(pake_confirm(rid, y, share, joiner.share, joiner.share, joiner.key,
-                               joiner.commitment, host_commitment), joiner.confirm)
+    """EncodingError (pake/confirm, point/*) unless the joiner holds the secret of the
+    seat it claims (12.3)."""
+    check_confirm(pake_confirm(rid, joiner.seat, y, share, joiner.share, joiner.share,
+                               joiner.key, joiner.commitment, host_commitment),
+                  joiner.confirm)
 
 
 class Handshake(JoinerSide):
@@ -138,37 +152,41 @@ class Handshake(JoinerSide):
                 rnd.roster_message = kept.roster
             kept.key = me
         live: list[bytes] = []     # joiners that opened in an abandoned round: seated first
+        abandoned: dict[int, list[bytes]] = {}   # seat -> the keys that held it silent
         repeat = Backoff(cfg.sync_interval, self.cap)
         self._keep(rnd)            # before a hello commits to its nonce
         inv = self.inv
 
-        exchanges: dict[bytes, tuple[int, bytes]] = {}
+        exchanges: dict[tuple[bytes, int], tuple[int, bytes]] = {}
 
-        def exchange() -> tuple[int, bytes]:
-            """This round's key-exchange scalar and share (12.3 "Authentication")."""
-            if rnd.commitment not in exchanges:
-                y = pake_scalar(cfg.identity, inv.rid, rnd.commitment, rnd.pake)
-                exchanges[rnd.commitment] = y, pake_share(inv.secret, inv.rid, y)
-            return exchanges[rnd.commitment]
+        def exchange(seat: int) -> tuple[int, bytes]:
+            """This round's key-exchange scalar and share for `seat` (12.3
+            "Authentication")."""
+            if (rnd.commitment, seat) not in exchanges:
+                y = pake_scalar(cfg.identity, inv.rid, rnd.commitment, seat, rnd.pake)
+                exchanges[rnd.commitment, seat] = \
+                    y, pake_share(inv.seat_secret(seat), inv.rid, y)
+            return exchanges[rnd.commitment, seat]
 
         def hello() -> bytes:
             return self._signed(["hello", PROTOCOL_VERSION, HOST, me, rnd.commitment,
-                                 cfg.rules, ruleset.params, k, rnd.number, exchange()[1]])
+                                 cfg.rules, ruleset.params, k, rnd.number,
+                                 [exchange(seat)[1] for seat in range(1, k)]])
 
         while True:
             now = time.monotonic()
             if rnd.roster is None:
-                for key in [j for j, (_, heard) in rnd.joiners.items()
+                for key in [j for j, (_, _, heard) in rnd.joiners.items()
                             if now - heard > self.stale]:
                     log.info("forgot %s: not heard from for %.1f s", fingerprint(key),
                              self.stale)
                     del rnd.joiners[key]
                     self._lobby(rnd, k)
-                if len(rnd.joiners) >= k - 1:   # in join order; the others are refused
-                    order = sorted(rnd.joiners, key=lambda j: j not in live)  # stable
-                    chosen = order[:k - 1]
+                asked = [rnd.candidates(seat) for seat in range(1, k)]
+                if all(asked):   # each seat to its first asker; the others are refused
+                    chosen = [sorted(c, key=lambda j: j not in live)[0] for c in asked]  # stable
                     rnd.roster = Roster((me, *chosen),
-                                        (rnd.commitment, *(rnd.joiners[j][0] for j in chosen)))
+                                        (rnd.commitment, *(rnd.joiners[j][1] for j in chosen)))
                     rnd.roster_message = self._signed(rnd.roster.body())
                     rnd.fixed_at = now
                     self._keep(rnd)   # before the roster leaves
@@ -187,7 +205,12 @@ class Handshake(JoinerSide):
                 # opened in this round is spent, since a roster fixed after seeing it
                 # could be ground. Those who did open keep their precedence.
                 log.info("%s did not open its nonce; starting the handshake again",
-                         ", ".join(rnd.silent()))
+                         _seats(rnd.silent()))
+                for seat in range(1, k):   # a seat that opened since is no longer to blame
+                    if seat in rnd.silent():
+                        abandoned.setdefault(seat, []).append(rnd.roster.keys[seat])
+                    else:
+                        abandoned.pop(seat, None)
                 live = [j for j in rnd.roster.keys[1:] if j in rnd.opened]
                 rnd = _HostRound(rnd.number + 1)
                 self._keep(rnd)
@@ -196,7 +219,7 @@ class Handshake(JoinerSide):
             if now >= deadline:
                 if kept is not None:
                     kept.remove()     # the handshake is over for good
-                raise PeerError(self._host_gave_up(k, rnd))
+                raise PeerError(self._host_gave_up(k, rnd, abandoned))
             if repeat.due(now):
                 await self.link.send(hello() if rnd.roster is None else rnd.roster_message)
             message = await self.link.recv(min(repeat.left(now), max(deadline - now, 0.01)))
@@ -211,18 +234,25 @@ class Handshake(JoinerSide):
                     key = joiner.key
                     if key == me:
                         log.warning("ignored a joiner with the host's own identity key")
+                    elif joiner.seat >= k:
+                        log.warning("ignored a joiner asking for seat %d of a table of %d",
+                                    joiner.seat, k)
                     elif joiner.answers != rnd.commitment:   # it has not seen this round's hello
                         if self.answers.may_answer(("hello",)):
                             await self.link.send(hello())
                     elif rnd.roster is not None:
                         if key in rnd.roster.keys and self.answers.may_answer(("roster",)):
                             await self.link.send(rnd.roster_message)
-                    elif key in rnd.joiners or len(rnd.joiners) < MAX_CANDIDATES:
-                        y, share = exchange()
+                    elif (rnd.joiners.get(key, (0,))[0] == joiner.seat
+                          or len(rnd.candidates(joiner.seat)) < MAX_CANDIDATES):
+                        y, share = exchange(joiner.seat)
                         JUDGED.confirm(obj, share, partial(
                             _check_confirm, inv.rid, y, share, joiner, rnd.commitment))
                         new = key not in rnd.joiners
-                        rnd.joiners[key] = (joiner.commitment, now)  # a known key keeps its place
+                        if not new and rnd.joiners[key][0] != joiner.seat:
+                            del rnd.joiners[key]   # it holds another invitation too
+                        # a known key keeps its place
+                        rnd.joiners[key] = (joiner.seat, joiner.commitment, now)
                         if new:
                             self._lobby(rnd, k)
                 elif obj[0] == "open" and rnd.roster is not None and len(obj) == 4:
@@ -266,17 +296,28 @@ class Handshake(JoinerSide):
             kept.keep()
 
     def _lobby(self, rnd: _HostRound, k: int) -> None:
-        self.cfg.notify(LobbyEvent(tuple(fingerprint(j) for j in rnd.joiners), k))
+        self.cfg.notify(LobbyEvent(tuple(
+            fingerprint(asked[0]) if (asked := rnd.candidates(seat)) else None
+            for seat in range(1, k)), k))
 
-    def _host_gave_up(self, k: int, rnd: _HostRound) -> str:
+    def _host_gave_up(self, k: int, rnd: _HostRound, abandoned: dict[int, list[bytes]]) -> str:
         within = f"within {self.cfg.move_timeout:.0f} s"
-        if rnd.roster is None:
-            if k == 2:
-                return f"no opponent answered {within}"
-            return (f"{len(rnd.joiners)} of the {k - 1} other players joined {within}; "
-                    "no game was started")
-        return (f"{', '.join(rnd.silent())} took a seat but did not finish the "
-                f"handshake {within}; no game was started")
+        if rnd.roster is not None:
+            return (f"{_seats(rnd.silent())} took a seat but did not finish the handshake "
+                    f"{within}; no game was started")
+        if abandoned:   # the round was started again for them: they are why, not the lobby
+            named = "; ".join(
+                f"seat {seat} (the holder of invitation {seat}) took it "
+                f"{len(keys)} time{'s' * (len(keys) > 1)}, last as {fingerprint(keys[-1])}"
+                for seat, keys in sorted(abandoned.items()))
+            return (f"{named}, and never finished the handshake {within}; no game was "
+                    "started")
+        if k == 2:
+            return f"no opponent answered {within}"
+        missing = [str(seat) for seat in range(1, k) if not rnd.candidates(seat)]
+        return (f"{k - 1 - len(missing)} of the {k - 1} other players joined {within}; "
+                f"nobody answered the invitation to seat{'s' * (len(missing) > 1)} "
+                f"{', '.join(missing)}; no game was started")
 
     def _create_store(self, setup: GameSetup, seat: int) -> GameStore:
         meta = {"role": self.cfg.role, **self.cfg.meta}

@@ -82,13 +82,14 @@ class JoinerSide:
             commitment = hello_commitment(kept.nonce)
             if offer is None:
                 return self._signed(["hello", PROTOCOL_VERSION, JOIN, me, commitment,
-                                     b"", b"", b""])
-            y = pake_scalar(cfg.identity, inv.rid, commitment, fresh)
+                                     inv.seat, b"", b"", b""])
+            y = pake_scalar(cfg.identity, inv.rid, commitment, inv.seat, fresh)
             share = pake_share(inv.secret, inv.rid, y)
-            confirm = pake_confirm(inv.rid, y, offer.share, share, offer.share, me,
+            host_share = offer.share(inv.seat)
+            confirm = pake_confirm(inv.rid, inv.seat, y, host_share, share, host_share, me,
                                    commitment, offer.commitment)
             return self._signed(["hello", PROTOCOL_VERSION, JOIN, me, commitment,
-                                 offer.commitment, share, confirm])
+                                 inv.seat, offer.commitment, share, confirm])
 
         while True:
             now = time.monotonic()
@@ -113,6 +114,11 @@ class JoinerSide:
                                         "another one (another --home)")
                     if cfg.offer_check is not None:
                         cfg.offer_check(seen.rules)
+                    if inv.seat >= seen.seats:
+                        raise PeerError(f"this invitation is for seat {inv.seat}, but the "
+                                        f"host's table has {seen.seats} seats (0 to "
+                                        f"{seen.seats - 1}): it is not an invitation to "
+                                        "this table")
                     if offer is None or seen.round > offer.round:
                         if roster is not None:   # a new round: our opened nonce is spent
                             kept.nonce, kept.roster, roster = os.urandom(NONCE_BYTES), None, None
@@ -123,6 +129,9 @@ class JoinerSide:
                     seated = read_roster(check_signature(offer.key, inv.rid, obj), offer)
                     if me in seated.keys:
                         seat = seated.keys.index(me)
+                        if seat != inv.seat:
+                            raise EncodingError("roster/seat", f"the roster puts us at seat "
+                                                f"{seat}, not {inv.seat}")
                         if seated.commitments[seat] != hello_commitment(kept.nonce):
                             raise PeerError(
                                 f"seat {seat} of this game went to another `join` with your "

@@ -50,7 +50,7 @@ from protocol.rules import make_rules
 from protocol.setup import NONCE_BYTES
 
 #: The record's name and format version, its first two items.
-FORMAT = ("hosting", 1)
+FORMAT = ("hosting", 2)   # 2: its secret is the table secret T of peer protocol 4 (12.3)
 _MAX_RECORD = 1 << 17
 
 
@@ -61,14 +61,15 @@ class Hosting:
 
     path: Path
     table: bytes
-    nonce: bytes = field(default_factory=lambda: os.urandom(NONCE_BYTES))
-    pake: bytes = field(default_factory=lambda: os.urandom(32))
+    # The nonce, the exchange bytes and the table secret are never logged (repr=False).
+    nonce: bytes = field(default_factory=lambda: os.urandom(NONCE_BYTES), repr=False)
+    pake: bytes = field(default_factory=lambda: os.urandom(32), repr=False)
     round: int = 0
     key: bytes | None = None
     roster: bytes | None = None
     meta: dict[str, str] = field(default_factory=dict)
-    #: The table's secret, which the invitation carries (12.3 "Authentication").
-    secret: bytes = field(default_factory=lambda: os.urandom(SECRET_BYTES))
+    #: The table secret T, which every invitation's secrets come from (12.3 "The invitation").
+    secret: bytes = field(default_factory=lambda: os.urandom(SECRET_BYTES), repr=False)
     taken_up: bool = False
 
     @classmethod
@@ -127,5 +128,5 @@ def seated(record: HostRecord, rules: str, params: dict[str, Any]) -> Roster:
     obj = obj[:-1]   # the host's own signature, which it made
     seats = make_rules(rules, dict(params)).deal.seats
     offer = Offer(record.key, hello_commitment(record.nonce), rules, params, seats,
-                  record.round, b"")
+                  record.round, ())
     return read_roster(obj, offer)

@@ -1,12 +1,15 @@
-"""The invitation (spec/12-peers.md 12.3, "The invitation" and "Authentication").
+"""Invitations (spec/12-peers.md 12.3, "The invitation" and "Authentication").
 
-`dealerless join URL#PIN.SECRET`: URL is where to connect, its last path segment the
-rendezvous id (16 random bytes in hex); after the `#`, never sent to any server, PIN
-pins the host's identity key (protocol/handshake_auth.py host_pin) and SECRET is 16
-random bytes that only those invited hold, each in unpadded base64url. A joiner obeys
-only messages signed by the pinned key, and proves to the host that it holds the
-secret, so that whoever sees the rendezvous id (a relay operator sees every one)
-cannot take the invited seat.
+`dealerless join URL#PIN.SEAT.ROOM.SECRET`: URL is where to connect, its last path
+segment the rendezvous id (16 random bytes in hex); after the `#`, never sent to any
+server, PIN pins the host's identity key (protocol/handshake_auth.py host_pin), SEAT is
+the joining seat the invitation is for (one digit, 1..7), ROOM the table's room secret
+(what a relay room's key comes from) and SECRET that seat's own 16 random-looking bytes,
+each of PIN, ROOM and SECRET in unpadded base64url. The host prints one invitation per
+joining seat. A joiner obeys only messages signed by the pinned key, and proves to the
+host that it holds its seat's secret, so that whoever sees the rendezvous id (a relay
+operator sees every one) cannot take an invited seat, and an invitee cannot take
+another invitee's.
 """
 
 from __future__ import annotations
@@ -17,7 +20,8 @@ import re
 
 from peers.net.config import Invitation, PeerError
 from peers.net.link import check_url
-from protocol.handshake_auth import PIN_BYTES, SECRET_BYTES, host_pin
+from protocol.deck import MAX_SEATS
+from protocol.handshake_auth import PIN_BYTES, SECRET_BYTES, host_pin, room_secret
 
 _RID = re.compile(r"/([0-9a-f]{32})/?$")
 
@@ -43,27 +47,60 @@ def _unb64(text: str, size: int) -> bytes | None:
     return data if len(data) == size and _b64(data) == text else None
 
 
-def host_invitation(url: str, host_key: bytes, secret: bytes) -> Invitation:
-    """The host's own invitation for the table at `url`."""
-    return Invitation(rendezvous_id(url), host_pin(host_key), secret)
+def host_invitation(url: str, host_key: bytes, table: bytes) -> Invitation:
+    """The host's own invitation for the table at `url`, whose table secret is `table`."""
+    return Invitation(rendezvous_id(url), host_pin(host_key), room_secret(table), 0, table)
+
+
+def seat_invitations(host: Invitation, seats: int) -> list[Invitation]:
+    """The invitations the host hands out: one to each of seats 1..seats-1."""
+    return [Invitation(host.rid, host.pin, host.room, seat, host.seat_secret(seat))
+            for seat in range(1, seats)]
+
+
+def join_commands(host: Invitation, base: str, seats: int) -> list[str]:
+    """What the host hands out, one for each joining seat in seat order: the `join`
+    command with that seat's invitation."""
+    return [f"dealerless join {invitation_url(inv, base)}"
+            for inv in seat_invitations(host, seats)]
+
+
+_SEAT = re.compile(f"[1-{MAX_SEATS - 1}]")
 
 
 def parse_invitation(url: str) -> Invitation:
     """The invitation in `url`; PeerError naming what is missing or wrong."""
     rid = rendezvous_id(url)
     _, sep, tail = url.partition("#")
-    pin_text, dot, secret_text = tail.partition(".")
-    pin, secret = _unb64(pin_text, PIN_BYTES), _unb64(secret_text, SECRET_BYTES)
-    if not sep or not dot or pin is None or secret is None:
-        raise PeerError("this invitation lacks the host's pin and the table's secret after "
-                        "its '#' (copy the whole invitation; one from an older dealerless "
-                        "does not work with this one)")
-    return Invitation(rid, pin, secret)
+    parts = tail.split(".")
+    if sep and len(parts) == 4 and _SEAT.fullmatch(parts[1]):
+        pin, room, secret = (_unb64(parts[0], PIN_BYTES), _unb64(parts[2], SECRET_BYTES),
+                             _unb64(parts[3], SECRET_BYTES))
+        if pin is not None and room is not None and secret is not None:
+            return Invitation(rid, pin, room, int(parts[1]), secret)
+    raise PeerError("this invitation lacks the host's pin, the seat and the secrets after "
+                    "its '#' (copy the whole invitation; one from an older dealerless "
+                    "does not work with this one)")
 
 
 def invitation_url(inv: Invitation, base: str) -> str:
-    """The invitation URL: `base` (where to connect) with the pin and the secret."""
-    return f"{dial_url(base)}#{_b64(inv.pin)}.{_b64(inv.secret)}"
+    """The invitation URL of a joining seat: `base` (where to connect) with the pin, the
+    seat and the secrets."""
+    if inv.seat == 0:
+        raise ValueError("the host's own invitation is never handed out: it holds the "
+                         "table secret")
+    return (f"{dial_url(base)}#{_b64(inv.pin)}.{inv.seat}.{_b64(inv.room)}."
+            f"{_b64(inv.secret)}")
+
+
+def legacy_room_secret(url: str) -> bytes | None:
+    """The secret of a whole invitation of peer protocol 3 (`URL#PIN.SECRET`, one secret
+    for every seat), which was also its relay room's secret; None for anything else. Only
+    a game database an older dealerless wrote holds one (12.4)."""
+    parts = url.partition("#")[2].split(".")
+    if len(parts) != 2 or _unb64(parts[0], PIN_BYTES) is None:
+        return None
+    return _unb64(parts[1], SECRET_BYTES)
 
 
 def check_invitation(url: str) -> Invitation:

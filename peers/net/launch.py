@@ -14,8 +14,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from peers.net.config import HOST, PeerError
-from peers.net.invitation import dial_url, parse_invitation
+from peers.net.config import HOST
+from peers.net.invitation import dial_url, legacy_room_secret, parse_invitation
 from peers.net.joining import joined_before
 from peers.net.link import ClientLink, HostLink, Link, LinkError
 from peers.net.relay import OPEN_ROOM
@@ -97,22 +97,23 @@ class Opened:
     note: str | None
 
 
-def relay_room_seed(url: str, secret: bytes) -> bytes:
-    """The key seed of the relay room `url` names, from the invitation's secret (12.5)."""
-    return room_seed(secret, dial_url(url).partition("?")[0].rstrip("/").rpartition("/")[2])
+def relay_room_seed(url: str, room: bytes) -> bytes:
+    """The key seed of the relay room `url` names, from the invitations' room secret
+    (12.5)."""
+    return room_seed(room, dial_url(url).partition("?")[0].rstrip("/").rpartition("/")[2])
 
 
 async def open_host(relay: str | None, where: tuple[str, int] | None,
-                    on_retry: Say, secret: bytes,
+                    on_retry: Say, room: bytes,
                     kept: dict[str, str] | None = None) -> Opened:
     """A new game's link: a room on `relay`, or a server listening at `where`. With `kept`,
     the meta of a table a `host` that stopped during the handshake opened (12.3), the
     same room or the same address and path again, so that its invitation still holds.
-    `secret` is the table's (12.3): a relay room's key comes from it."""
+    `room` is the table's room secret (12.3): a relay room's key comes from it."""
     rid = os.urandom(16).hex()
     if relay:
         url = kept["url"] if kept else f"{relay}/room/{rid}"
-        seed = relay_room_seed(url, secret)
+        seed = relay_room_seed(url, room)
         client = ClientLink(url + OPEN_ROOM, fail_fast=True, on_retry=on_retry,
                             label=f"the relay {relay}", room_seed=seed)
         client.start()
@@ -133,8 +134,8 @@ async def open_host(relay: str | None, where: tuple[str, int] | None,
 def join_meta(url: str) -> dict[str, str]:
     """What a joiner keeps of its invitation `url` for `resume` (12.4): the invitation,
     and for a relay room the room's key seed. The game's database keeps only the
-    invitation's dial URL (peers/net/handshake.py), never its pin and secret."""
-    return {"url": url, "room_seed": relay_room_seed(url, parse_invitation(url).secret).hex()}
+    invitation's dial URL (peers/net/handshake.py), never its pin and secrets."""
+    return {"url": url, "room_seed": relay_room_seed(url, parse_invitation(url).room).hex()}
 
 
 def stored_room_seed(store: GameStore) -> bytes | None:
@@ -144,10 +145,8 @@ def stored_room_seed(store: GameStore) -> bytes | None:
     if re.fullmatch(r"[0-9a-f]{64}", kept):
         return bytes.fromhex(kept)
     stored = store.meta("url")
-    try:
-        return relay_room_seed(stored, parse_invitation(stored).secret)
-    except PeerError:
-        return None
+    room = legacy_room_secret(stored)
+    return None if room is None else relay_room_seed(stored, room)
 
 
 async def open_join(url: str, on_retry: Say, home: Path | None = None,
@@ -166,7 +165,7 @@ async def open_join(url: str, on_retry: Say, home: Path | None = None,
         on_retry(text)
 
     link = ClientLink(dial_url(url), fail_fast=not back, on_retry=heard,
-                      room_seed=relay_room_seed(url, parse_invitation(url).secret))
+                      room_seed=relay_room_seed(url, parse_invitation(url).room))
     link.start()
     if not back:
         await link.wait_connected()

@@ -4,8 +4,10 @@ Peer messages are canonical msgpack arrays. Before the game, K = 2..8 seats
 agree on a setup by commit, then reveal; each of these messages ends with its sender's
 signature (protocol/handshake_auth.py), which the readers here expect removed:
 
-    ["hello", 3, "host", key, commitment, rules, params, K, round, share, sig]  the offer
-    ["hello", 3, "join", key, commitment, host commitment, share, confirm, sig]  a joiner
+    ["hello", 4, "host", key, commitment, rules, params, K, round, shares, sig]  the
+                                  offer, with a key-exchange share for each joining seat
+    ["hello", 4, "join", key, commitment, seat, host commitment, share, confirm, sig]
+                                  a joiner, for the seat its invitation names
     ["roster", keys, commitments, sig]          the host fixes the seats (seat 0 is it)
     ["open", key, nonce, sig]                   a seated joiner opens its commitment
     ["reveal", nonces, sig]                     the host opens its own, passes on all
@@ -41,7 +43,7 @@ from protocol.setup import GameSetup
 
 #: The version of the peer protocol in every hello (12.3); version 1 had two seats only,
 #: version 2 no signatures.
-PROTOCOL_VERSION = 3
+PROTOCOL_VERSION = 4
 
 
 def hello_commitment(nonce: bytes) -> bytes:
@@ -82,7 +84,11 @@ class Offer:
     params: dict[str, Any]
     seats: int
     round: int
-    share: bytes
+    #: The key-exchange share of each joining seat: shares[i - 1] for seat i (12.3).
+    shares: tuple[bytes, ...]
+
+    def share(self, seat: int) -> bytes:
+        return self.shares[seat - 1]
 
 
 @dataclass(frozen=True)
@@ -116,14 +122,20 @@ def read_offer(body: list[Any]) -> Offer:
     refused = other_version(body)
     if refused:
         raise PeerError(refused)
-    _, _, _, key, commitment, rules, params, seats, rnd, share = as_array(body, 10,
-                                                                          "host hello")
+    _, _, _, key, commitment, rules, params, seats, rnd, shares = as_array(body, 10,
+                                                                           "host hello")
     if not isinstance(params, dict):
         raise EncodingError("hello/params", "parameters are a map")
+    k = as_int(seats, "seats", MIN_SEATS, MAX_SEATS)
     offer = Offer(_key(key), as_bytes(commitment, "commitment", 32), as_str(rules, "rules"),
-                  params, as_int(seats, "seats", MIN_SEATS, MAX_SEATS),
-                  as_int(rnd, "round", 0, 1 << 32), as_bytes(share, "share", 32))
-    decode_point(offer.share)
+                  params, k, as_int(rnd, "round", 0, 1 << 32),
+                  tuple(as_bytes(y, "share", 32)
+                        for y in as_list(shares, "shares", MAX_SEATS - 1)))
+    if len(offer.shares) != k - 1:
+        raise EncodingError("hello/shares", f"a table of {k} has {k - 1} key-exchange "
+                            f"shares, one for each joining seat, not {len(offer.shares)}")
+    for share in offer.shares:
+        decode_point(share)
     try:
         ruleset = make_rules(offer.rules, dict(params))
     except DealerlessError as exc:
@@ -139,12 +151,13 @@ def read_offer(body: list[Any]) -> Offer:
 
 @dataclass(frozen=True)
 class JoinHello:
-    """A joiner's hello, its signature removed. `answers` is the host commitment it
-    answers (empty if none yet), `share` and `confirm` its half of the invitation's key
-    exchange (empty with no answer)."""
+    """A joiner's hello, its signature removed. `seat` is the one its invitation names,
+    `answers` the host commitment it answers (empty if none yet), `share` and `confirm`
+    its half of that seat's key exchange (empty with no answer)."""
 
     key: bytes
     commitment: bytes
+    seat: int
     answers: bytes
     share: bytes
     confirm: bytes
@@ -152,10 +165,12 @@ class JoinHello:
 
 def read_join_hello(body: list[Any]) -> JoinHello:
     """A joiner's hello: EncodingError if malformed (point/* for a key that is not one)."""
-    _, version, _, key, commitment, answers, share, confirm = as_array(body, 8, "join hello")
+    _, version, _, key, commitment, seat, answers, share, confirm = as_array(body, 9,
+                                                                             "join hello")
     if as_int(version, "hello version") != PROTOCOL_VERSION:
         raise EncodingError("hello/version", f"a version {version} hello")
     hello = JoinHello(_key(key), as_bytes(commitment, "commitment", 32),
+                      as_int(seat, "seat", 1, MAX_SEATS - 1),
                       as_bytes(answers, "host commitment", max_len=32),
                       as_bytes(share, "share", max_len=32),
                       as_bytes(confirm, "confirm", max_len=CONFIRM_BYTES))

@@ -6,7 +6,7 @@ which peers cannot forge since the relay forwards binary messages only:
   nonce in decimal (protocol/relay_work.py) and the room's public key;
 - `prove <challenge hex>` to whoever enters a room that exists: the seat answers with
   its entry signature under the room key (protocol/relay_entry.py), which only those
-  who hold the invitation's secret can make;
+  who hold the invitations' room secret can make;
 - `room <epoch> <start>` once the seat is in: the room's messages that follow are
   numbered from `start`. The seat counts them, and when it reconnects it says what it
   holds (`from=<epoch>.<n>`), so the relay sends it only what is new.

@@ -5,7 +5,7 @@ Two questions, each a text line the relay sends and one text line it reads back:
 - `work C B` to whoever opens a room: the answer `N K` pays for the room (N meets B
   bits) and gives the room's public key K;
 - `prove C` to whoever enters a room that exists: the answer is the entry signature
-  under the room's key, which only those who hold the invitation's secret can make.
+  under the room's key, which only those who hold the invitations' room secret can make.
 Answers are read by 12.5's exact grammar (ASCII digits, lowercase hex), never by
 str.isdigit() or bytes.fromhex(), which take more; a wrong answer is a refusal that
 names what was wrong, never an exception in the relay.

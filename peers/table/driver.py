@@ -81,10 +81,11 @@ class SetupEvent:
 
 @dataclass(frozen=True)
 class LobbyEvent:
-    """A host's table filling up: the fingerprints of the players who asked for a seat so
-    far, in the order they asked, and how many seats the table has."""
+    """A host's table filling up: for each joining seat 1..seats-1, the fingerprint of
+    the player who first asked for it with its invitation (None while nobody has), and
+    how many seats the table has."""
 
-    joined: tuple[str, ...]
+    joined: tuple[str | None, ...]
     seats: int
 
 

@@ -68,10 +68,11 @@ class WebSeat:
     """One person's seat in a game this server runs."""
 
     def __init__(self, table_id: str, kind: str, seat: int, timeout: float | None,
-                 invitation: str | None = None) -> None:
+                 invitations: tuple[str, ...] = ()) -> None:
         self.id, self.kind, self.seat = table_id, kind, seat
         self.timeout = timeout
-        self.invitation = invitation
+        #: A host's `join` commands, one per joining seat in seat order (12.3).
+        self.invitations = invitations
         self.game: Any = None          # protocol Game, once the setup is agreed
         self.rules: str | None = None  # the rule set asked for, before the setup is agreed
         self.setup: dict[str, Any] | None = None
@@ -212,7 +213,7 @@ class WebSeat:
         return {"type": "table", "id": self.id, "kind": self.kind, "seat": self.seat,
                 "rules": self.game.setup.rules if self.game is not None else self.rules,
                 "seats": self.game.seats if self.game is not None else None,
-                "timeout": self.timeout, "invitation": self.invitation,
+                "timeout": self.timeout, "invitations": list(self.invitations),
                 "setup": self.setup, "view": self.view, "awaiting": self.awaiting,
                 "asked": self.asked, "log": self.log[-MAX_LOG:], "end": self.end,
                 "error": self.error,

@@ -16,7 +16,7 @@ from typing import Any
 
 from peers.net.announce import announcer
 from peers.net.config import HOST, JOIN, Invitation, PeerConfig, PeerError
-from peers.net.invitation import dial_url, host_invitation, invitation_url, parse_invitation
+from peers.net.invitation import dial_url, host_invitation, join_commands, parse_invitation
 from peers.net.launch import join_meta, open_host, open_join, reopen
 from peers.net.link import Link, LinkError
 from peers.net.peer import Peer
@@ -25,9 +25,10 @@ from peers.store.games import GameStore, StoreError
 from peers.table.driver import LocalDriver, NoticeEvent, describe
 from peers.web.seat import WebSeat
 from protocol.errors import DealerlessError
-from protocol.handshake_auth import SECRET_BYTES
+from protocol.handshake_auth import SECRET_BYTES, room_secret
 from protocol.identity import Identity
 from protocol.match import encode_match, link_of, verify_match
+from protocol.rules import make_rules
 from protocol.verifier import replay
 
 log = logging.getLogger("dealerless.web")
@@ -137,11 +138,15 @@ class Tables:
 
     async def host(self, rules: str, params: dict[str, Any], relay: str | None,
                    listen: tuple[str, int] | None, timeout: float) -> WebSeat:
-        secret = os.urandom(SECRET_BYTES)
-        opened = await self._opening(open_host(relay, listen, self._say("the relay"), secret))
-        invitation = host_invitation(opened.url, self.identity.public_key, secret)
-        ws = self._new(HOST, 0, timeout,
-                       f"dealerless join {invitation_url(invitation, opened.url)}")
+        try:
+            seats = make_rules(rules, params).deal.seats
+        except DealerlessError as exc:
+            raise TableError(f"rules {rules}: {exc}") from None
+        table = os.urandom(SECRET_BYTES)   # the table secret (12.3 "The invitation")
+        opened = await self._opening(open_host(relay, listen, self._say("the relay"),
+                                               room_secret(table)))
+        invitation = host_invitation(opened.url, self.identity.public_key, table)
+        ws = self._new(HOST, 0, timeout, tuple(join_commands(invitation, opened.url, seats)))
         ws.rules = rules
         if opened.note:
             ws.notify(NoticeEvent(opened.note))
@@ -212,8 +217,8 @@ class Tables:
     # -- common ----------------------------------------------------------------------------
 
     def _new(self, kind: str, seat: int, timeout: float | None,
-             invitation: str | None = None) -> WebSeat:
-        ws = WebSeat(os.urandom(8).hex(), kind, seat, timeout, invitation)
+             invitations: tuple[str, ...] = ()) -> WebSeat:
+        ws = WebSeat(os.urandom(8).hex(), kind, seat, timeout, invitations)
         self.seats[ws.id] = ws
         return ws
 

@@ -39,29 +39,42 @@ function title(t) {
 function drawSession(t, actions) {
   const box = $("session");
   box.replaceChildren();
-  if (!t.setup && t.invitation && !t.error) {
-    const text = el("code", { id: "invitation", class: "invitation" }, t.invitation);
-    const copy = el("button", { type: "button", id: "copy-invitation", onclick: async () => {
-      try {
-        await navigator.clipboard.writeText(t.invitation);
-        actions.toast("invitation copied");
-      } catch {
-        const range = document.createRange();
-        range.selectNodeContents(text);
-        getSelection().removeAllRanges();
-        getSelection().addRange(range);
-        actions.toast("select and copy the invitation (the clipboard is not available)");
-      }
-    } }, "Copy");
+  if (!t.setup && t.invitations && t.invitations.length && !t.error) {
+    // One invitation per joining seat (spec 12.3): whoever holds one can take that seat
+    // and no other, so each goes to one player.
     const joined = t.lobby ? t.lobby.joined : [];
-    const seats = t.lobby ? t.lobby.seats : t.seats;
-    box.append(el("p", {}, "Give the other players this invitation:"),
-               el("div", { class: "copyline" }, text, copy),
-               el("p", { class: "dim" }, seats ? `Waiting for the table to fill: `
-                 + `${joined.length} of ${seats - 1} players have asked for a seat.`
-                 : "Waiting for the table to fill..."),
-               el("ul", { id: "joined", class: "joined mono" },
-                  joined.map((f) => el("li", {}, f))));
+    const lines = t.invitations.map((inv, i) => {
+      const text = el("code", { id: i ? `invitation-${i + 1}` : "invitation",
+                                class: "invitation" }, inv);
+      const copy = el("button", { type: "button", class: "copy-invitation",
+                                  id: i ? `copy-invitation-${i + 1}` : "copy-invitation",
+                                  onclick: async () => {
+        try {
+          await navigator.clipboard.writeText(inv);
+          actions.toast(`invitation for seat ${i + 1} copied`);
+        } catch {
+          const range = document.createRange();
+          range.selectNodeContents(text);
+          getSelection().removeAllRanges();
+          getSelection().addRange(range);
+          actions.toast("select and copy the invitation (the clipboard is not available)");
+        }
+      } }, "Copy");
+      const who = joined[i] ? `seat ${i + 1}: ${joined[i]} has asked for it`
+                            : `seat ${i + 1}: nobody yet`;
+      return [t.invitations.length > 1
+                ? el("p", { class: "dim seatline", id: `seat-${i + 1}` }, who) : null,
+              el("div", { class: "copyline" }, text, copy)];
+    }).flat().filter((n) => n);
+    const asked = joined.filter((f) => f).length;
+    const others = t.invitations.length;
+    box.append(el("p", {}, others > 1
+                 ? `Give each of the other ${others} players their own invitation:`
+                 : "Give the other player this invitation:"),
+               ...lines,
+               el("p", { class: "dim", id: "lobby" }, `Waiting for the table to fill: `
+                 + `${asked} of ${others} ${others > 1 ? "players have" : "player has"} `
+                 + "asked for a seat."));
     return;
   }
   if (t.setup) {

@@ -1,6 +1,7 @@
-"""handshake.json: the peer handshake of spec/12-peers.md 12.3 (the invitation, the
-messages' signatures, the host's pin, the key exchange over SECRET, and messages a
-receiver ignores), through wire.handshake and wire.ed25519."""
+"""handshake.json: the peer handshake of spec/12-peers.md 12.3, peer protocol 4 (the
+table secret's room and seat secrets, the invitations, the messages' signatures, the
+host's pin, the key exchange over each joining seat's secret, and messages a receiver
+ignores), through wire.handshake and wire.ed25519."""
 
 from __future__ import annotations
 
@@ -27,6 +28,8 @@ from independent.wire.handshake import (
     pake_isk,
     pake_scalar,
     parse_invitation,
+    room_secret,
+    seat_secret,
     signed_bytes,
 )
 from independent.wire.msgpack_pure import pack, unpack
@@ -81,6 +84,8 @@ def check_round(t: Tally, m: dict[str, list[Any]]) -> None:
          (host[3], host[4]))
     t.eq("roster seat 1 = joiner hello's key and commitment", (roster[1][1], roster[2][1]),
          (join[3], join[4]))
+    t.eq("joiner hello names seat 1, its seat in the roster", join[5], 1)
+    t.eq("host hello: K-1 shares", len(host[9]), host[7] - 1)
     t.eq("open: seat 1's key and nonce", (m["open"][1], m["open"][2]),
          (roster[1][1], m["reveal"][1][1]))
     t.eq("reveal: K nonces", len(m["reveal"][1]), len(roster[1]))
@@ -90,6 +95,24 @@ def check_round(t: Tally, m: dict[str, list[Any]]) -> None:
          (host[3], host[7]))
 
 
+def check_host_hello(t: Tally, d: dict[str, Any], m: dict[str, list[Any]], rid: bytes,
+                     pin: bytes) -> None:
+    """The host hello's `shares`, re-signed by the host: K-1 of them, each a valid point
+    (the joiner validates every share of the hello)."""
+    host, seed = m["hello (host)"], hx(d["pake"]["host"]["seed"])
+    share = host[9][0]
+    small = bytes(32)  # 0 encodes a point of order 4 (2.3 refuses it)
+    for what, shares, want in (("as signed", host[9], "ok"),
+                               ("with one share too many", [*host[9], share], "shape"),
+                               ("with no share", [], "shape"),
+                               ("with a share of 31 bytes", [share[:31]], "shape"),
+                               ("with a small-order share", [small], "point/small-order")):
+        body = [*host[:9], shares]
+        wire = pack([*body, ed25519_sign(seed, signed_bytes(rid, body))])
+        t.code(f"joiner reads the host hello (K = {host[7]}) {what}",
+               lambda w=wire: joiner_reads(w, rid, pin, host[3]), want)
+
+
 def check_pins(t: Tally, d: dict[str, Any]) -> None:
     for i, p in enumerate(d["pins"]):
         pin = host_pin(hx(p["key"]))
@@ -97,67 +120,125 @@ def check_pins(t: Tally, d: dict[str, Any]) -> None:
         t.eq(f"pin {i} text (unpadded base64url)", b64url(pin), p["pin_text"])
 
 
+def check_secrets(t: Tally, d: dict[str, Any]) -> None:
+    """"The invitation": R = H(INVITE_ROOM, T)[:16], S_i = H(INVITE_SEAT, T, u8(i))[:16]."""
+    s = d["secrets"]
+    table = hx(s["table"])
+    t.eq("table secret: 16 bytes", len(table), 16)
+    t.eq("room secret R = H(INVITE_ROOM, T)[:16]", room_secret(table).hex(), s["room"])
+    t.eq("seat secrets for the joining seats 1..7", sorted(s["seats"], key=int),
+         [str(i) for i in range(1, 8)])
+    for i, want in s["seats"].items():
+        t.eq(f"seat {i} secret S_i = H(INVITE_SEAT, T, u8(i))[:16]",
+             seat_secret(table, int(i)).hex(), want)
+    t.ok("seat secrets are distinct and differ from the room's",
+         len({*s["seats"].values(), s["room"]}) == len(s["seats"]) + 1)
+
+
 def check_invitations(t: Tally, d: dict[str, Any]) -> None:
+    s = d["secrets"]
     for v in d["invitations"]:
         try:
-            rid, pin, secret = parse_invitation(v["url"])
-            got = {"result": "ok", "rid": rid.hex(), "pin": pin.hex(), "secret": secret.hex()}
+            rid, pin, seat, room, secret = parse_invitation(v["url"])
+            got: dict[str, Any] = {"result": "ok", "rid": rid.hex(), "pin": pin.hex(),
+                                   "seat": seat, "room": room.hex(), "secret": secret.hex()}
         except Refused as e:
             got = {"result": "refused", "why": str(e)}
-        want = {k: v[k] for k in ("result", "rid", "pin", "secret") if k in v}
+        want = {k: v[k] for k in ("result", "rid", "pin", "seat", "room", "secret") if k in v}
         t.eq(f"invitation: {v['note']} ({got.get('why', 'read')})",
-             {k: got[k] for k in want}, want)
+             {k: got.get(k) for k in want}, want)
+        if got["result"] == "ok":
+            t.eq(f"invitation: {v['note']}: ROOM is the table's R", got["room"], s["room"])
+            t.eq(f"invitation: {v['note']}: SECRET is S_{got['seat']} of the table",
+                 got["secret"], s["seats"].get(str(got["seat"])))
 
 
-def _side(d: dict[str, Any], name: str, rid: bytes, gen: bytes) -> tuple[int, bytes]:
-    s = d[name]
-    y = pake_scalar(hx(s["seed"]), rid, hx(s["commitment"]), hx(s["fresh"]))
-    return y, smul(y, gen)
+def _host_state(p: dict[str, Any], gens: dict[int, bytes], rid: bytes) -> dict[str, Any]:
+    """The host's side of the round, from its seed and fresh bytes alone: for each joining
+    seat i of its K, y_h,i and Y_h,i = y_h,i*G_i (`gens`: G_i over that seat's secret)."""
+    h = p["host"]
+    commitment, seats = hx(h["commitment"]), {}
+    for i in range(1, p["seats"]):
+        y = pake_scalar(hx(h["seed"]), rid, commitment, i, hx(h["fresh"]))
+        seats[i] = (y, smul(y, gens[i]))
+    return {"commitment": commitment, "seats": seats}
+
+
+def _join_hello(j: dict[str, Any], rid: bytes, seat: int, answers: bytes, share: bytes,
+                confirm: bytes) -> bytes:
+    """A joiner hello, signed by the joiner's seed."""
+    body = ["hello", 4, "join", hx(j["key"]), hx(j["commitment"]), seat, answers, share,
+            confirm]
+    return pack([*body, ed25519_sign(hx(j["seed"]), signed_bytes(rid, body))])
 
 
 def check_pake(t: Tally, d: dict[str, Any], m: dict[str, list[Any]]) -> None:
-    """Generator, both scalars (3.4 hedged) and shares, confirm from either side, and a
-    joiner's hello with that confirm through the host's checks."""
+    """Per joining seat of a K-seat table: the generator over S_i, both scalars (3.4
+    hedged) and shares, ISK from either side, confirm; then joiner hellos through the
+    host's checks: accepted with its confirm, refused with another seat's secret, for
+    another seat, or answering another round."""
     p = d["pake"]
-    rid, h, j = hx(p["rid"]), p["host"], p["joiner"]
-    gen = pake_generator(hx(p["secret"]), rid)
-    t.eq("pake generator G = H2P(PAKE_GENERATOR, SECRET, rid)", gen.hex(), p["generator"])
-    y_h, share_h = _side(p, "host", rid, gen)
-    y_j, share_j = _side(p, "joiner", rid, gen)
-    for nm, y, share in (("host", y_h, share_h), ("joiner", y_j, share_j)):
-        t.eq(f"pake {nm} scalar (3.4 k_0, label pake)", y.to_bytes(32, "little").hex(),
-             p[nm]["scalar"])
-        t.eq(f"pake {nm} share y*G", share.hex(), p[nm]["share"])
-    t.eq("pake joiner key of its seed", public_key(hx(j["seed"])).hex(), j["key"])
-    t.eq("pake host commitment = the host hello's", hx(h["commitment"]), m["hello (host)"][4])
-    t.eq("pake host share = the host hello's", hx(h["share"]), m["hello (host)"][9])
-    t.eq("pake joiner commitment = the joiner hello's", hx(j["commitment"]),
-         m["hello (join)"][4])
-    isk_h = pake_isk(rid, y_h, share_h, share_j, share_j)
-    isk_j = pake_isk(rid, y_j, share_h, share_j, share_h)
-    t.eq("pake ISK: the host's = the joiner's", isk_h, isk_j)
-    ids = hx(j["key"]), hx(j["commitment"]), hx(h["commitment"])
-    t.eq("pake confirm (joiner side)", pake_confirm(isk_j, *ids).hex(), p["confirm"])
-    t.eq("pake confirm (host side)", pake_confirm(isk_h, *ids).hex(), p["confirm"])
-    wrong = hx(p["wrong_secret_share"])
-    t.code("wrong-secret share is a valid point (2.3)", lambda: decode_point(wrong), "ok")
-    t.ok("wrong-secret share differs from the joiner's", wrong != share_j)
-    t.ok("wrong_secret_confirm differs from confirm", p["wrong_secret_confirm"] != p["confirm"])
-    host_sees = pake_confirm(pake_isk(rid, y_h, share_h, wrong, wrong), *ids)
-    t.ok("host's confirm for the wrong-secret share != wrong_secret_confirm",
-         host_sees.hex() != p["wrong_secret_confirm"])
-    # The joiner's hello answering the host's round, signed by its seed, then read by the
-    # host's checks: accepted, or refused for another secret or another round.
-    state = {"y": y_h, "share": share_h, "commitment": hx(h["commitment"])}
-    for nm, answers, share, confirm, want in (
-            ("joiner hello with its confirm", h["commitment"], share_j, p["confirm"], "ok"),
-            ("joiner hello of another secret", h["commitment"], wrong,
-             p["wrong_secret_confirm"], "pake/confirm"),
-            ("joiner hello answering another round", j["commitment"], share_j, p["confirm"],
-             "round")):
-        body = ["hello", 3, "join", ids[0], ids[1], hx(answers), share, hx(confirm)]
-        wire = pack([*body, ed25519_sign(hx(j["seed"]), signed_bytes(rid, body))])
-        t.code(f"host reads a {nm}", lambda w=wire: host_reads(w, rid, state), want)
+    rid, h, k = hx(p["rid"]), p["host"], p["seats"]
+    hc = hx(h["commitment"])
+    t.eq("pake: the table secret is secrets'", p["table"], d["secrets"]["table"])
+    t.eq("pake: one exchange per joining seat 1..K-1", [e["seat"] for e in p["exchanges"]],
+         list(range(1, k)))
+    t.eq("pake host commitment = the host hello's", hc, m["hello (host)"][4])
+    gens = {i: pake_generator(hx(d["secrets"]["seats"][str(i)]), rid) for i in range(1, k)}
+    state = _host_state(p, gens, rid)
+    for e in p["exchanges"]:
+        i, j = e["seat"], e["joiner"]
+        nm = f"pake seat {i}"
+        t.eq(f"{nm}: secret is S_{i} of the table", e["secret"], d["secrets"]["seats"][str(i)])
+        gen = gens[i]
+        t.eq(f"{nm}: generator G_i = H2P(PAKE_GENERATOR, S_i, rid)", gen.hex(), e["generator"])
+        y_h, share_h = state["seats"][i]
+        t.eq(f"{nm}: host scalar (3.4 k_0, label pake, rid || commitment || u8(i))",
+             y_h.to_bytes(32, "little").hex(), e["host_scalar"])
+        t.eq(f"{nm}: host share Y_h,i = y_h,i*G_i", share_h.hex(), e["host_share"])
+        jc = hx(j["commitment"])
+        y_j = pake_scalar(hx(j["seed"]), rid, jc, i, hx(j["fresh"]))
+        share_j = smul(y_j, gen)
+        t.eq(f"{nm}: joiner scalar (3.4 k_0, its own commitment)",
+             y_j.to_bytes(32, "little").hex(), j["scalar"])
+        t.eq(f"{nm}: joiner share Y_j = y_j*G_i", share_j.hex(), j["share"])
+        t.eq(f"{nm}: joiner key of its seed", public_key(hx(j["seed"])).hex(), j["key"])
+        isk_h = pake_isk(rid, i, y_h, share_h, share_j, share_j)
+        isk_j = pake_isk(rid, i, y_j, share_h, share_j, share_h)
+        t.eq(f"{nm}: ISK, the host's = the joiner's", isk_h, isk_j)
+        ids = hx(j["key"]), jc, hc
+        t.eq(f"{nm}: confirm (joiner side)", pake_confirm(isk_j, *ids).hex(), e["confirm"])
+        t.eq(f"{nm}: confirm (host side)", pake_confirm(isk_h, *ids).hex(), e["confirm"])
+        if i == 1:
+            t.eq(f"{nm}: the host hello's shares[0]", share_h, m["hello (host)"][9][0])
+            t.eq(f"{nm}: joiner = the signed joiner hello's key and commitment",
+                 (hx(j["key"]), jc), (m["hello (join)"][3], m["hello (join)"][4]))
+        # The holder of another seat's secret S_o claiming seat i: its share y_j*G_o, and
+        # its confirm over K = y_j*Y_h,i (the host's share for seat i).
+        o = next(x for x in range(1, k) if x != i)
+        wrong, wrong_confirm = hx(e["other_seat_share"]), hx(e["other_seat_confirm"])
+        t.code(f"{nm}: other seat's share is a valid point (2.3)", lambda w=wrong:
+               decode_point(w), "ok")
+        t.eq(f"{nm}: other seat's share = y_j*G_o (S_{o}'s generator)",
+             smul(y_j, gens[o]), wrong)
+        t.eq(f"{nm}: other seat's confirm, over K = y_j*Y_h,i",
+             pake_confirm(pake_isk(rid, i, y_j, share_h, wrong, share_h), *ids), wrong_confirm)
+        host_sees = pake_confirm(pake_isk(rid, i, y_h, share_h, wrong, wrong), *ids)
+        t.ok(f"{nm}: the host's confirm for the other seat's share differs from its "
+             "sender's", host_sees != wrong_confirm)
+        for what, seat, answers, share, confirm, want in (
+                ("with its confirm", i, hc, share_j, hx(e["confirm"]), "ok"),
+                ("with the other seat's secret share", i, hc, wrong, wrong_confirm,
+                 "pake/confirm"),
+                ("with its confirm, claiming the other seat", o, hc, share_j,
+                 hx(e["confirm"]), "pake/confirm"),
+                ("answering another round", i, jc, share_j, hx(e["confirm"]), "round"),
+                ("for seat K, which the table has not", k, hc, share_j, hx(e["confirm"]),
+                 "seat"),
+                ("that has seen no host hello", i, b"", b"", b"", "ok")):
+            wire = _join_hello(j, rid, seat, answers, share, confirm)
+            t.code(f"{nm}: host reads a joiner hello {what}",
+                   lambda w=wire: host_reads(w, rid, state), want)
 
 
 def check_ignored(t: Tally, d: dict[str, Any], rid: bytes, pin: bytes,
@@ -179,16 +260,24 @@ def check_ignored(t: Tally, d: dict[str, Any], rid: bytes, pin: bytes,
 
 def check_handshake(t: Tally) -> None:
     d = load(t, "handshake.json")
+    check_secrets(t, d)
     ok = [v for v in d["invitations"] if v["result"] == "ok"]
-    t.eq("one invitation is read", len(ok), 1)
+    t.eq("one invitation is read per joining seat 1..K-1", [v["seat"] for v in ok],
+         list(range(1, d["pake"]["seats"])))
     rid, pin = hx(ok[0]["rid"]), hx(ok[0]["pin"])
-    t.eq("the invitation's secret is the key exchange's", ok[0]["secret"], d["pake"]["secret"])
-    t.eq("the invitation's rid is the key exchange's", ok[0]["rid"], d["pake"]["rid"])
+    t.eq("every invitation names the same rid, pin and room",
+         {(v["rid"], v["pin"], v["room"]) for v in ok}, {(ok[0]["rid"], ok[0]["pin"],
+                                                        ok[0]["room"])})
+    t.eq("the invitations' rid is the key exchange's", ok[0]["rid"], d["pake"]["rid"])
+    t.eq("each invitation's secret is its seat's key exchange's",
+         [(v["seat"], v["secret"]) for v in ok],
+         [(e["seat"], e["secret"]) for e in d["pake"]["exchanges"]])
     host_key = hx(d["pins"][0]["key"])
-    t.eq("the invitation pins pins[0]'s key", d["pins"][0]["pin"], ok[0]["pin"])
+    t.eq("the invitations pin pins[0]'s key", d["pins"][0]["pin"], ok[0]["pin"])
     try:
         bodies = check_signatures(t, d, rid, pin, host_key)
         check_round(t, bodies)
+        check_host_hello(t, d, bodies, rid, pin)
         check_pake(t, d, bodies)
     except (SpecError, KeyError, IndexError, TypeError) as e:
         t.ok(f"signed messages readable: {type(e).__name__} {e}", False)

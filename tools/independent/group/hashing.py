@@ -46,6 +46,8 @@ TAGS = {
     "SEAL_DECRYPT": "dealerless/challenge/seal-decrypt",
     "SEAL_STREAM": "dealerless/seal/stream",
     "HOST_PIN": "dealerless/host-pin",
+    "INVITE_ROOM": "dealerless/invitation/room",
+    "INVITE_SEAT": "dealerless/invitation/seat",
     "PAKE_GENERATOR": "dealerless/h2p/pake",
     "PAKE_KEY": "dealerless/pake/key",
     "PAKE_CONFIRM": "dealerless/pake/confirm",

@@ -1,21 +1,29 @@
-"""The peer handshake, spec/12-peers.md 12.3: the invitation, the messages, their
-signatures and the key exchange over the invitation's secret (CPace).
+"""The peer handshake, spec/12-peers.md 12.3 (peer protocol 4): the invitation, the
+table secret's room and seat secrets, the messages, their signatures and the key
+exchange over each joining seat's secret (CPace).
 
 Nothing here is a verifier's: a seat checks these before any game exists. Checks
 spec/vectors/handshake.json (checks.handshake).
 
 Decisions where 12.3 is silent (cited below as [Hn]):
-[H1] "The invitation": PIN and SECRET are read only if each is 22 characters of the
-     base64url alphabet whose re-encoding is itself, so the 4 unused low bits of the
-     last character are zero ("exactly 16 bytes so written"); the rendezvous id (the
-     last path segment) is read only if it is 32 lower-case hex digits, as "16 random
-     bytes in hex" is written by the host.
+[H1] "The invitation": the fragment is exactly four fields PIN.SEAT.ROOM.SECRET split
+     at "."; SEAT is one ASCII character "1".."7" (12.3 says "one digit 1..7"; a
+     non-ASCII decimal digit such as U+FF11 is not taken for one); PIN, ROOM and
+     SECRET are read only if each is 22 characters of the base64url alphabet whose
+     re-encoding is itself, so the 4 unused low bits of the last character are zero
+     ("exactly 16 bytes so written"); the rendezvous id (the last path segment) is
+     read only if it is 32 lower-case hex digits, as "16 random bytes in hex" is
+     written by the host.
 [H2] "Authentication": a receiver checks, in this order, item 1 of a hello (its peer
      version), the message's shape (the table of "Messages"), the pin of a host's key
      (a joiner), every identity key and key-exchange share received (2.3), the
      signature (8.3), then a joiner's `confirm` (the host). Keys come before the
      signature because 8.3 step 3 refuses a small-order key, so the host could never
      answer `"key"` to a hello whose key fails 2.3 if the signature came first.
+[H3] "Messages": a hello's `seat` is read as an integer 1..7 and a host hello's
+     `shares` as exactly K-1 byte strings of 32; the host reads a joiner hello that
+     names a seat it has not (not below its K, step 3 "for seat i (1..K-1)") as
+     `seat`, after the signature and before the round and the confirm.
 """
 
 from __future__ import annotations
@@ -35,7 +43,7 @@ from independent.wire.msgpack_pure import pack, unpack
 #: "Authentication": the prefix of every handshake signature.
 PREFIX = b"dealerless/handshake-signature/2\x00"
 #: "Messages": the peer protocol's own version.
-PEER_VERSION = 3
+PEER_VERSION = 4
 #: "Links": the largest message.
 MAX_MESSAGE = 65_536 + 256
 REASONS = ("full", "seated", "key")
@@ -43,8 +51,8 @@ REASONS = ("full", "seated", "key")
 
 class Ignored(SpecError):
     """A message a receiver ignores (or answers with a refusal), naming the check it
-    fails: `version`, `shape`, `pin`, `round` or a code (2.3, `handshake/bad-signature`,
-    `pake/confirm`)."""
+    fails: `version`, `shape`, `pin`, `seat`, `round` or a code (2.3,
+    `handshake/bad-signature`, `pake/confirm`)."""
 
 
 def ignore(check: str) -> Any:
@@ -58,6 +66,7 @@ class Refused(ValueError):
 
 _B64URL = re.compile(r"[A-Za-z0-9_-]{22}")
 _HEX = frozenset(string.digits + "abcdef")
+_SEATS = "1234567"  # [H1] one ASCII digit 1..7
 
 
 def b64url(b: bytes) -> str:
@@ -75,24 +84,44 @@ def _read16(text: str, what: str) -> bytes:
     return raw
 
 
-def parse_invitation(url: str) -> tuple[bytes, bytes, bytes]:
-    """`URL#PIN.SECRET` -> (rendezvous id, pin, secret), or Refused naming the fault."""
+def parse_invitation(url: str) -> tuple[bytes, bytes, int, bytes, bytes]:
+    """`URL#PIN.SEAT.ROOM.SECRET` -> (rendezvous id, pin, seat, room secret, seat
+    secret), or Refused naming the fault [H1]."""
     where, hash_mark, fragment = url.partition("#")
     if not hash_mark:
-        raise Refused("the invitation has no #PIN.SECRET")
-    pin_text, dot, secret_text = fragment.partition(".")
-    if not dot:
-        raise Refused("the invitation lacks its SECRET")
-    pin, secret = _read16(pin_text, "PIN"), _read16(secret_text, "SECRET")
+        raise Refused("the invitation has no #PIN.SEAT.ROOM.SECRET")
+    fields = fragment.split(".")
+    if len(fields) != 4:
+        raise Refused("the invitation's fragment is not PIN.SEAT.ROOM.SECRET")
+    pin_text, seat_text, room_text, secret_text = fields
+    if len(seat_text) != 1 or seat_text not in _SEATS:
+        raise Refused("the invitation's SEAT is not one digit 1..7")
+    pin = _read16(pin_text, "PIN")
+    room, secret = _read16(room_text, "ROOM"), _read16(secret_text, "SECRET")
     rid = where.split("?")[0].rstrip("/").rsplit("/", 1)[-1] if "://" in where else ""
     if len(rid) != 32 or not set(rid) <= _HEX:  # [H1] "16 random bytes in hex"
         raise Refused("the rendezvous id is not 16 bytes in hex")
-    return bytes.fromhex(rid), pin, secret
+    return bytes.fromhex(rid), pin, int(seat_text), room, secret
 
 
 def host_pin(key: bytes) -> bytes:
     """The invitation's PIN: H(HOST_PIN, key)[:16]."""
     return H(T["HOST_PIN"], key)[:16]
+
+
+def u8(i: int) -> bytes:
+    """One byte (10.4's u8, as 12.3 uses it for a seat)."""
+    return bytes([i])
+
+
+def room_secret(table: bytes) -> bytes:
+    """ROOM: R = H(INVITE_ROOM, T)[:16], the same in every invitation of the table."""
+    return H(T["INVITE_ROOM"], table)[:16]
+
+
+def seat_secret(table: bytes, seat: int) -> bytes:
+    """SECRET of seat i's invitation: S_i = H(INVITE_SEAT, T, u8(i))[:16]."""
+    return H(T["INVITE_SEAT"], table, u8(seat))[:16]
 
 
 # --- "Authentication": signatures ------------------------------------------------------
@@ -101,23 +130,27 @@ def signed_bytes(rid: bytes, body: list[Any]) -> bytes:
     return PREFIX + pack([rid, body])
 
 
-# --- "Authentication": the key exchange over SECRET --------------------------------------
+# --- "Key exchange over the seat's secret" ----------------------------------------------
 def pake_generator(secret: bytes, rid: bytes) -> bytes:
-    """G = H2P(PAKE_GENERATOR, SECRET, rid)."""
+    """G_i = H2P(PAKE_GENERATOR, S_i, rid)."""
     return H2P(T["PAKE_GENERATOR"], secret, rid)
 
 
-def pake_scalar(seed: bytes, rid: bytes, own_commitment: bytes, fresh: bytes) -> int:
-    """y = H_scalar(NONCE, "pake", seed, rid || commitment, fresh, u64(0)): 3.4's k_0
-    with label "pake", the identity seed as secret and rid || commitment as public
-    (12.3 as clarified: the vectors require 3.4's u64(j), j = 0)."""
-    return H_scalar(T["NONCE"], b"pake", seed, rid + own_commitment, fresh, u64(0))
+def pake_scalar(seed: bytes, rid: bytes, own_commitment: bytes, seat: int,
+                fresh: bytes) -> int:
+    """y = H_scalar(NONCE, "pake", seed, rid || commitment || u8(i), fresh, u64(0)):
+    3.4's k_0 with label "pake", the identity seed as secret and rid || the sender's
+    own commitment || u8(i) as public."""
+    return H_scalar(T["NONCE"], b"pake", seed, rid + own_commitment + u8(seat), fresh,
+                    u64(0))
 
 
-def pake_isk(rid: bytes, y: int, host_share: bytes, joiner_share: bytes,
+def pake_isk(rid: bytes, seat: int, y: int, host_share: bytes, joiner_share: bytes,
              other_share: bytes) -> bytes:
-    """ISK = H(PAKE_KEY, rid, Y_h, Y_j, K), K = y*Y' after 2.3 validates Y'."""
-    return H(T["PAKE_KEY"], rid, host_share, joiner_share, smul(y, decode_point(other_share)))
+    """ISK = H(PAKE_KEY, rid, u8(i), Y_h,i, Y_j, K), K = y*Y' after 2.3 validates Y'
+    (the other side's share)."""
+    k = smul(y, decode_point(other_share))
+    return H(T["PAKE_KEY"], rid, u8(seat), host_share, joiner_share, k)
 
 
 def pake_confirm(isk: bytes, joiner_key: bytes, joiner_commitment: bytes,
@@ -134,6 +167,11 @@ def _int(v: Any, lo: int, hi: int = 2**64 - 1) -> bool:
     return isinstance(v, int) and not isinstance(v, bool) and lo <= v <= hi
 
 
+def _shares(v: Any, k: Any) -> bool:
+    """[H3] `shares`: K-1 shares, one per joining seat."""
+    return isinstance(v, list) and len(v) == k - 1 and all(_b(x, 32) for x in v)
+
+
 def _keys(v: Any) -> bool:
     return isinstance(v, list) and 2 <= len(v) <= 8 and all(_b(x, 32) for x in v)
 
@@ -144,10 +182,10 @@ def _shape_ok(m: list[Any]) -> bool:
     if kind == "hello" and n == 11 and m[2] == "host":
         return (_b(m[3], 32) and _b(m[4], 32) and isinstance(m[5], str)
                 and isinstance(m[6], dict) and _int(m[7], 2, 8) and _int(m[8], 0)
-                and _b(m[9], 32) and _b(m[10], 64))
-    if kind == "hello" and n == 9 and m[2] == "join":
-        answer = m[5:8]
-        return (_b(m[3], 32) and _b(m[4], 32) and _b(m[8], 64)
+                and _shares(m[9], m[7]) and _b(m[10], 64))
+    if kind == "hello" and n == 10 and m[2] == "join":
+        answer = m[6:9]  # answers, share, confirm: all empty or all 32 bytes
+        return (_b(m[3], 32) and _b(m[4], 32) and _int(m[5], 1, 7) and _b(m[9], 64)
                 and (all(_b(x, 0) for x in answer) or all(_b(x, 32) for x in answer)))
     if kind == "roster" and n == 4:
         return (_keys(m[1]) and _keys(m[2]) and len(m[1]) == len(m[2])
@@ -217,7 +255,7 @@ def joiner_reads(wire: bytes, rid: bytes, pin: bytes, host_key: bytes) -> list[A
     if host_pin(named) != pin:
         ignore("pin")
     if m[0] == "hello":
-        _valid(m[3], m[9])
+        _valid(m[3], *m[9])  # the joiner validates every share of the hello
     if m[0] == "roster":
         _valid(*m[1])
     _verify(named, rid, m)
@@ -225,19 +263,26 @@ def joiner_reads(wire: bytes, rid: bytes, pin: bytes, host_key: bytes) -> list[A
 
 
 def host_reads(wire: bytes, rid: bytes, pake: dict[str, Any] | None = None) -> list[Any]:
-    """The host reads a joiner's hello or open under the key it names [H2]; a hello
-    that answers a host hello must carry the `confirm` the host computes from `pake`
-    (`y`, `share`, `commitment`: the host's side of that round)."""
+    """The host reads a joiner's hello or open under the key it names [H2]; with `pake`,
+    the host's side of this round (`commitment`, and `seats`: seat i -> (y_h,i,
+    Y_h,i) for each joining seat 1..K-1), a hello for a seat it has not is `seat`
+    [H3], and one that answers a host hello must answer this round's and carry the
+    `confirm` the host computes for its seat, compared in constant time."""
     m = read_message(wire)
     if from_host(m):
         ignore("shape")
     if m[0] == "hello":
-        _valid(m[3], *([m[6]] if m[6] else []))
+        _valid(m[3], *([m[7]] if m[7] else []))
     _verify(m[1] if m[0] == "open" else m[3], rid, m)  # the key it names
-    if m[0] == "hello" and m[5] and pake is not None:
-        if m[5] != pake["commitment"]:
-            ignore("round")  # it answers another round: the host sends its hello again
-        isk = pake_isk(rid, pake["y"], pake["share"], m[6], m[6])
-        if not hmac.compare_digest(m[7], pake_confirm(isk, m[3], m[4], pake["commitment"])):
-            ignore("pake/confirm")
+    if m[0] == "hello" and pake is not None:
+        if m[5] not in pake["seats"]:
+            ignore("seat")  # [H3] not a seat 1..K-1 of this table
+        if m[6]:
+            if m[6] != pake["commitment"]:
+                ignore("round")  # it answers another round: the host sends its hello again
+            y_h, share_h = pake["seats"][m[5]]
+            isk = pake_isk(rid, m[5], y_h, share_h, m[7], m[7])
+            want = pake_confirm(isk, m[3], m[4], pake["commitment"])
+            if not hmac.compare_digest(m[8], want):
+                ignore("pake/confirm")
     return m
