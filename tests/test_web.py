@@ -60,9 +60,7 @@ def test_three_pages_play_a_mexican_train_round_through_the_relay(
         assert all(i.startswith("dealerless join ws://127.0.0.1:") for i in invitations)
         seats[1].join(invitations[0])
         # The host's page says, seat by seat, who asked for it while the table fills.
-        seats[0].page.wait_for_function(
-            "document.querySelector('#seat-1').innerText.includes('SHA256:')",
-            timeout=30_000)
+        seats[0].page.wait_for_selector("#seat-1:has-text('SHA256:')", timeout=30_000)
         assert "nobody yet" in seats[0].page.locator("#seat-2").inner_text()
         seats[2].join(invitations[1])
         sas = [s.page.wait_for_selector("#sas", timeout=30_000) for s in seats]
