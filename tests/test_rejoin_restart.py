@@ -19,6 +19,7 @@ import subprocess
 import time
 from pathlib import Path
 
+import pytest
 from test_processes import (
     assert_same_valid_game,
     finish,
@@ -64,6 +65,7 @@ def _restarted(tmp: Path, timeout: str) -> tuple[Proc, Proc, Proc, str]:
     return relay, host, again, urls
 
 
+@pytest.mark.slow   # about 25 s of real processes; the give-up test below runs by default
 def test_a_joiner_back_before_its_host_waits_for_the_room(tmp_path: Path) -> None:
     """The joiner says why it waits, then takes its seat once the host is back."""
     relay, host, again, urls = _restarted(tmp_path, "60")

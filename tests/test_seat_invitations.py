@@ -124,10 +124,12 @@ async def test_the_host_that_gives_up_names_the_seat_whose_invitation_never_open
     host_error, second_error = outcomes
     assert isinstance(host_error, PeerError) and isinstance(second_error, PeerError)
     # "seat 1 (the holder of invitation 1) took it N times, last as SHA256:..., and
-    # never finished the handshake within 4 s; no game was started"
+    # never finished the handshake within 4 s; no game was started" (or, on a machine
+    # so loaded that no round was started again, "seat 1 (SHA256:..., the holder of
+    # invitation 1) took a seat but did not finish the handshake within 4 s; ...")
     text = str(host_error)
-    assert text.startswith("seat 1 (the holder of invitation 1) took it ") and \
-        "seat 2" not in text and "never finished the handshake within 4 s" in text, text
+    assert text.startswith("seat 1 (") and "the holder of invitation 1" in text and \
+        "seat 2" not in text and "finished the handshake within 4 s" in text, text
     assert squatter.rosters and all(r[1][2] == configs["join2"].identity.public_key
                                     for r in squatter.rosters)
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
+import pytest
 from relay_helpers import join_room
 from test_processes import assert_same_valid_game, finish, free_port, start, wait_for
 from websockets.asyncio.client import ClientConnection, connect
@@ -22,6 +23,7 @@ async def _squat(url: str, count: int) -> list[ClientConnection]:
     return [await connect(url, open_timeout=10) for _ in range(count)]
 
 
+@pytest.mark.slow   # about 20 s of real processes; the relay room key test below runs by default
 def test_silent_strangers_do_not_keep_the_invited_joiner_out(tmp_path: Path) -> None:
     host = start(["host", "--listen", "127.0.0.1:0", "--bot", "greedy", "--home",
                   str(tmp_path / "h1"), "--timeout", "60"], tmp_path / "host.log")

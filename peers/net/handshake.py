@@ -303,8 +303,11 @@ class Handshake(JoinerSide):
     def _host_gave_up(self, k: int, rnd: _HostRound, abandoned: dict[int, list[bytes]]) -> str:
         within = f"within {self.cfg.move_timeout:.0f} s"
         if rnd.roster is not None:
-            return (f"{_seats(rnd.silent())} took a seat but did not finish the handshake "
-                    f"{within}; no game was started")
+            if not any(seat in abandoned for seat in rnd.silent()):
+                return (f"{_seats(rnd.silent())} took a seat but did not finish the "
+                        f"handshake {within}; no game was started")
+            abandoned = {seat: [*abandoned.get(seat, []), key]
+                         for seat, key in rnd.silent().items()}
         if abandoned:   # the round was started again for them: they are why, not the lobby
             named = "; ".join(
                 f"seat {seat} (the holder of invitation {seat}) took it "
