@@ -184,7 +184,7 @@ class Handshake(JoinerSide):
                     self._lobby(rnd, k)
                 asked = [rnd.candidates(seat) for seat in range(1, k)]
                 if all(asked):   # each seat to its first asker; the others are refused
-                    chosen = [sorted(c, key=lambda j: j not in live)[0] for c in asked]  # stable
+                    chosen = [min(c, key=lambda j: j not in live) for c in asked]  # the first
                     rnd.roster = Roster((me, *chosen),
                                         (rnd.commitment, *(rnd.joiners[j][1] for j in chosen)))
                     rnd.roster_message = self._signed(rnd.roster.body())
@@ -206,8 +206,9 @@ class Handshake(JoinerSide):
                 # could be ground. Those who did open keep their precedence.
                 log.info("%s did not open its nonce; starting the handshake again",
                          _seats(rnd.silent()))
+                silent = rnd.silent()
                 for seat in range(1, k):   # a seat that opened since is no longer to blame
-                    if seat in rnd.silent():
+                    if seat in silent:
                         abandoned.setdefault(seat, []).append(rnd.roster.keys[seat])
                     else:
                         abandoned.pop(seat, None)
