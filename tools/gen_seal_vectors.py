@@ -157,6 +157,12 @@ def seal_cases(deal_name: str, ctx: SealContext, seal: Seal,
         ("share of seat 1 given to seat 0", tamper(v, (1, 0, 0), v[1][1][0]), SIZE),
         ("a commitment of another seal", tamper(v, (0, 2), other.encode()[0][2]), SIZE),
         ("a seal made for another stage", other.encode(), SIZE),
+        # Two faults at once: check 2 (every commitment) comes before check 3 (any share),
+        # so each gives the commitment's code, never the share's (6.6.5).
+        ("non-canonical commitment and small-order encrypted share",
+         tamper(tamper(v, (0, 0), NON_CANONICAL), (1, 2, 0), SMALL_ORDER), SIZE),
+        ("identity commitment and response not below L",
+         tamper(tamper(v, (0, 1), IDENTITY_BYTES), (1, 0, 2), HIGH_SCALAR), SIZE),
     ]
     out = []
     for name, value, size in cases:
