@@ -1,24 +1,33 @@
 """Two frames for one place: which one the chain keeps (spec/10-session.md 10.8).
 
 In a simultaneous game two seats may each sign a valid frame on the same prefix: the
-seat that owes a COMMIT or OPEN answers late while another seat declares it absent,
-or two seats declare it absent at once. Such frames are rivals, not evidence (10.7).
-Every seat settles the place with the same rule, from the two frames alone:
+seat that owes a KEY, COMMIT or OPEN answers late while another seat declares it
+absent, or two seats declare it absent at once. Such frames are rivals, not evidence
+(10.7). Every seat settles the place with the same rule, from the two **branches**: each
+rival with the valid frames known to follow it on its chain.
 
-- an ABSENT takes the place from the owed COMMIT or OPEN;
-- of two ABSENT frames, the one of the lower seat takes it;
-- except that a rival whose own signer has already built on the frame holding the
-  place conceded it: its signer signed a later frame on that chain.
+1. A revealed order is final: the branch holding more revealing frames (an OPEN, or the
+   declaration that completed the table's opening of a seal) keeps the place. So a
+   frame held back while the table opened orders after the place cannot take it.
+2. A rival whose signer built on the other frame (signed a later frame on its branch)
+   conceded the place, unless both signers did.
+3. Otherwise the frame of lower rank: an ABSENT before the owed KEY, COMMIT or OPEN,
+   then the lower seat.
 
-The rule never lets a rival's signer switch away from its own frame, so the seat
-whose frame wins a place keeps building on it and the other seats converge on it.
+The rule reads only the two branches, so it is a function of the frames a seat holds,
+whatever order they came in: seats that hold the same frames hold the same chain.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import dataclass
 
+from .errors import Violation
 from .frames import Frame, MessageType
+from .game import Game
+from .session import apply_frame
+from .state import PublicState
 
 
 def rivals(held: Frame, other: Frame) -> bool:
@@ -31,15 +40,69 @@ def rivals(held: Frame, other: Frame) -> bool:
 
 
 def rank(frame: Frame) -> tuple[bool, int]:
-    """Lower ranks first: ABSENT frames before the COMMIT or OPEN, then by seat."""
+    """Lower ranks first: ABSENT frames before the KEY, COMMIT or OPEN, then by seat."""
     return frame.type is not MessageType.ABSENT, frame.seat
 
 
-def takes_place(challenger: Frame, held: Frame, later: Iterable[Frame]) -> bool:
-    """Whether the rival `challenger` takes the place of `held`, given the frames that
-    follow `held` on the chain holding it (10.8 "Two frames for one place")."""
-    if not rivals(held, challenger):
+def reveals(before: PublicState, after: PublicState, frame: Frame) -> bool:
+    """Whether the accepted `frame` made sealed orders public (10.8 "Two frames for one
+    place"): an OPEN, or the ABSENT whose share completed the table's opening of a seal."""
+    if frame.type is MessageType.OPEN:
+        return True
+    return (frame.type is MessageType.ABSENT
+            and len(after.rules_state.withheld) > len(before.rules_state.withheld))
+
+
+@dataclass(frozen=True)
+class Branch:
+    """A frame at a contested place and the valid frames known to follow it on its chain,
+    in order, with how many of them revealed sealed orders."""
+
+    frames: tuple[Frame, ...]
+    revealing: int
+
+    @property
+    def head(self) -> Frame:
+        """The frame at the place."""
+        return self.frames[0]
+
+    def signed_after(self, seat: int) -> bool:
+        """Whether `seat` signed a frame after the place on this branch."""
+        return any(f.seat == seat for f in self.frames[1:])
+
+
+def branch(game: Game, before: PublicState, frames: Iterable[Frame]) -> Branch:
+    """The branch of `frames` (a rival, then the frames built on it, in order) on the
+    state `before` the place: as far as they are valid there. A frame that breaks a rule
+    ends the branch; nothing after it is part of any chain."""
+    kept: list[Frame] = []
+    revealing = 0
+    state = before
+    for frame in frames:
+        if kept and frame.prev != kept[-1].hash:
+            break
+        try:
+            after = apply_frame(game, state, frame)
+        except Violation:
+            break
+        revealing += reveals(state, after, frame)
+        kept.append(frame)
+        state = after
+    return Branch(tuple(kept), revealing)
+
+
+def takes_place(challenger: Branch, held: Branch) -> bool:
+    """Whether the rival branch `challenger` takes the place of `held` (10.8 "Two frames
+    for one place", rules 1-3). Antisymmetric: of two rival branches exactly one takes."""
+    if not challenger.frames or not held.frames:
         return False
-    if any(f.seat == challenger.seat for f in later):
-        return False   # its signer built on `held`: it conceded the place
-    return rank(challenger) < rank(held)
+    x, y = challenger.head, held.head
+    if not rivals(y, x):
+        return False
+    if challenger.revealing != held.revealing:
+        return challenger.revealing > held.revealing
+    x_conceded, y_conceded = held.signed_after(x.seat), challenger.signed_after(y.seat)
+    if x_conceded != y_conceded:
+        return y_conceded
+    return rank(x) < rank(y)
+

@@ -14,6 +14,7 @@ from typing import Any
 
 from .commit_reveal import opened_orders
 from .errors import LocalError, Violation
+from .fork import Branch, reveals
 from .frames import Frame, MessageType
 from .game import Game
 from .messages import AbsentBody, ChooseBody, MoveBody
@@ -146,6 +147,15 @@ class Referee:
     def state_before(self, seq: int) -> PublicState:
         """The state accepted frame `seq` applied to (the current state for the next)."""
         return self.state if seq == len(self.frames) else self._before[seq]
+
+    def branch(self, seq: int, end: int | None = None) -> Branch:
+        """The branch this chain holds from place `seq` (10.8): its frames from there (up
+        to `end`, all by default)."""
+        end = len(self.frames) if end is None else end
+        states = [*self._before, self.state]
+        return Branch(tuple(self.frames[seq:end]),
+                      sum(reveals(states[i], states[i + 1], self.frames[i])
+                          for i in range(seq, end)))
 
     def rewind(self, seq: int) -> list[Frame]:
         """Drop the accepted frames from `seq` on and return them: a rival took place

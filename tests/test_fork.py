@@ -5,19 +5,23 @@ from __future__ import annotations
 
 import os
 import random
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
+from conftest import load_vectors
 
 from peers.net.fork import Forks
 from peers.store.games import GameStore
 from protocol.errors import Violation
-from protocol.fork import rank, rivals, takes_place
+from protocol.fork import Branch, branch, rank, rivals, takes_place
 from protocol.frames import MessageType, parse_frame
 from protocol.identity import Identity
 from protocol.referee import Referee
 from protocol.seat import SeatAgent
 from protocol.setup import GameSetup
+from protocol.state import Phase
 from protocol.transcript import Transcript
 from protocol.verifier import replay
 
@@ -35,43 +39,79 @@ def table(seed: int = 1) -> tuple[GameSetup, list[SeatAgent], Referee]:
     return setup, agents, ref
 
 
+def play_to(ref: Referee, agents: list[SeatAgent], due: tuple[int, MessageType]) -> None:
+    """Every seat sends what it owes, in turn, until `due` is owed."""
+    while ref.awaiting != due:
+        owed = ref.awaiting
+        assert owed is not None
+        ref.receive(agents[owed[0]].next_frame(ref.state, os.urandom(32), lambda v: None))
+
+
 def play_to_open(ref: Referee, agents: list[SeatAgent]) -> None:
-    """Every seat sends what it owes, in turn, until seat 1 owes the map seed's OPEN."""
-    while ref.awaiting != (1, MessageType.OPEN):
-        due = ref.awaiting
-        assert due is not None
-        ref.receive(agents[due[0]].next_frame(ref.state, os.urandom(32), lambda v: None))
+    """Until seat 1 owes the map seed's OPEN (share keys, the commits, seat 0's open)."""
+    play_to(ref, agents, (1, MessageType.OPEN))
 
 
 def race(ref: Referee, agents: list[SeatAgent]) -> tuple[bytes, bytes, bytes]:
-    """At the current place: the owed OPEN of seat 1, and declarations of its absence by
+    """At the current place: the frame seat 1 owes, and declarations of its absence by
     seats 2 and 3, all on the same prefix."""
     due = ref.awaiting
-    assert due == (1, MessageType.OPEN)
-    answer = agents[1].next_frame(ref.state, os.urandom(32))
+    assert due is not None and due[0] == 1
+    answer = agents[1].next_frame(ref.state, os.urandom(32), lambda v: None)
     return (answer, agents[2].declare_absent(ref.state, os.urandom(32)),
             agents[3].declare_absent(ref.state, os.urandom(32)))
 
 
-def test_a_declaration_takes_the_place_from_the_late_answer_and_the_lower_declarer_wins(
-        ) -> None:
+def alone(ref: Referee, wire: bytes) -> Branch:
+    """The branch of one frame at the current place."""
+    return branch(ref.game, ref.state, [parse_frame(wire)])
+
+
+def test_at_a_commit_a_declaration_takes_the_place_and_the_lower_declarer_wins() -> None:
     _, agents, ref = table()
-    play_to_open(ref, agents)          # share keys, the map seed's commits, seat 0's open
-    answer, by2, by3 = (parse_frame(w) for w in race(ref, agents))
-    assert rivals(answer, by2) and rivals(by2, by3) and rivals(by3, answer)
-    assert rank(by2) < rank(by3) < rank(answer)
-    assert takes_place(by2, answer, []) and takes_place(by3, answer, [])
-    assert takes_place(by2, by3, []) and not takes_place(by3, by2, [])
-    assert not takes_place(answer, by2, []) and not takes_place(answer, answer, [])
+    play_to(ref, agents, (1, MessageType.COMMIT))   # the map seed's commits
+    answer, by2, by3 = race(ref, agents)
+    a, b2, b3 = (parse_frame(w) for w in (answer, by2, by3))
+    assert rivals(a, b2) and rivals(b2, b3) and rivals(b3, a)
+    assert rank(b2) < rank(b3) < rank(a)
+    ba, bb2, bb3 = (alone(ref, w) for w in (answer, by2, by3))
+    assert ba.revealing == bb2.revealing == bb3.revealing == 0
+    assert takes_place(bb2, ba) and takes_place(bb3, ba)
+    assert takes_place(bb2, bb3) and not takes_place(bb3, bb2)
+    assert not takes_place(ba, bb2) and not takes_place(ba, ba)
+    for one in (ba, bb2, bb3):   # of two rival branches exactly one takes the place
+        for other in (ba, bb2, bb3):
+            if one is not other:
+                assert takes_place(one, other) != takes_place(other, one)
     # A declarer that has built on the answer conceded the place to it.
-    ref.receive(answer.wire)
-    later = parse_frame(agents[2].next_frame(ref.state, os.urandom(32), lambda v: None))
-    assert later.seat == 2 and not takes_place(by2, answer, [later])
+    ref.receive(answer)
+    later = agents[2].next_frame(ref.state, os.urandom(32), lambda v: None)
+    ref.receive(later)
+    assert parse_frame(later).seat == 2 and not takes_place(bb2, ref.branch(a.seq))
+    # ... unless the answer's signer built on the declaration too: then rank decides.
+    assert takes_place(Branch((b2, parse_frame(answer)), 0), ref.branch(a.seq))
+
+
+def test_at_an_open_the_opening_keeps_the_place_unless_the_table_opened_the_seal() -> None:
+    _, agents, ref = table()
+    play_to_open(ref, agents)
+    answer, by2, by3 = race(ref, agents)
+    ba, bb2, bb3 = (alone(ref, w) for w in (answer, by2, by3))
+    # The OPEN made the orders public; one share of three holders opens nothing.
+    assert ba.revealing == 1 and bb2.revealing == bb3.revealing == 0
+    assert takes_place(ba, bb2) and not takes_place(bb2, ba)
+    # With seat 2's share in, seat 3's is the second of the two needed: the table opens
+    # the seal, both branches revealed the same orders, and the declaration outranks.
+    ref.receive(by2)
+    completing = agents[3].declare_absent(ref.state, os.urandom(32))
+    assert alone(ref, completing).revealing == 1
+    answer_now = alone(ref, agents[1].next_frame(ref.state, os.urandom(32)))
+    assert takes_place(alone(ref, completing), answer_now)
 
 
 def test_the_referee_rewinds_to_the_place_and_every_order_reaches_one_chain() -> None:
     _, agents, ref = table()
-    play_to_open(ref, agents)
+    play_to(ref, agents, (1, MessageType.COMMIT))
     frames = race(ref, agents)
     chains = set()
     for order in ([0, 1, 2], [2, 1, 0], [1, 0, 2], [0, 2, 1]):
@@ -80,15 +120,18 @@ def test_the_referee_rewinds_to_the_place_and_every_order_reaches_one_chain() ->
             seat_ref.receive(f.wire)
         forks = Forks()
         for i in order:
-            rival = forks.rival(seat_ref, frames[i])
-            if rival is None:
+            found = forks.branch_of(seat_ref, frames[i])
+            if found is None:
                 if parse_frame(frames[i]).seq == len(seat_ref.frames):
                     seat_ref.receive(frames[i])
-            elif forks.takes(seat_ref, rival):
-                before = seat_ref.state_before(rival.seq)
-                dropped = seat_ref.rewind(rival.seq)
-                assert [f.seq for f in dropped] == [rival.seq] and seat_ref.state is before
-                seat_ref.receive(frames[i])
+                continue
+            winner = forks.judge(seat_ref, *found)
+            if winner is not None:
+                before = seat_ref.state_before(found[0])
+                dropped = seat_ref.rewind(found[0])
+                assert [f.seq for f in dropped] == [found[0]] and seat_ref.state is before
+                for f in winner:
+                    seat_ref.receive(f.wire)
         chains.add(tuple(f.wire for f in seat_ref.frames))
     assert chains == {(*tuple(f.wire for f in ref.frames), frames[1])}   # seat 2's
 
@@ -142,3 +185,64 @@ def test_the_same_seat_on_two_histories_is_not_equivocation_but_on_one_place_it_
     with pytest.raises(Violation) as caught:
         ref.receive(twice)
     assert caught.value.code == "frame/equivocation" and caught.value.seat == 0
+
+
+def test_a_seat_that_took_a_declaration_returns_to_the_chain_that_revealed_orders() -> None:
+    """Seat 3 declares seat 1 absent at its COMMIT and goes silent. Seat A takes seat 1's
+    COMMIT, then the table declares seat 3 absent and opens orders; seat B took the
+    declaration first. Whatever order the frames come in, both end on A's chain."""
+    _, agents, a = table()
+    play_to(a, agents, (1, MessageType.COMMIT))
+    place = len(a.frames)
+    prefix = [f.wire for f in a.frames]
+    late = agents[3].declare_absent(a.state, os.urandom(32))
+    a.receive(agents[1].next_frame(a.state, os.urandom(32), lambda v: None))
+    play_to(a, agents, (3, MessageType.COMMIT))
+    for d in (0, 1):   # two of the three others: seat 3 forfeits
+        a.receive(agents[d].declare_absent(a.state, os.urandom(32)))
+    assert a.state.phase is not Phase.COMMIT
+    a.receive(agents[a.awaiting[0]].next_frame(a.state, os.urandom(32), lambda v: None))
+    assert a.branch(place).revealing == 1
+    chain = [f.wire for f in a.frames]
+    forks_a = Forks()
+    assert forks_a.judge(a, *forks_a.branch_of(a, late)) is None   # A keeps its chain
+    for order in (range(place, len(chain)), reversed(range(place, len(chain)))):
+        b = Referee(a.game.setup)
+        for w in [*prefix, late]:
+            b.receive(w)
+        forks = Forks()
+        for i in order:
+            found = forks.branch_of(b, chain[i])
+            if found is None:
+                continue
+            winner = forks.judge(b, *found)
+            if winner is not None:
+                b.rewind(found[0])
+                for f in winner:
+                    b.receive(f.wire)
+        assert [f.wire for f in b.frames] == chain
+
+
+def test_the_fork_vectors_keep_the_place_by_the_rule_they_name() -> None:
+    doc = load_vectors("fork")
+    setup = GameSetup.decode(bytes.fromhex(doc["setup"]))
+    chain = [bytes.fromhex(w) for w in doc["chain"]]
+    rules_met = set()
+    for case in doc["cases"]:
+        ref = Referee(setup)
+        for w in chain[:case["prefix"]]:
+            ref.receive(w)
+        a, b = (branch(ref.game, ref.state, [parse_frame(bytes.fromhex(w)) for w in case[k]])
+                for k in ("a", "b"))
+        assert [len(a.frames), len(b.frames)] == [len(case["a"]), len(case["b"])], case["name"]
+        assert [a.revealing, b.revealing] == case["revealing"], case["name"]
+        assert takes_place(a, b) == (case["winner"] == "a") != takes_place(b, a), case["name"]
+        rules_met.add(case["rule"])
+    assert rules_met == {1, 2, 3}
+
+
+def test_the_fork_vectors_are_what_the_code_generates() -> None:
+    root = Path(__file__).resolve().parent.parent
+    proc = subprocess.run([sys.executable, str(root / "tools" / "gen_fork_vectors.py"),
+                           "--check"], cwd=root, capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr

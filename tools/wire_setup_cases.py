@@ -82,7 +82,8 @@ def setup_vectors() -> dict[str, Any]:
          pack(["dealerless/setup", PROTOCOL, "mexican-train", dict(train.params),
                [ids[0], ids[1], ORDER8], nonces]), "setup/identity"),
     ]
-    cases += _text_cases(setup) + _order_cases(setup, train) + _param_cases(ids, nonces)
+    cases += (_text_cases(setup) + _order_cases(setup, train) + _param_cases(ids, nonces)
+              + _mineshaft_order_cases(ids, nonces))
     vectors = []
     for name, data, want in cases:
         got = outcome(lambda d=data: GameSetup.decode(d))
@@ -153,6 +154,18 @@ SETUP_NOTES = {
     "first",
     "mineshaft: first 2 of 2 seats": "first is -1 or a seat, 0..seats - 1",
     "mineshaft: set double-seven": "set is one of the three names, compared exactly",
+    "mineshaft: 5 seats with set left out": "set takes its default, double-six, before seats "
+    "is checked against it (at most 4, D3): rules/params, not the setup/params of a default "
+    "left out (rule 9 checks the rule set first)",
+    "mineshaft: round 5 with long left out": "long takes its default, false, before D13 "
+    "compares round with it: rules/params, not setup/params",
+    "mineshaft: first 2 under seats 3, with two identities": "first is checked against the "
+    "seats parameter, never the identities: the parameters pass and rule 10 fails "
+    "(setup/seats), not rules/params",
+    "mineshaft: first 2 of 2 seats, with three identities": "first is checked against the "
+    "seats parameter (2), and rule 9 comes before rule 10: rules/params, not setup/seats",
+    "mineshaft: a short game after a round": "a short game follows no round (D13): after is "
+    "empty; well-formed hex is refused there (check 9), as first is (D19)",
     "mined-games: a map 4 wide and 3 high": "width counts letters per row, height rows per "
     "floor (2.2)",
     "mined-games: rounds 1, a generated 12 x 3 mine": "an empty map: the mine is generated "
@@ -292,6 +305,31 @@ def _param_cases(ids: list[bytes], nonces: list[bytes]) -> list[tuple[str, bytes
         ("mined-games: rounds 11", rs("mined-games", two, rounds=11), "rules/params"),
         ("mined-games: width 13", rs("mined-games", two, width=13), "rules/params"),
         ("mined-games: seats 9", rs("mined-games", two, seats=9), "rules/params"),
+    ]
+
+
+def _mineshaft_order_cases(ids: list[bytes], nonces: list[bytes]) -> list[tuple[str, bytes, str]]:
+    """rules/mineshaft.md 2 "Checking the parameters": two faults at once, where what a
+    cross-check compares with (the parameters, a default for one left out, never the
+    identities) decides the code."""
+    def rs(given: dict[str, Any], k: int, **change: Any) -> bytes:
+        params = {**make_rules("mineshaft", given).params, **change}
+        for key in [key for key, v in change.items() if v is _DROP]:
+            del params[key]
+        return pack(["dealerless/setup", PROTOCOL, "mineshaft", params, ids[:k], nonces[:k]])
+
+    long_shaft = {"seats": 2, "long": True, "round": 5}
+    return [
+        ("mineshaft: 5 seats with set left out", rs({"seats": 2}, 2, seats=5, set=_DROP),
+         "rules/params"),
+        ("mineshaft: round 5 with long left out", rs(long_shaft, 2, long=_DROP),
+         "rules/params"),
+        ("mineshaft: first 2 under seats 3, with two identities",
+         rs({**long_shaft, "seats": 3, "first": 2}, 2), "setup/seats"),
+        ("mineshaft: first 2 of 2 seats, with three identities",
+         rs(long_shaft, 3, first=2), "rules/params"),
+        ("mineshaft: a short game after a round", rs({"seats": 2}, 2, after="ab" * 32),
+         "rules/params"),
     ]
 
 

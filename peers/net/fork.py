@@ -1,17 +1,21 @@
 """A networked seat's side of two frames for one place (spec/10-session.md 10.8,
 spec/12-peers.md 12.3).
 
-In a simultaneous game two seats can sign valid frames on the same prefix (a late
+In a simultaneous game two seats can sign valid frames on the same prefix (a late KEY,
 COMMIT or OPEN and a declaration of its sender's absence, or two declarations), and
 seats that receive them in different orders hold different chains for a while. Each
-seat settles every such place by the rule of protocol/fork.py, which needs only the
-two frames and the chain after the place. A seat that holds the loser rewinds its
-referee and its store to the place, keeps the frames it gave up as records, and goes
-on from the winner, re-signing what it still owes; a seat that holds the winner shows
-it to whoever sent the loser. A seat that learns that another seat's chain differs
-from its own (a SYNC or DONE with another head, a frame built on another history)
-shows that seat its ABSENT frames, among which is the winner of every place where the
-two chains part (a place is only ever contested by an ABSENT, and an ABSENT holds it).
+seat settles every such place by the rule of protocol/fork.py, which compares the two
+branches: each rival with the frames known to follow it.
+
+So a seat keeps the validly signed frames of other histories it meets (the frames it
+gave up included, a bounded number), links each one back through them to the place
+where it parts from the chain this seat holds, and judges that branch against its own
+whenever it grows. A seat that holds the losing branch rewinds its referee and its
+store to the place, keeps what it gave up as records, and goes on along the winning
+branch, re-signing what it still owes; a seat that holds the winner shows its branch
+to whoever sent the loser. A seat that learns that another seat's chain differs from
+its own (a SYNC or DONE with another head, a frame built on another history) shows that
+seat its chain around where they part, and its ABSENT frames.
 """
 
 from __future__ import annotations
@@ -20,62 +24,111 @@ from dataclasses import dataclass, field
 
 from peers.store.games import GameStore
 from protocol.errors import EncodingError, Violation
-from protocol.fork import rivals, takes_place
-from protocol.frames import Frame, MessageType, frame_hash, parse_frame
+from protocol.fork import branch, rivals, takes_place
+from protocol.frames import Frame, MessageType, parse_frame
 from protocol.referee import Referee
 from protocol.session import apply_frame, authenticate
 
 #: The most ABSENT frames one answer to a diverged seat carries (12.3 step 3's limit).
 MAX_SHOWN = 64
+#: The frames of other histories a seat keeps to judge branches by (oldest forgotten).
+MAX_FOREIGN = 512
+#: The most frames of a branch a seat judges: a stage's frames, absences included, and
+#: more, so that a rival branch shows its revealing frames; a longer one is cut there
+#: (judging replays it, and any seat at the table can sign frames on a branch).
+MAX_BRANCH = 128
+#: The branches judged a seat remembers, so as not to judge them again (then forgotten).
+MAX_JUDGED = 4096
 
 
 @dataclass
 class Forks:
-    """What this seat has settled: the frames that lost a place, and counts for tests."""
+    """The frames of other histories this seat knows, what it has judged, and counts."""
 
-    settled: set[bytes] = field(default_factory=set)  # hashes of frames that lost a place
-    seen: int = 0       # distinct rivals met
+    foreign: dict[bytes, Frame] = field(default_factory=dict)   # by hash, oldest first
+    judged: set[tuple[bytes, bytes]] = field(default_factory=set)  # (their tip, our head)
+    met: set[bytes] = field(default_factory=set)   # the rivals met, by hash
     switched: int = 0   # places this seat gave up to a rival
+
+    @property
+    def seen(self) -> int:
+        """How many distinct rivals this seat has met."""
+        return len(self.met)
 
     @classmethod
     def of(cls, store: GameStore) -> Forks:
-        return cls({frame_hash(w) for w in store.superseded()})
+        forks = cls()
+        for wire in store.superseded():
+            forks._keep(parse_frame(wire))
+        return forks
 
-    def rival(self, ref: Referee, wire: bytes) -> Frame | None:
-        """`wire` as a frame if it is a rival, signed by its seat, of the frame this seat
-        holds at its place and not settled before; None otherwise."""
+    def _keep(self, frame: Frame) -> None:
+        self.foreign[frame.hash] = frame
+        while len(self.foreign) > MAX_FOREIGN:
+            del self.foreign[next(iter(self.foreign))]
+
+    def branch_of(self, ref: Referee, wire: bytes) -> tuple[int, list[Frame]] | None:
+        """If `wire` is a validly signed frame of another history, keep it; if it and the
+        frames kept before link it back to a rival of a frame this seat holds, return that
+        place and the branch from it (the rival first, then its known successors, along
+        `wire`'s chain and on past it). None otherwise."""
         try:
             frame = parse_frame(wire)
         except EncodingError:
             return None
-        if (frame.game_id != ref.game.game_id or frame.seq >= len(ref.frames)
-                or frame.hash in self.settled or not rivals(ref.frames[frame.seq], frame)):
-            return None
+        n = len(ref.frames)
+        if (frame.game_id != ref.game.game_id
+                or (frame.seq < n and frame.hash == ref.frames[frame.seq].hash)
+                or (frame.seq == n and frame.prev == ref.state.prev)):
+            return None   # not of this game, ours, or simply the next frame
         try:
             authenticate(ref.game, wire, frame.seq)
         except Violation:
             return None   # anyone can put a seat number on garbage
-        return frame
+        self._keep(frame)   # early frames too: a branch may come in any order
+        path = [frame]
+        while path[0].seq > n or path[0].prev != ref.state_before(path[0].seq).prev:
+            parent = self.foreign.get(path[0].prev)
+            if parent is None or parent.seq != path[0].seq - 1 or len(path) > MAX_BRANCH:
+                return None   # where it parts from our chain is not known (yet)
+            path.insert(0, parent)
+        root = path[0]
+        if root.seq >= n or not rivals(ref.frames[root.seq], root):
+            return None
+        children = {f.prev: f for f in self.foreign.values()}
+        while path[-1].hash in children and len(path) < MAX_BRANCH:
+            path.append(children[path[-1].hash])
+        return root.seq, path[:MAX_BRANCH]
 
-    def takes(self, ref: Referee, frame: Frame) -> bool:
-        """Whether the rival `frame` takes its place from the frame this seat holds: by
-        the rule, or because it breaks the rules there (the referee then keeps the
-        violation when it receives it, as a seat that saw it first would have)."""
-        self.seen += 1
-        seq = frame.seq
-        if takes_place(frame, ref.frames[seq], ref.frames[seq + 1:]):
-            return True
-        try:
-            apply_frame(ref.game, ref.state_before(seq), frame)
-        except Violation as v:
-            return v.authenticated
-        self.settled.add(frame.hash)
-        return False
+    def judge(self, ref: Referee, place: int, frames: list[Frame]) -> list[Frame] | None:
+        """The frames to go on with if the branch `frames` takes `place` from the chain
+        this seat holds (protocol/fork.py), or if its first frame breaks the rules there
+        (the referee then keeps the violation, as a seat that saw it first would have);
+        None if ours keeps the place. A branch judged before, against the same head of
+        ours, is not judged again."""
+        key = (frames[-1].hash, ref.state.prev)
+        if key in self.judged:
+            return None
+        self.met.add(frames[0].hash)
+        before = ref.state_before(place)
+        theirs = branch(ref.game, before, frames)
+        if not theirs.frames:
+            try:
+                apply_frame(ref.game, before, frames[0])
+            except Violation as v:
+                if v.authenticated:
+                    return frames[:1]
+        elif takes_place(theirs, ref.branch(place)):
+            return list(theirs.frames)
+        if len(self.judged) >= MAX_JUDGED:
+            self.judged.clear()
+        self.judged.add(key)
+        return None
 
     def give_up(self, store: GameStore, ref: Referee, seq: int) -> None:
         """Rewind the referee and the store to place `seq`, keeping what was dropped."""
         for lost in ref.rewind(seq):
-            self.settled.add(lost.hash)
+            self._keep(lost)
         store.rewind(seq)
         self.switched += 1
 
@@ -92,9 +145,11 @@ class Forks:
 
     @staticmethod
     def shown(ref: Referee, have: int) -> list[bytes]:
-        """What to send a seat whose chain of `have` frames differs from ours: our frame
-        `have` - 1 (so that it sees the difference too, if it holds that many) and our
-        last ABSENT frames in chain order (the winners of the places where we part)."""
-        absent = [f.wire for f in ref.frames if f.type is MessageType.ABSENT][-MAX_SHOWN:]
-        last = [ref.frames[have - 1].wire] if 0 < have <= len(ref.frames) else []
-        return [*last, *absent]
+        """What to send a seat whose chain of `have` frames differs from ours: our chain
+        from a little before its length on (so that it can link our branch to the place
+        where we part, and judge it), then our ABSENT frames before that (the winners of
+        places where we parted longer ago)."""
+        start = max(0, min(have, len(ref.frames)) - MAX_SHOWN // 2)
+        near = [f.wire for f in ref.frames[start:start + MAX_SHOWN]]
+        absent = [f.wire for f in ref.frames[:start] if f.type is MessageType.ABSENT]
+        return [*near, *absent[-MAX_SHOWN:]]

@@ -248,20 +248,23 @@ class Peer:
             await self.link.send(pack_message("frame", wire))
 
     async def _accept(self, store: GameStore, ref: Referee, wire: bytes) -> bool:
-        rival = self.forks.rival(ref, wire)
-        if rival is not None:
-            if not self.forks.takes(ref, rival):
+        found = self.forks.branch_of(ref, wire)
+        if found is not None:
+            place, frames = found
+            winner = self.forks.judge(ref, place, frames)
+            if winner is None:
                 # Ours keeps the place: show whoever sent the rival the chain from there.
-                await self._resend(("rival", rival.seq),
-                                   lambda: store.frames(rival.seq)[:MAX_RESEND])
+                await self._resend(("rival", place), lambda: store.frames(place)[:MAX_RESEND])
                 return False
             log.info("seat %d's frame takes place %d (10.8): going on from it",
-                     rival.seat, rival.seq)
-            self.forks.give_up(store, ref, rival.seq)
+                     winner[0].seat, place)
+            self.forks.give_up(store, ref, place)
             # Silence is judged afresh on the new chain: a clock started on the old one
             # would make this seat declare at once a seat whose frame it has not seen.
             self.absence.silent_since.clear()
-            self._take(store, ref, wire)
+            for frame in winner:
+                if not self._take(store, ref, frame.wire):
+                    break
             return True
         if self.forks.elsewhere(ref, wire):
             await self._show_chain(ref, parse_frame(wire).seq)   # its sender parted from us

@@ -239,7 +239,12 @@ def _params_problem(set_name: object, seats: object, round_: object, long: objec
     return None
 
 
-def _first_problem(first: object, seats: object, long: object) -> str | None:
+def _long_only_problem(after: object, first: object, seats: object,
+                       long: object) -> str | None:
+    """Checks 9-11 of section 2 "Checking the parameters": what only a long game's
+    rounds may set. `first` is a seat of the `seats` parameter, never of the identities."""
+    if after and long is not True:
+        return "a short game follows no round: after is empty (D13)"
     if type(first) is not int or type(seats) is not int or not -1 <= first < seats:
         return "first is -1 (drawn) or a seat"
     if first != -1 and long is not True:
@@ -271,7 +276,7 @@ class MineshaftRules:
             object.__setattr__(self, "round", TILE_SETS[self.set].max_pip)
         problem = (_params_problem(self.set, self.seats, self.round, self.long)
                    or link_problem(self.after)
-                   or _first_problem(self.first, self.seats, self.long))
+                   or _long_only_problem(self.after, self.first, self.seats, self.long))
         if problem:
             raise LocalError("rules/params", problem)
 
@@ -290,7 +295,7 @@ class MineshaftRules:
         after = params.get("after", "")
         first = params.get("first", -1)
         problem = (_params_problem(name, seats, round_, long) or link_problem(after)
-                   or _first_problem(first, seats, long))
+                   or _long_only_problem(after, first, seats, long))
         if problem or not isinstance(name, str) or not isinstance(seats, int) \
                 or not isinstance(round_, int) or not isinstance(after, str) \
                 or not isinstance(first, int):

@@ -76,22 +76,29 @@ def mexican_train_params(params: dict[str, Any]) -> tuple[dict[str, Any], int]:
 
 
 def mineshaft_params(params: dict[str, Any]) -> tuple[dict[str, Any], int]:
-    """rules/mineshaft.md 2 (max_seats: D3; short games on the highest double: D13; first: D19)."""
-    _known(params, {"set", "seats", "round", "long", "after", "first"})
-    tile_set = _param(params, "set", str, "double-six")
+    """rules/mineshaft.md 2, "Checking the parameters" 1-11 in order (max_seats: D3; short
+    games on the highest double: D13; first: D19). A cross-check compares with the other
+    parameters, a left-out one at its default, never with the identities."""
+    _known(params, {"set", "seats", "round", "long", "after", "first"})  # 1
+    if "seats" not in params:  # 2
+        fail("rules/params")
+    tile_set = _param(params, "set", str, "double-six")  # 3
     if tile_set not in SETS:
         fail("rules/params")
     top = SETS[tile_set]
-    seats = _param(params, "seats", int, None, 2, 4 if tile_set == "double-six" else 8)
-    rnd = _param(params, "round", int, top, 0, top)
-    long = _param(params, "long", bool, False)
-    if not long and rnd != top:
+    seats = _param(params, "seats", int, None, 2, 4 if tile_set == "double-six" else 8)  # 4
+    long = _param(params, "long", bool, False)  # 5
+    rnd = _param(params, "round", int, top, 0, top)  # 6
+    if not long and rnd != top:  # 7
         fail("rules/params")
-    first = _param(params, "first", int, -1, -1, seats - 1)  # D19: -1 draws the first player
-    if not long and first != -1:
+    after = _after(params)  # 8
+    if not long and after:  # 9: a short game follows no round
+        fail("rules/params")
+    first = _param(params, "first", int, -1, -1, seats - 1)  # 10: -1 draws the first player
+    if not long and first != -1:  # 11
         fail("rules/params")
     full = {"set": tile_set, "seats": seats, "round": rnd, "long": long,
-            "after": _after(params), "first": first}
+            "after": after, "first": first}
     return full, seats
 
 

@@ -1,0 +1,233 @@
+"""The late ABSENT (spec/10-session.md 10.8, issue 30): a declarer that signs a declaration,
+keeps it to itself, goes silent and releases it once the table has moved on cannot
+rewind the table.
+
+Over seeded five-seat games, in the last stage, the last living seat d signs ABSENT
+against the seat s before it while s owes its COMMIT, and keeps it. s commits, d stays
+silent, the others declare d absent (it forfeits), and the table opens its orders and
+ends the game. d then releases its declaration to every honest seat, at every point of
+the chain after s's COMMIT. Before the fix every honest seat gave the place to it (an
+ABSENT outranks the COMMIT and d had signed nothing after it) and d re-committed knowing
+the others' orders. Now:
+- once the table has revealed any orders after the place, the declaration never takes
+  it, so the result never changes and verify names nobody but d;
+- where it still takes the place (before anything was revealed), the rewind discards no
+  revealed order: d learns nothing it did not know when it signed.
+The check goes through peers/net/fork.py, the code a networked seat runs.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import random
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+from chaos_net import Chaos, ChaosLink
+
+from peers.bots.registry import BOTS
+from peers.cheats import mined_games as mined_cheats
+from peers.net.config import HOST, JOIN, PeerConfig
+from peers.net.fork import Forks
+from peers.net.messages import pack_message
+from peers.net.peer import Peer
+from peers.store.games import GameStore
+from peers.table.selfplay import Table
+from protocol.fork import rank
+from protocol.frames import Frame, MessageType, parse_frame
+from protocol.identity import Identity
+from protocol.referee import Referee
+from protocol.seat import SeatAgent, SeatView
+from protocol.setup import GameSetup
+from protocol.state import Phase
+from protocol.verifier import replay
+
+SEATS = 5
+
+
+@dataclass
+class Attack:
+    table: Table
+    place: int        # the seq of s's COMMIT, where d's declaration was signed
+    late: bytes       # d's withheld declaration
+    declarer: int
+
+
+def shared_table(seed: int) -> Table:
+    """A seeded table whose seats share one referee (each frame is checked once)."""
+    t = mined_cheats.table(seed, SEATS)
+    t.referees = [t.referees[0]] * len(t.referees)
+    return t
+
+
+def last_stage(seed: int) -> tuple[int, list[int]]:
+    """The honest game's last stage and the seats that commit in it, in order."""
+    honest = shared_table(seed)
+    honest.play()
+    ref = honest.referees[0]
+    commits = [(ref.state_before(f.seq).rules_state.stage, f.seat)
+               for f in ref.frames if f.type is MessageType.COMMIT]
+    stage = commits[-1][0]
+    return stage, [seat for u, seat in commits if u == stage]
+
+
+def play_attack(seed: int) -> Attack | None:
+    """The game with the late ABSENT, played to its end, the declaration still held back;
+    None if the last stage had fewer than three living seats."""
+    stage, living = last_stage(seed)
+    if len(living) < 3:
+        return None
+    s, d = living[-2], living[-1]
+    t = shared_table(seed)
+    mined_cheats.advance_to(t, mined_cheats.owes(Phase.COMMIT, s, stage))
+    ref = t.referees[0]
+    place = len(ref.frames)
+    late = t.agents[d].declare_absent(ref.state, t.entropy.bytes("late absent"))
+    t.step()                                        # s commits
+    assert ref.awaiting == (d, MessageType.COMMIT)
+    mined_cheats.declare(t, [i for i in living if i != d])   # d is silent: it forfeits
+    while t.step() is not None:
+        pass
+    assert ref.complete
+    return Attack(t, place, late, d)
+
+
+def replayed(ref: Referee, end: int) -> Referee:
+    """A seat that holds the first `end` frames of `ref`'s chain."""
+    seat = Referee(ref.game.setup)
+    for f in ref.frames[:end]:
+        seat.receive(f.wire)
+    return seat
+
+
+def check_seed(seed: int) -> int:
+    """Play the attack and release the declaration after every frame from the place on;
+    returns how many releases took the place (all before any order was revealed)."""
+    attack = play_attack(seed)
+    if attack is None:
+        return -1
+    ref, place, late = attack.table.referees[0], attack.place, parse_frame(attack.late)
+    final = ref.transcript().encode()
+    commit = ref.frames[place]
+    # Before the fix this was enough to take the place: it outranks the COMMIT, and its
+    # signer signed nothing after it.
+    assert rank(late) < rank(commit) and not ref.branch(place).signed_after(late.seat)
+    taken = 0
+    seat = replayed(ref, place + 1)
+    for end in range(place + 1, len(ref.frames) + 1):
+        if end > len(seat.frames):
+            seat.receive(ref.frames[end - 1].wire)
+        forks = Forks()
+        found = forks.branch_of(seat, late.wire)
+        assert found is not None and found[0] == place
+        if forks.judge(seat, *found) is None:
+            continue
+        taken += 1
+        assert seat.branch(place).revealing == 0, (
+            f"seed {seed}: the late declaration took place {place} after the table "
+            f"revealed orders at frame {end - 1}")
+    assert ref.branch(place).revealing > 0
+    # The table's result stands, and verify names nobody but the silent declarer.
+    verdict = replay(final)
+    assert verdict.valid and verdict.complete and verdict.violation is None
+    forfeits = verdict.outcome.to_json()["forfeits"]
+    assert [f["seat"] for f in forfeits] == [attack.declarer]
+    return taken
+
+
+def check_seeds(seeds: range) -> None:
+    taken = [t for t in map(check_seed, seeds) if t >= 0]
+    print(f"{len(taken)} of {len(seeds)} games attacked; the declaration took its place "
+          f"in {sum(taken)} releases, all before any order was revealed, and never after")
+    assert len(taken) >= len(seeds) * 3 // 4   # most seeds reach a last stage of 3+ seats
+
+
+def test_a_late_absent_never_rewinds_a_table_that_revealed_orders() -> None:
+    check_seeds(range(3))
+
+
+@pytest.mark.slow
+def test_a_late_absent_never_rewinds_a_table_that_revealed_orders_in_20_games() -> None:
+    check_seeds(range(20))
+
+
+class LateDeclarer(Peer):
+    """Seat 4 of a networked table: in the last stage it signs a declaration against the
+    seat that owes the COMMIT just before its own, keeps it, stays silent (declaring
+    nobody) until the table has ended the game without it, then releases it."""
+
+    def __init__(self, *args: Any, stage: int, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.stage, self.late = stage, b""
+
+    def _progress(self, ref: Referee, frame: Frame) -> None:
+        super()._progress(ref, frame)
+        due = ref.awaiting
+        if (due is not None and due[1] is MessageType.COMMIT and due[0] < ref.game.seats - 1
+                and ref.state.rules_state.stage == self.stage):
+            self.late = self.agent.declare_absent(ref.state, os.urandom(32))
+
+    async def _send_own(self, store: GameStore, ref: Referee, agent: SeatAgent,
+                        mtype: MessageType) -> None:
+        if ref.state.rules_state.stage < self.stage:
+            await super()._send_own(store, ref, agent, mtype)
+            return
+        message = await self.link.recv(0.05)   # silent, but it follows the table
+        if message is not None:
+            await self._handle(store, ref, message)
+
+    async def _declare_absent(self, *args: Any) -> None:
+        await asyncio.sleep(0.05)
+
+    async def _linger(self, store: GameStore, ref: Referee) -> bool:
+        assert self.late, "the table never reached the attack"
+        await self.link.send(pack_message("frame", self.late))
+        return await super()._linger(store, ref)
+
+
+async def networked(tmp: Path, seed: int) -> tuple[set[bytes], list[Peer]]:
+    rng = random.Random(seed)
+    ids = [Identity(rng.randbytes(32)) for _ in range(SEATS)]
+    params = {"seats": SEATS, "rounds": 1}
+    setup = GameSetup.create("mined-games", params, [i.public_key for i in ids],
+                             [rng.randbytes(32) for _ in range(SEATS)])
+    links = ChaosLink.room(SEATS, Chaos(rng=random.Random(seed)))
+    peers: list[Peer] = []
+    for seat, (link, ident) in enumerate(zip(links, ids, strict=True)):
+        role = HOST if seat == 0 else JOIN
+        store = GameStore.create(tmp / f"{seed}-{seat}", setup, seat, rng.randbytes(32),
+                                 {"role": role})
+        bot = BOTS["greedy"](random.Random(rng.random()))
+
+        async def choose(view: SeatView, bot: Any = bot) -> Any:
+            return bot(view)
+
+        cfg = PeerConfig(games_dir=tmp, role=role, identity=ident,
+                         choose=choose, notify=lambda e: None,
+                         rules="mined-games", params=params, sync_interval=0.05,
+                         linger=0.5, move_timeout=1.0)
+        peers.append(LateDeclarer(link, cfg, store, stage=2) if seat == SEATS - 1
+                     else Peer(link, cfg, store))
+    results = await asyncio.wait_for(asyncio.gather(*(p.run() for p in peers)), 120)
+    copies = set()
+    for r in results[:-1]:
+        store = GameStore.open(r.path)
+        copies.add(store.transcript().encode())
+        store.close()
+    return copies, peers
+
+
+@pytest.mark.asyncio
+async def test_networked_seats_keep_their_finished_game_when_a_late_absent_arrives(
+        tmp_path: Path) -> None:
+    copies, peers = await networked(tmp_path, 3)
+    assert len(copies) == 1
+    verdict = replay(next(iter(copies)))
+    assert verdict.valid and verdict.complete
+    assert [f["seat"] for f in verdict.outcome.to_json()["forfeits"]] == [SEATS - 1]
+    honest = peers[:-1]
+    assert all(p.forks.seen >= 1 and p.forks.switched == 0 for p in honest), \
+        [(p.forks.seen, p.forks.switched) for p in honest]

@@ -1,0 +1,185 @@
+#!/usr/bin/env python3
+"""Generate spec/vectors/fork.json: contested places and which branch keeps them
+(spec/10-session.md 10.8 "Two frames for one place").
+
+    python tools/gen_fork_vectors.py          # rewrite the file
+    python tools/gen_fork_vectors.py --check  # exit 1 if it differs from the code
+
+A four-seat Mined Games table in stage 0 (the map seed: no orders to choose). Every
+identity, seed, setup nonce and `fresh` input is SHA-512("dealerless-vectors/" || label)
+truncated to 32 bytes, so anyone can regenerate the file. spec/vectors/README.md
+documents every field.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from protocol.fork import branch, takes_place
+from protocol.frames import parse_frame
+from protocol.identity import Identity
+from protocol.referee import Referee
+from protocol.seat import SeatAgent
+from protocol.setup import GameSetup
+
+OUT = Path(__file__).resolve().parent.parent / "spec" / "vectors" / "fork.json"
+SEATS = 4
+
+
+def seed(label: str) -> bytes:
+    return hashlib.sha512(b"dealerless-vectors/" + label.encode()).digest()[:32]
+
+
+IDS = [Identity(seed(f"fork/identity/{i}")) for i in range(SEATS)]
+SETUP = GameSetup.create("mined-games", {"seats": SEATS, "rounds": 1},
+                         [i.public_key for i in IDS],
+                         [seed(f"fork/setup-nonce/{i}") for i in range(SEATS)])
+
+
+class Chain:
+    """A chain being built: a referee and seats of its own to sign on (each chain keeps
+    its own seats' openings), and the wires signed on it so far."""
+
+    def __init__(self, prefix: list[bytes], openings: list[dict[int, bytes]] | None = None
+                 ) -> None:
+        self.ref = Referee(SETUP)
+        for w in prefix:
+            self.ref.receive(w)
+        self.agents = [SeatAgent(self.ref.game, i, IDS[i], seed(f"fork/seat-secret/{i}"))
+                       for i in range(SEATS)]
+        for agent, kept in zip(self.agents, openings or [], strict=False):
+            agent.restore_openings(self.ref.state, kept)
+        self.wires: list[bytes] = []
+
+    def add(self, wire: bytes) -> Chain:
+        self.ref.receive(wire)
+        self.wires.append(wire)
+        return self
+
+    def owed(self, label: str) -> Chain:
+        state = self.ref.state
+        return self.add(self.agents[state.turn].next_frame(state, seed(f"fork/{label}"),
+                                                           lambda v: None))
+
+    def absent(self, seat: int, label: str) -> Chain:
+        return self.add(self.agents[seat].declare_absent(self.ref.state,
+                                                         seed(f"fork/{label}")))
+
+
+def base_chain() -> tuple[list[bytes], list[dict[int, bytes]]]:
+    """KEY 0-3, COMMIT 0-3, OPEN 0, then seat 2's declaration against seat 1's OPEN; and
+    what each seat keeps to open its COMMIT."""
+    c = Chain([])
+    for i in range(9):
+        c.owed(f"base/{i}")
+        if i == 7:
+            openings = [a.openings(c.ref.state) for a in c.agents]
+    return c.absent(2, "base/absent-2").wires, openings
+
+
+CHAIN, OPENINGS = base_chain()
+COMMIT_PLACE = 5     # seat 1 owes its COMMIT
+OPEN_PLACE = 9       # seat 1 owes its OPEN; with seat 2's share in, at 10
+
+
+def rule_of(a: Any, b: Any) -> int:
+    if a.revealing != b.revealing:
+        return 1
+    if b.signed_after(a.head.seat) != a.signed_after(b.head.seat):
+        return 2
+    return 3
+
+
+def case(name: str, note: str, place: int, a: list[bytes], b: list[bytes]) -> dict[str, Any]:
+    ref = Chain(CHAIN[:place]).ref
+    ba, bb = (branch(ref.game, ref.state, [parse_frame(w) for w in ws]) for ws in (a, b))
+    assert len(ba.frames) == len(a) and len(bb.frames) == len(b), name
+    a_takes = takes_place(ba, bb)
+    assert a_takes != takes_place(bb, ba)
+    return {"name": name, "note": note, "prefix": place,
+            "a": [w.hex() for w in a], "b": [w.hex() for w in b],
+            "revealing": [ba.revealing, bb.revealing],
+            "winner": "a" if a_takes else "b", "rule": rule_of(ba, bb)}
+
+
+def cases() -> list[dict[str, Any]]:
+    p = CHAIN[:COMMIT_PLACE]
+    out = [
+        case("declaration-takes-a-late-commit",
+             "neither reveals, nobody built on the other: the ABSENT outranks the COMMIT",
+             COMMIT_PLACE, Chain(p).absent(3, "c1/absent-3").wires,
+             Chain(p).owed("c1/commit-1").wires),
+        case("lower-declarer-takes",
+             "two declarations: the lower seat's", COMMIT_PLACE,
+             Chain(p).absent(2, "c2/absent-2").wires, Chain(p).absent(3, "c2/absent-3").wires),
+        case("declarer-built-on-the-commit",
+             "seat 2 signed its COMMIT after seat 1's: it conceded the place", COMMIT_PLACE,
+             Chain(p).absent(2, "c3/absent-2").wires,
+             Chain(p).owed("c3/commit-1").owed("c3/commit-2").wires),
+        case("both-built-on-the-other",
+             "seat 1 committed after seat 2's declaration and seat 2 after seat 1's "
+             "COMMIT: rule 2 does not decide, rank does", COMMIT_PLACE,
+             Chain(p).absent(2, "c4/absent-2").owed("c4/commit-1a").owed("c4/commit-2a").wires,
+             Chain(p).owed("c4/commit-1b").owed("c4/commit-2b").wires),
+    ]
+    table = (Chain(p, OPENINGS).owed("c5/commit-1").owed("c5/commit-2")
+             .absent(0, "c5/absent-0").absent(1, "c5/absent-1"))   # seat 3 forfeits
+    late = Chain(p).absent(3, "c5/late-3").wires
+    out.append(case("late-declaration-before-anything-is-revealed",
+                    "seat 3 released its declaration after the table declared it absent, "
+                    "before any OPEN: nothing revealed is lost, rank decides",
+                    COMMIT_PLACE, late, list(table.wires)))
+    table.owed("c5/open-0")
+    out.append(case("late-declaration-after-an-open",
+                    "the same declaration once the table opened seat 0's seal: the table's "
+                    "branch reveals more and keeps the place (the late ABSENT, issue 30)",
+                    COMMIT_PLACE, late, list(table.wires)))
+    q = CHAIN[:OPEN_PLACE]
+    out.append(case("open-keeps-its-place-against-one-share",
+                    "the OPEN reveals; one share of the two needed reveals nothing",
+                    OPEN_PLACE, Chain(q, OPENINGS).owed("o1/open-1").wires,
+                    Chain(q).absent(3, "o1/absent-3").wires))
+    r = CHAIN[:OPEN_PLACE + 1]
+    out.append(case("completing-share-takes-the-open",
+                    "with seat 2's share in, seat 3's completes the table's opening: both "
+                    "reveal the same seal, and the ABSENT outranks the OPEN",
+                    OPEN_PLACE + 1, Chain(r, OPENINGS).owed("o2/open-1").wires,
+                    Chain(r).absent(3, "o2/absent-3").wires))
+    return out
+
+
+def document() -> dict[str, Any]:
+    return {
+        "about": "Contested places (spec/10-session.md 10.8): a four-seat Mined Games "
+                 "setup, its chain, and cases each giving a prefix of that chain (its "
+                 "first `prefix` frames) and two rival branches `a` and `b` (frame wires, "
+                 "the rival first) built on it; `revealing` counts each branch's revealing "
+                 "frames, `winner` is the branch that keeps the place and `rule` the rule "
+                 "(1-3) that decided. Generated by tools/gen_fork_vectors.py.",
+        "setup": SETUP.encode().hex(),
+        "chain": [w.hex() for w in CHAIN],
+        "cases": cases(),
+    }
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--check", action="store_true")
+    args = parser.parse_args()
+    text = json.dumps(document(), indent=1) + "\n"
+    if args.check:
+        if OUT.read_text() != text:
+            print(f"{OUT} differs from the code", file=sys.stderr)
+            return 1
+        return 0
+    OUT.write_text(text)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
