@@ -34,7 +34,10 @@ HASH_BYTES = 32
 #: Prefixed to the payload before signing (spec/08-wire.md 8.3). An identity key may
 #: also sign for other protocols (it can be an imported SSH key): the prefix, which no
 #: SSH signed blob or other dealerless message starts with, keeps a frame signature
-#: from ever being valid there, and theirs from being a frame signature here.
+#: from ever being valid there, and theirs from being a frame signature here. Its `/1`
+#: lags the protocol version under dealerless/2; at dealerless/3 it becomes
+#: `dealerless/frame-signature/3`, and from then on follows PROTOCOL (spec/README.md
+#: "Versioning").
 SIGNING_CONTEXT = b"dealerless/frame-signature/1\x00"
 
 

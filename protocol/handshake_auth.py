@@ -33,10 +33,13 @@ from .errors import EncodingError
 from .group import Point, decode_point, mul
 from .hashing import H, Tag, hash_to_point, nonce_scalars
 from .identity import SIGNATURE_BYTES, Identity, SignatureError, verify_signature
+from .version import PEER_PROTOCOL
 
 #: Prefixed to pack([rid, body]) before signing: no frame signature (8.3) and no other
 #: protocol's signed blob starts with it, so a handshake signature is valid nowhere else.
-SIGNING_CONTEXT = b"dealerless/handshake-signature/2\x00"
+#: It carries the peer protocol's number (spec/README.md "Versioning"), so a hello of
+#: another version never verifies as one of this.
+SIGNING_CONTEXT = f"dealerless/handshake-signature/{PEER_PROTOCOL}\x00".encode()
 PIN_BYTES = SECRET_BYTES = 16
 CONFIRM_BYTES = 32
 

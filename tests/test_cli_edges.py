@@ -124,7 +124,7 @@ CASES = [
     (["join", "ws://127.0.0.1:9" + TAIL], 1, "connection refused"),  # the network first
     (["join", "ws://127.0.0.1:9/x"], 2, "names no game"),
     (["join", f"ws://127.0.0.1:9/dealerless/{'ab' * 16}"], 2, "lacks the host's pin"),
-    (["join", "ws://127.0.0.1:9" + TAIL[:-1]], 2, "lacks the host's pin"),
+    (["join", "ws://127.0.0.1:9" + TAIL[:-1]], 2, "the SECRET of this invitation has 21"),
     (["join", "ws://127.0.0.1:9" + TAIL, "--bot", "greedy", "--timeout", "-1"], 2,
      "above 0"),
     (["resume", "*"], 2, "neither a game id"),

@@ -8,16 +8,24 @@ import asyncio
 import json
 import os
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
 from invites import join_hello, table_of
 from test_network import config, transcripts
 
-from peers.net.config import HOST, JOIN, PeerError
-from peers.net.invitation import parse_invitation
+from peers.net import handshake_join
+from peers.net.config import HOST, JOIN, PeerConfig
+from peers.net.handshake import Handshake
+from peers.net.handshake_answers import Judged
+from peers.net.handshake_join import NotFromHost, from_pinned_host
+from peers.net.hosting import Hosting
+from peers.net.invitation import InvitationError, dial_url, host_invitation, parse_invitation
+from peers.net.joining import Joining, record_path
 from peers.net.link import MemoryLink
-from peers.net.messages import PROTOCOL_VERSION, hello_commitment, read_join_hello
+from peers.net.messages import PROTOCOL_VERSION, hello_commitment, read_join_hello, read_offer
+from peers.net.pacing import AnswerLimit
 from peers.net.peer import Peer
 from protocol.canonical import pack, unpack
 from protocol.errors import DealerlessError
@@ -39,6 +47,9 @@ from protocol.verifier import replay
 
 VECTORS = json.loads((Path(__file__).resolve().parent.parent / "spec" / "vectors" /
                       "handshake.json").read_text())
+ROUND_RID = bytes.fromhex(VECTORS["round"]["rid"])
+ROUND_WIRES = [bytes.fromhex(c["wire"]) for c in VECTORS["signatures"][:5]]
+INVITE = parse_invitation(VECTORS["round"]["invitation"])
 SMALL_ORDER = bytes.fromhex("c7176a703d4dd84fba3c0b760d10670f2a2053fa2c39ccc64ec7fd7792ac037a")
 
 
@@ -65,9 +76,10 @@ def test_pin_secret_and_invitation_vectors() -> None:
             assert (inv.rid.hex(), inv.pin.hex(), inv.seat, inv.room.hex(), inv.secret.hex()) \
                 == (case["rid"], case["pin"], case["seat"], case["room"], case["secret"])
             assert case["secret"] == VECTORS["secrets"]["seats"][str(inv.seat)]
-        else:
-            with pytest.raises(PeerError):
+        else:   # refused, naming the part at fault (12.3 "The invitation")
+            with pytest.raises(InvitationError) as refused:
                 parse_invitation(case["url"])
+            assert refused.value.part == case["part"], case["note"]
 
 
 @pytest.mark.parametrize("case", VECTORS["pake"]["exchanges"], ids=lambda c: str(c["seat"]))
@@ -95,23 +107,138 @@ def test_pake_vectors(case: dict[str, Any]) -> None:
         (case["confirm"], case["other_seat_confirm"])
 
 
-def test_ignored_vectors_fail_the_check_they_name() -> None:
-    rid = bytes.fromhex(VECTORS["pake"]["rid"])
-    host_key = bytes.fromhex(VECTORS["signatures"][0]["key"])
-    for case in VECTORS["ignored"]:
-        obj = unpack(bytes.fromhex(case["wire"]), 1 << 16)
-        if case["check"] == "pin":
-            assert host_pin(obj[3]) != host_pin(host_key)
-        elif case["check"] == "shape":
-            assert len(obj) != 6
-        elif case["check"] == "handshake/bad-signature":
-            with pytest.raises(DealerlessError) as bad:
-                check_signature(host_key, rid, obj)
-            assert bad.value.code == case["check"]
-        else:
-            with pytest.raises(DealerlessError) as bad:
-                read_join_hello(obj[:-1])
-            assert bad.value.code == case["check"]
+def first_failed_check(obj: list[Any]) -> str:
+    """The check the reference code stops at, in 12.3's order: a joiner reading a host's
+    message checks the pin, a hello's version, the signature (from_pinned_host), then what
+    it carries (read_offer); a host reading a joiner hello checks its version, shape and
+    key, then the signature (Judged.join_hello)."""
+    if obj[0] == "hello" and obj[2] == JOIN:
+        try:
+            Judged().join_hello(obj, ROUND_RID)
+        except DealerlessError as exc:
+            return "version" if exc.code == "hello/version" else exc.code
+        return "ok"
+    if obj[0] == "refuse" and len(obj) != 6:
+        return "shape"   # the joiner reads only a refusal of six items
+    try:
+        body = from_pinned_host(obj, obj[3] if obj[0] == "hello" else obj[1], INVITE)
+        if obj[0] == "hello":
+            read_offer(body)
+    except NotFromHost as exc:
+        return exc.check
+    except DealerlessError as exc:
+        return exc.code
+    return "ok"
+
+
+@pytest.mark.parametrize("case", VECTORS["ignored"], ids=lambda c: c["note"][:40])
+def test_ignored_vectors_fail_the_check_they_name_first(case: dict[str, Any]) -> None:
+    obj = unpack(bytes.fromhex(case["wire"]), 1 << 16)
+    assert first_failed_check(obj) == case["check"]
+
+
+def test_an_old_hello_is_refused_naming_both_versions() -> None:
+    """What a person is told of a hello of peer protocol 4 (the joiner at its timeout, the
+    host in its log)."""
+    old = next(unpack(bytes.fromhex(c["wire"]), 1 << 16) for c in VECTORS["ignored"]
+               if c["check"] == "version" and "pinned host" in c["note"])
+    with pytest.raises(NotFromHost) as seen:
+        from_pinned_host(old, old[3], INVITE)
+    assert str(seen.value) == (f"the host speaks version {old[1]} of the peer protocol; "
+                               f"this dealerless speaks version {PROTOCOL_VERSION} (update "
+                               "both sides)")
+    joiner = next(unpack(bytes.fromhex(c["wire"]), 1 << 16) for c in VECTORS["ignored"]
+                  if c["check"] == "version" and c["then"].startswith("the host"))
+    with pytest.raises(DealerlessError, match=f"a joiner speaks version {joiner[1]} of the "
+                       f"peer protocol; this dealerless speaks version {PROTOCOL_VERSION}"):
+        read_join_hello(joiner[:-1])
+
+
+# --- the recorded round, replayed from either side (handshake.json `round`) -----------
+def _hx(text: str) -> bytes:
+    return bytes.fromhex(text)
+
+
+async def _next(link: MemoryLink, kind: str, answering: bool = False) -> bytes:
+    """The next message of `kind` on `link` (a join hello that answers a host hello, with
+    `answering`)."""
+    while True:
+        message = await link.recv(10)
+        assert message is not None, f"no {kind} came"
+        obj = unpack(message, 1 << 17)
+        if obj[0] == kind and (not answering or obj[6]):
+            return message
+
+
+@pytest.mark.asyncio
+async def test_the_recorded_round_replayed_as_the_host_seats_the_joiner(
+        tmp_path: Path) -> None:
+    """The host, given its seed, nonce, fresh bytes and table secret, sends the recorded
+    hello; given the joiner's recorded hello, seats it and sends the recorded roster; given
+    the open, sends the recorded reveal and holds the recorded setup."""
+    r, wires = VECTORS["round"], ROUND_WIRES
+    host = Identity(_hx(r["host"]["seed"]))
+    own = host_invitation(dial_url(r["invitation"]), host.public_key, _hx(r["table"]))
+    record = Hosting(tmp_path / "hosting" / "round", b"", nonce=_hx(r["host"]["nonce"]),
+                     pake=_hx(r["host"]["fresh"]), round=r["host"]["round"],
+                     secret=_hx(r["table"]))
+    cfg = PeerConfig(games_dir=tmp_path / "games", role=HOST, identity=host,
+                     choose=_no_moves, notify=lambda e: None, rules=r["rules"],
+                     params=r["params"], sync_interval=0.05, invitation=own, hosting=record)
+    link, table = MemoryLink.pair()
+    seat = asyncio.create_task(Handshake(link, cfg, AnswerLimit(0.05), _keep).run())
+    try:
+        assert await _next(table, "hello") == wires[0]
+        await table.send(wires[1])
+        assert await _next(table, "roster") == wires[2]
+        await table.send(wires[3])
+        assert await _next(table, "reveal") == wires[4]
+        store = await asyncio.wait_for(seat, 10)
+    finally:
+        seat.cancel()
+    assert store.setup.encode().hex() == r["setup"]
+    assert store.setup.game_id.hex() == r["game_id"] and store.seat == 0
+    store.close()
+
+
+@pytest.mark.asyncio
+async def test_the_recorded_round_replayed_as_the_joiner_takes_its_seat(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The joiner, given its seed, nonce, fresh bytes and invitation, answers the recorded
+    host hello with the recorded hello (share and confirm for its seat), opens for the
+    recorded roster with the recorded open, and holds the recorded setup after the
+    reveal."""
+    r, wires = VECTORS["round"], ROUND_WIRES
+    joiner, url = Identity(_hx(r["joiner"]["seed"])), r["invitation"]
+    games = tmp_path / "games"
+    Joining(record_path(games, joiner.public_key, url), _hx(r["joiner"]["nonce"])).keep()
+    fresh = _hx(r["joiner"]["fresh"])
+    monkeypatch.setattr(handshake_join, "os", SimpleNamespace(urandom=lambda n: fresh[:n]))
+    cfg = PeerConfig(games_dir=games, role=JOIN, identity=joiner, choose=_no_moves,
+                     notify=lambda e: None, sync_interval=0.05,
+                     invitation=parse_invitation(url), meta={"url": url})
+    link, table = MemoryLink.pair()
+    seat = asyncio.create_task(Handshake(link, cfg, AnswerLimit(0.05), _keep).run())
+    try:
+        await _next(table, "hello")          # it has seen no host hello yet
+        await table.send(wires[0])
+        assert await _next(table, "hello", answering=True) == wires[1]
+        await table.send(wires[2])
+        assert await _next(table, "open") == wires[3]
+        await table.send(wires[4])
+        store = await asyncio.wait_for(seat, 10)
+    finally:
+        seat.cancel()
+    assert store.setup.encode().hex() == r["setup"] and store.seat == r["joiner"]["seat"]
+    store.close()
+
+
+async def _no_moves(view: Any) -> Any:
+    raise AssertionError("the handshake makes no move")
+
+
+def _keep(store: Any) -> None:
+    """A handshake's `stored` callback: the test closes the store itself."""
 
 
 class Meddler:

@@ -10,8 +10,10 @@ message kind), `pins` (a key and its pin, raw and as the invitation writes it),
 `secrets` (a table secret, its room secret and its seats' secrets), `invitations` (URLs
 and what a joiner reads from them, or why it stops), `pake` (the key exchange of each
 joining seat of a three-seat table, with every intermediate value) and `ignored`
-(messages a receiver must ignore, each with the check that fails). Keys, nonces and
-fresh bytes come from public labels (test values only).
+(messages a receiver must ignore, each with the check that fails first, in 12.3's order
+of checks), and `round` (what each side needs to replay `signatures` as a test of its own
+code: seeds, nonces, fresh bytes, the table secret, and the setup the round agrees on).
+Keys, nonces and fresh bytes come from public labels (test values only).
 """
 
 from __future__ import annotations
@@ -23,15 +25,21 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from peers.net.config import PeerError
-from peers.net.invitation import host_invitation, invitation_url, parse_invitation
-from peers.net.messages import PROTOCOL_VERSION, hello_commitment, read_join_hello
+from peers.net.handshake_answers import Judged
+from peers.net.handshake_join import NotFromHost, from_pinned_host
+from peers.net.invitation import (
+    InvitationError,
+    host_invitation,
+    invitation_url,
+    parse_invitation,
+)
+from peers.net.messages import PROTOCOL_VERSION, hello_commitment, read_offer
 from protocol.canonical import pack
 from protocol.errors import DealerlessError
 from protocol.group import scalar_bytes
 from protocol.handshake_auth import (
+    SIGNING_CONTEXT,
     check_confirm,
-    check_signature,
     host_pin,
     pake_confirm,
     pake_generator,
@@ -43,6 +51,7 @@ from protocol.handshake_auth import (
     signed_bytes,
 )
 from protocol.identity import Identity
+from protocol.setup import GameSetup
 
 OUT = Path(__file__).resolve().parent.parent / "spec" / "vectors" / "handshake.json"
 
@@ -61,19 +70,35 @@ HOST_FRESH, JOIN_FRESH = label("host fresh"), label("joiner fresh")
 SMALL_ORDER = bytes.fromhex("c7176a703d4dd84fba3c0b760d10670f2a2053fa2c39ccc64ec7fd7792ac037a")
 
 
-def host_hello_body(share: bytes) -> list[Any]:
-    return ["hello", PROTOCOL_VERSION, "host", HOST.public_key, HOST_C, "bram",
-            {"komi_halves": 1}, 2, 0, [share]]
+RULES, PARAMS = "bram", {"komi_halves": 1}
+#: The peer protocol before this one, and its signing prefix: a hello of it is refused by
+#: its item 1, before any signature check (12.3).
+OLD_VERSION, OLD_CONTEXT = 4, b"dealerless/handshake-signature/2\x00"
+
+
+def host_hello_body(share: bytes, version: int = PROTOCOL_VERSION) -> list[Any]:
+    return ["hello", version, "host", HOST.public_key, HOST_C, RULES, PARAMS, 2, 0, [share]]
+
+
+def join_hello_body() -> list[Any]:
+    """The joiner's hello for seat 1, answering the host hello of `signatures`: its share
+    and confirm are those of seat 1 in `pake`."""
+    y_h = pake_scalar(HOST, RID, HOST_C, 1, HOST_FRESH)
+    y_j = pake_scalar(JOINER, RID, JOIN_C, 1, JOIN_FRESH)
+    host_share, share = pake_share(SEAT1, RID, y_h), pake_share(SEAT1, RID, y_j)
+    confirm = pake_confirm(RID, 1, y_j, host_share, share, host_share, JOINER.public_key,
+                           JOIN_C, HOST_C)
+    return ["hello", PROTOCOL_VERSION, "join", JOINER.public_key, JOIN_C, 1, HOST_C, share,
+            confirm]
 
 
 def signatures() -> list[dict[str, Any]]:
-    """One round of a two-seat handshake: the host's hello (with the share of `pake`),
-    a joiner's first hello, the roster of both, the joiner's open, the reveal that opens
-    both commitments, and a refusal."""
+    """One whole round of a two-seat handshake: the host's hello (with the share of
+    `pake`), the joiner's hello answering it (with its share and confirm), the roster of
+    both, the joiner's open, the reveal that opens both commitments; and a refusal."""
     share = pake_share(SEAT1, RID, pake_scalar(HOST, RID, HOST_C, 1, HOST_FRESH))
     bodies = [("host", host_hello_body(share)),
-              ("join", ["hello", PROTOCOL_VERSION, "join", JOINER.public_key, JOIN_C, 1,
-                        b"", b"", b""]),
+              ("join", join_hello_body()),
               ("host", ["roster", [HOST.public_key, JOINER.public_key], [HOST_C, JOIN_C]]),
               ("join", ["open", JOINER.public_key, JOIN_NONCE]),
               ("host", ["reveal", [HOST_NONCE, JOIN_NONCE]]),
@@ -106,6 +131,13 @@ def _b64(data: bytes) -> str:
     return base64.urlsafe_b64encode(data).decode().rstrip("=")
 
 
+def _odd(text: str) -> str:
+    """`text` (16 bytes in base64url) with the next letter of the alphabet last: the same
+    16 bytes, one of the unused low bits set."""
+    alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
+    return text[:-1] + alphabet[alphabet.index(text[-1]) + 1]
+
+
 def secrets() -> dict[str, Any]:
     """What the host derives from its table secret (12.3 "The invitation")."""
     return {"table": TABLE.hex(), "room": ROOM.hex(),
@@ -132,6 +164,11 @@ def invitations() -> list[dict[str, Any]]:
              (f"{BASE}#{pin}.\uff11.{room}.{one}",
               "the seat is an ASCII digit (this is FULLWIDTH DIGIT ONE)"),
              (f"{BASE}#{pin}.1.{room}.{one}=", "padding is not written"),
+             (f"{BASE}#{pin}==.1.{room}.{one}", "the PIN with padding"),
+             (f"{BASE}#{_odd(pin)}.1.{room}.{one}", "a non-canonical PIN: its last character "
+              "sets one of the 4 bits past its 16 bytes (it would decode to the same pin)"),
+             (f"{BASE}#{pin}.1.{_odd(room)}.{one}", "a non-canonical ROOM (the same fault)"),
+             (f"{BASE}#{pin}.1.{room}.{_odd(one)}", "a non-canonical SECRET (the same fault)"),
              (f"{BASE}#{pin}.1.{room}.{_b64(SEAT1[:15])}", "a 15-byte secret"),
              (f"{BASE}#{pin}.1.{_b64(ROOM[:15])}.{one}", "a 15-byte room secret"),
              (f"{BASE}#{pin.replace('-', '+').replace('_', '/')}.1.{room}.{one}",
@@ -145,8 +182,8 @@ def invitations() -> list[dict[str, Any]]:
             result: dict[str, Any] = {"result": "ok", "rid": inv.rid.hex(),
                                       "pin": inv.pin.hex(), "seat": inv.seat,
                                       "room": inv.room.hex(), "secret": inv.secret.hex()}
-        except PeerError:
-            result = {"result": "refused"}
+        except InvitationError as exc:
+            result = {"result": "refused", "part": exc.part}
         out.append({"url": url, "note": note, **result})
     assert [c["result"] for c in out][:3] == ["ok", "ok", "refused"]
     assert all(c["result"] == "refused" for c in out[2:])
@@ -187,18 +224,60 @@ def pake() -> dict[str, Any]:
     return out
 
 
+def _old_signed(who: Identity, body: list[Any]) -> bytes:
+    """`body` signed as peer protocol 4 signed it (its prefix, OLD_CONTEXT)."""
+    return pack([*body, who.sign(OLD_CONTEXT + pack([RID, body]))])
+
+
+def _flipped(message: list[Any]) -> bytes:
+    """`message` (signed) with one bit of its signature flipped."""
+    return pack([*message[:-1], bytes([message[-1][0] ^ 1]) + message[-1][1:]])
+
+
+def joiner_verdict(obj: list[Any]) -> str:
+    """The first check the reference joiner fails on the host's message `obj`
+    (peers/net/handshake_join.py: from_pinned_host, then read_offer), or "ok"."""
+    if obj[0] == "refuse" and len(obj) != 6:
+        return "shape"
+    inv = parse_invitation(invitations()[0]["url"])
+    try:
+        body = from_pinned_host(obj, obj[3] if obj[0] == "hello" else obj[1], inv)
+        if obj[0] == "hello":
+            read_offer(body)
+    except NotFromHost as exc:
+        return exc.check
+    except DealerlessError as exc:
+        return exc.code
+    return "ok"
+
+
+def host_verdict(obj: list[Any]) -> str:
+    """The first check the reference host fails on the joiner hello `obj` before its round
+    (peers/net/handshake_answers.py Judged.join_hello: read_join_hello, then the
+    signature), or "ok"; its `hello/version` is the vectors' `version`."""
+    try:
+        Judged().join_hello(obj, RID)
+    except DealerlessError as exc:
+        return "version" if exc.code == "hello/version" else exc.code
+    return "ok"
+
+
 def ignored() -> list[dict[str, Any]]:
-    """Messages a receiver must ignore (or, for a bad key, refuse), with the failing check."""
+    """Messages a receiver must ignore (or, for a bad key, refuse), each with the first
+    check it fails in 12.3's order. Those with two faults show the order: a joiner checks
+    the pin, then a hello's version, then the signature, then what the message carries; a
+    host checks a hello's version, its shape, its key, then the signature, then its seat,
+    round, share and confirm."""
     share = pake_share(SEAT1, RID, 5)
     stranger = Identity(label("stranger seed"))
     hello = host_hello_body(share)
+    old_hello = host_hello_body(share, OLD_VERSION)
     cases: list[tuple[str, bytes, str, str]] = []
     good = sign(HOST, RID, hello)
     cases.append(("host hello signed by a key the pin does not name", pack(
         sign(stranger, RID, [*hello[:3], stranger.public_key, *hello[4:]])), "pin",
         "the joiner ignores it"))
-    cases.append(("host hello with one byte of its signature flipped",
-                  pack([*good[:-1], bytes([good[-1][0] ^ 1]) + good[-1][1:]]),
+    cases.append(("host hello with one byte of its signature flipped", _flipped(good),
                   "handshake/bad-signature", "the joiner ignores it"))
     cases.append(("host hello signed for another rendezvous id",
                   pack(sign(HOST, label("other rid", 16), hello)), "handshake/bad-signature",
@@ -206,30 +285,43 @@ def ignored() -> list[dict[str, Any]]:
     cases.append(("refuse without a signature (version 2's shape)",
                   pack(["refuse", JOINER.public_key, "full", 2]), "shape",
                   "the joiner ignores it"))
+    cases.append((f"host hello of peer protocol {OLD_VERSION} from the pinned host, signed "
+                  "as that version signed (its prefix): the version is read before the "
+                  "signature", _old_signed(HOST, old_hello), "version",
+                  f"the joiner ignores it, and at its timeout says the host speaks version "
+                  f"{OLD_VERSION} and it speaks version {PROTOCOL_VERSION}"))
+    cases.append((f"host hello of peer protocol {OLD_VERSION} from a key the pin does not "
+                  "name: the pin is checked before the version",
+                  _old_signed(stranger, [*old_hello[:3], stranger.public_key,
+                                         *old_hello[4:]]), "pin",
+                  "the joiner ignores it, and at its timeout says a host whose identity key "
+                  "is not the one the invitation pins answered"))
+    cases.append(("host hello from the pinned host with a small-order share and one bit "
+                  "of its signature flipped: the signature is checked before the shares",
+                  _flipped(sign(HOST, RID, [*hello[:9], [SMALL_ORDER]])),
+                  "handshake/bad-signature", "the joiner ignores it"))
     join = ["hello", PROTOCOL_VERSION, "join", SMALL_ORDER, JOIN_C, 1, b"", b"", b""]
-    cases.append(("joiner hello whose key has small order", pack([*join, bytes(64)]),
+    cases.append(("joiner hello whose key has small order, with no valid signature: the "
+                  "key is checked before the signature", pack([*join, bytes(64)]),
                   "point/small-order", "the host answers refuse 'key'"))
+    answer = join_hello_body()
+    cases.append((f"joiner hello of peer protocol {OLD_VERSION}, signed as that version "
+                  "signed", _old_signed(JOINER, [answer[0], OLD_VERSION, *answer[2:]]),
+                  "version", "the host ignores it"))
+    cases.append(("joiner hello answering the host hello with a small-order share and one "
+                  "bit of its signature flipped: the signature is checked before the share",
+                  _flipped(sign(JOINER, RID, [*answer[:7], SMALL_ORDER, answer[8]])),
+                  "handshake/bad-signature", "the host ignores it"))
     out = []
     for note, wire, check, then in cases:
         out.append({"note": note, "wire": wire.hex(), "check": check, "then": then})
-    # The reference code reaches each stated check.
+    # The reference code stops at each stated check.
     from protocol.canonical import unpack
     for case in out:
         obj = unpack(bytes.fromhex(case["wire"]), 1 << 16)
-        if case["check"] == "pin":
-            assert host_pin(obj[3]) != host_pin(HOST.public_key)
-        elif case["check"] == "handshake/bad-signature":
-            try:
-                check_signature(HOST.public_key, RID, obj)
-                raise AssertionError(case["note"])
-            except DealerlessError as exc:
-                assert exc.code == case["check"]
-        elif case["check"].startswith("point/"):
-            try:
-                read_join_hello(obj[:-1])
-                raise AssertionError(case["note"])
-            except DealerlessError as exc:
-                assert exc.code == case["check"], exc.code
+        joiner_side = obj[0] != "hello" or obj[2] == "host"
+        got = joiner_verdict(obj) if joiner_side else host_verdict(obj)
+        assert got == case["check"], (case["note"], got)
     try:
         check_confirm(bytes(32), bytes(31) + b"\1")
         raise AssertionError("confirm")
@@ -238,13 +330,29 @@ def ignored() -> list[dict[str, Any]]:
     return out
 
 
+def replay_round() -> dict[str, Any]:
+    """What each side needs to replay `signatures` (its first five messages) as a test
+    of its own code, and the setup the round agrees on."""
+    setup = GameSetup.create(RULES, dict(PARAMS), [HOST.public_key, JOINER.public_key],
+                             [HOST_NONCE, JOIN_NONCE])
+    return {"rules": RULES, "params": PARAMS, "seats": 2, "rid": RID.hex(),
+            "table": TABLE.hex(), "invitation": invitations()[0]["url"],
+            "host": {"seed": HOST.seed.hex(), "nonce": HOST_NONCE.hex(),
+                     "fresh": HOST_FRESH.hex(), "round": 0},
+            "joiner": {"seed": JOINER.seed.hex(), "nonce": JOIN_NONCE.hex(),
+                       "fresh": JOIN_FRESH.hex(), "seat": 1},
+            "messages": ["hello (host)", "hello (join)", "roster", "open", "reveal"],
+            "setup": setup.encode().hex(), "game_id": setup.game_id.hex()}
+
+
 def build() -> dict[str, Any]:
     return {"about": {"generated_by": "python tools/gen_handshake_vectors.py",
                       "spec": "spec/12-peers.md 12.3"},
-            "signing_context": "dealerless/handshake-signature/2\\x00",
+            "peer_protocol": PROTOCOL_VERSION,
+            "signing_context": SIGNING_CONTEXT.decode("ascii").replace("\x00", "\\x00"),
             "signatures": signatures(), "pins": pins(), "secrets": secrets(),
             "invitations": invitations(),
-            "pake": pake(), "ignored": ignored()}
+            "pake": pake(), "ignored": ignored(), "round": replay_round()}
 
 
 def main() -> int:

@@ -43,6 +43,32 @@ from protocol.setup import NONCE_BYTES, GameSetup
 log = quiet_logger("dealerless.peer")
 
 
+class NotFromHost(Exception):
+    """A message a joiner ignores before its signature is checked: `check` is `pin` (the
+    key it names is not the pinned one) or `version` (a host hello of another peer
+    protocol); the text is what the joiner says at its timeout if nothing better came."""
+
+    def __init__(self, check: str, text: str) -> None:
+        super().__init__(text)
+        self.check = check
+
+
+def from_pinned_host(obj: list[Any], key: Any, inv: Invitation) -> list[Any]:
+    """The body of the host's message `obj`, which names `key` as its signer, checked in
+    12.3's order ("Authentication"): the pin of `key`, then a hello's version (item 1),
+    then the signature; what it carries (its shape, keys and shares) is read after.
+    NotFromHost for the first two, SignatureError (handshake/bad-signature) for the
+    third."""
+    if not isinstance(key, bytes) or host_pin(key) != inv.pin:
+        raise NotFromHost("pin", "a host whose identity key is not the one the invitation "
+                          "pins answered (someone in the middle, or an invitation for "
+                          "another table)")
+    refused = other_version(obj)
+    if refused and obj[0] == "hello":
+        raise NotFromHost("version", refused)   # signed under that version's prefix
+    return check_signature(key, inv.rid, obj)
+
+
 class JoinerSide:
     """The joiner's half of peers.net.handshake.Handshake (which sets these up)."""
 
@@ -166,16 +192,11 @@ class JoinerSide:
     def _from_host(self, obj: list[Any], key: Any) -> list[Any] | None:
         """The body of a message signed by the host the invitation pins, else None (the
         message is ignored, never obeyed; why is kept for the timeout's sentence)."""
-        if not isinstance(key, bytes) or host_pin(key) != self.inv.pin:
-            self.stranger = ("a host whose identity key is not the one the invitation pins "
-                             "answered (someone in the middle, or an invitation for another "
-                             "table)")
+        try:
+            return from_pinned_host(obj, key, self.inv)
+        except NotFromHost as exc:
+            self.stranger = str(exc)
             return None
-        refused = other_version(obj)
-        if refused and obj[0] == "hello":
-            self.stranger = refused   # unsigned in that version: cannot be checked
-            return None
-        return check_signature(key, self.inv.rid, obj)
 
     def _join_gave_up(self, offer: Offer | None, roster: Roster | None) -> str:
         within = f"within {self.cfg.move_timeout:.0f} s"

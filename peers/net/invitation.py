@@ -26,12 +26,22 @@ from protocol.handshake_auth import PIN_BYTES, SECRET_BYTES, host_pin, room_secr
 _RID = re.compile(r"/([0-9a-f]{32})/?$")
 
 
+class InvitationError(PeerError):
+    """An invitation `join` stops at before dialling (12.3 "The invitation", 12.7), with
+    the part at fault: `rid` (the URL's last path segment), `fragment` (no
+    PIN.SEAT.ROOM.SECRET after the '#'), `PIN`, `SEAT`, `ROOM` or `SECRET`."""
+
+    def __init__(self, part: str, text: str) -> None:
+        super().__init__(text)
+        self.part = part
+
+
 def rendezvous_id(url: str) -> bytes:
     """The rendezvous id of a game's URL (with or without the invitation's `#` part)."""
     found = _RID.search(url.partition("#")[0].partition("?")[0])
     if not found:
-        raise PeerError(f"{url.partition('#')[0]!r} names no game: an invitation URL ends "
-                        "with its 32-hex-digit rendezvous id")
+        raise InvitationError("rid", f"{url.partition('#')[0]!r} names no game: an "
+                              "invitation URL ends with its 32-hex-digit rendezvous id")
     return bytes.fromhex(found.group(1))
 
 
@@ -45,6 +55,33 @@ def _unb64(text: str, size: int) -> bytes | None:
     except (binascii.Error, ValueError):
         return None
     return data if len(data) == size and _b64(data) == text else None
+
+
+_ALPHABET = re.compile(r"[A-Za-z0-9_-]*")
+
+
+def _field(text: str, size: int, part: str) -> bytes:
+    """`size` bytes written as 12.3 says: unpadded base64url, canonically (the unused
+    low bits of the last character zero), so that each invitation has one spelling."""
+    where = f"the {part} of this invitation"
+    length = len(_b64(bytes(size)))
+    if "=" in text:
+        raise InvitationError(part, f"{where} is written with '=' padding: an invitation "
+                              "writes base64url without it (copy it exactly as the host "
+                              "printed it)")
+    if not _ALPHABET.fullmatch(text):
+        bad = next(c for c in text if not _ALPHABET.fullmatch(c))
+        raise InvitationError(part, f"{where} holds {bad!r}, which base64url does not use "
+                              "(A-Z, a-z, 0-9, '-' and '_'; copy it exactly)")
+    if len(text) != length:
+        raise InvitationError(part, f"{where} has {len(text)} characters, not {length}: it "
+                              f"is not {size} bytes (copy the whole invitation)")
+    data = base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
+    if _b64(data) != text:
+        raise InvitationError(part, f"{where} is not canonical base64url: its last "
+                              f"character {text[-1]!r} sets bits past its {size} bytes, "
+                              "which a host writes as zero (copy it exactly)")
+    return data
 
 
 def host_invitation(url: str, host_key: bytes, table: bytes) -> Invitation:
@@ -69,18 +106,22 @@ _SEAT = re.compile(f"[1-{MAX_SEATS - 1}]")
 
 
 def parse_invitation(url: str) -> Invitation:
-    """The invitation in `url`; PeerError naming what is missing or wrong."""
+    """The invitation in `url`; PeerError naming what is missing or wrong (an
+    InvitationError naming the part at fault, read in the order PIN.SEAT.ROOM.SECRET)."""
     rid = rendezvous_id(url)
     _, sep, tail = url.partition("#")
     parts = tail.split(".")
-    if sep and len(parts) == 4 and _SEAT.fullmatch(parts[1]):
-        pin, room, secret = (_unb64(parts[0], PIN_BYTES), _unb64(parts[2], SECRET_BYTES),
-                             _unb64(parts[3], SECRET_BYTES))
-        if pin is not None and room is not None and secret is not None:
-            return Invitation(rid, pin, room, int(parts[1]), secret)
-    raise PeerError("this invitation lacks the host's pin, the seat and the secrets after "
-                    "its '#' (copy the whole invitation; one from an older dealerless "
-                    "does not work with this one)")
+    if not sep or len(parts) != 4:
+        raise InvitationError("fragment", "this invitation lacks the host's pin, the seat "
+                              "and the secrets after its '#' (copy the whole invitation; one "
+                              "from an older dealerless does not work with this one)")
+    pin = _field(parts[0], PIN_BYTES, "PIN")
+    if not _SEAT.fullmatch(parts[1]):
+        raise InvitationError("SEAT", f"the SEAT of this invitation, {parts[1][:8]!r}, is "
+                              f"not one digit 1 to {MAX_SEATS - 1}")
+    room, secret = _field(parts[2], SECRET_BYTES, "ROOM"), _field(parts[3], SECRET_BYTES,
+                                                                  "SECRET")
+    return Invitation(rid, pin, room, int(parts[1]), secret)
 
 
 def invitation_url(inv: Invitation, base: str) -> str:

@@ -4,9 +4,9 @@ Peer messages are canonical msgpack arrays. Before the game, K = 2..8 seats
 agree on a setup by commit, then reveal; each of these messages ends with its sender's
 signature (protocol/handshake_auth.py), which the readers here expect removed:
 
-    ["hello", 4, "host", key, commitment, rules, params, K, round, shares, sig]  the
+    ["hello", 5, "host", key, commitment, rules, params, K, round, shares, sig]  the
                                   offer, with a key-exchange share for each joining seat
-    ["hello", 4, "join", key, commitment, seat, host commitment, share, confirm, sig]
+    ["hello", 5, "join", key, commitment, seat, host commitment, share, confirm, sig]
                                   a joiner, for the seat its invitation names
     ["roster", keys, commitments, sig]          the host fixes the seats (seat 0 is it)
     ["open", key, nonce, sig]                   a seated joiner opens its commitment
@@ -40,10 +40,12 @@ from protocol.handshake_auth import CONFIRM_BYTES
 from protocol.hashing import H, Tag
 from protocol.rules import make_rules
 from protocol.setup import GameSetup
+from protocol.version import PEER_PROTOCOL
 
 #: The version of the peer protocol in every hello (12.3); version 1 had two seats only,
-#: version 2 no signatures.
-PROTOCOL_VERSION = 4
+#: version 2 no signatures, version 3 one secret for every invitee, version 4 the fork
+#: choice of 10.8 that a late declaration could turn.
+PROTOCOL_VERSION = PEER_PROTOCOL
 
 
 def hello_commitment(nonce: bytes) -> bytes:
@@ -107,12 +109,13 @@ class Roster:
         return cls(setup.identities, tuple(hello_commitment(n) for n in setup.nonces))
 
 
-def other_version(obj: list[Any]) -> str | None:
-    """What to tell a person about a hello of another peer protocol version, or None."""
+def other_version(obj: list[Any], who: str = "the host") -> str | None:
+    """What to tell a person about a hello of another peer protocol version, or None. Its
+    item 1 is read before anything else (12.3 "Authentication": the order of checks)."""
     version = obj[1] if len(obj) > 1 else None
     if type(version) is not int or version == PROTOCOL_VERSION:
         return None
-    return (f"the host speaks version {version} of the peer protocol; this dealerless "
+    return (f"{who} speaks version {version} of the peer protocol; this dealerless "
             f"speaks version {PROTOCOL_VERSION} (update both sides)")
 
 
@@ -164,11 +167,15 @@ class JoinHello:
 
 
 def read_join_hello(body: list[Any]) -> JoinHello:
-    """A joiner's hello: EncodingError if malformed (point/* for a key that is not one)."""
+    """A joiner's hello: EncodingError if malformed (point/* for a key that is not one),
+    read in 12.3's order: its version (item 1), its shape, its key (2.3)."""
+    refused = other_version(body, "a joiner")
+    if refused:
+        raise EncodingError("hello/version", refused)
     _, version, _, key, commitment, seat, answers, share, confirm = as_array(body, 9,
                                                                              "join hello")
     if as_int(version, "hello version") != PROTOCOL_VERSION:
-        raise EncodingError("hello/version", f"a version {version} hello")
+        raise EncodingError("hello/version", f"a version {version!r} hello")
     hello = JoinHello(_key(key), as_bytes(commitment, "commitment", 32),
                       as_int(seat, "seat", 1, MAX_SEATS - 1),
                       as_bytes(answers, "host commitment", max_len=32),

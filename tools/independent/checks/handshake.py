@@ -1,7 +1,8 @@
-"""handshake.json: the peer handshake of spec/12-peers.md 12.3, peer protocol 4 (the
+"""handshake.json: the peer handshake of spec/12-peers.md 12.3, peer protocol 5 (the
 table secret's room and seat secrets, the invitations, the messages' signatures, the
-host's pin, the key exchange over each joining seat's secret, and messages a receiver
-ignores), through wire.handshake and wire.ed25519."""
+host's pin, the key exchange over each joining seat's secret, messages a receiver
+ignores, and the recorded round replayed from either side), through wire.handshake and
+wire.ed25519."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from independent.group.ops import decode_point, hx, smul
 from independent.wire.ed25519 import ed25519_sign, ed25519_verify, public_key
 from independent.wire.handshake import (
     MAX_MESSAGE,
+    PEER_VERSION,
     PREFIX,
     Refused,
     b64url,
@@ -33,6 +35,7 @@ from independent.wire.handshake import (
     signed_bytes,
 )
 from independent.wire.msgpack_pure import pack, unpack
+from independent.wire.setup_pure import decode_setup
 
 
 def _reads(wire: bytes, rid: bytes, pin: bytes, host_key: bytes) -> None:
@@ -48,6 +51,7 @@ def check_signatures(t: Tally, d: dict[str, Any], rid: bytes, pin: bytes,
                      host_key: bytes) -> dict[str, list[Any]]:
     """Each message: signed bytes, signature (verified by 8.3, and made again from the
     seed), wire = body + signature, and the key it names."""
+    t.eq("peer_protocol is 12.3's version", d["peer_protocol"], PEER_VERSION)
     t.eq("signing_context (\\x00 written as text)",
          codecs.decode(d["signing_context"], "unicode_escape").encode("latin-1"), PREFIX)
     bodies = {}
@@ -143,8 +147,9 @@ def check_invitations(t: Tally, d: dict[str, Any]) -> None:
             got: dict[str, Any] = {"result": "ok", "rid": rid.hex(), "pin": pin.hex(),
                                    "seat": seat, "room": room.hex(), "secret": secret.hex()}
         except Refused as e:
-            got = {"result": "refused", "why": str(e)}
-        want = {k: v[k] for k in ("result", "rid", "pin", "seat", "room", "secret") if k in v}
+            got = {"result": "refused", "why": str(e), "part": e.part}
+        want = {k: v[k] for k in ("result", "rid", "pin", "seat", "room", "secret", "part")
+                if k in v}
         t.eq(f"invitation: {v['note']} ({got.get('why', 'read')})",
              {k: got.get(k) for k in want}, want)
         if got["result"] == "ok":
@@ -167,8 +172,8 @@ def _host_state(p: dict[str, Any], gens: dict[int, bytes], rid: bytes) -> dict[s
 def _join_hello(j: dict[str, Any], rid: bytes, seat: int, answers: bytes, share: bytes,
                 confirm: bytes) -> bytes:
     """A joiner hello, signed by the joiner's seed."""
-    body = ["hello", 4, "join", hx(j["key"]), hx(j["commitment"]), seat, answers, share,
-            confirm]
+    body = ["hello", PEER_VERSION, "join", hx(j["key"]), hx(j["commitment"]), seat, answers,
+            share, confirm]
     return pack([*body, ed25519_sign(hx(j["seed"]), signed_bytes(rid, body))])
 
 
@@ -210,9 +215,16 @@ def check_pake(t: Tally, d: dict[str, Any], m: dict[str, list[Any]]) -> None:
         t.eq(f"{nm}: confirm (joiner side)", pake_confirm(isk_j, *ids).hex(), e["confirm"])
         t.eq(f"{nm}: confirm (host side)", pake_confirm(isk_h, *ids).hex(), e["confirm"])
         if i == 1:
+            join = m["hello (join)"]
             t.eq(f"{nm}: the host hello's shares[0]", share_h, m["hello (host)"][9][0])
             t.eq(f"{nm}: joiner = the signed joiner hello's key and commitment",
-                 (hx(j["key"]), jc), (m["hello (join)"][3], m["hello (join)"][4]))
+                 (hx(j["key"]), jc), (join[3], join[4]))
+            t.eq(f"{nm}: the signed joiner hello answers the host hello with this "
+                 "exchange's share and confirm", (join[5], join[6], join[7], join[8]),
+                 (1, hc, share_j, hx(e["confirm"])))
+            join_wire = pack(join)
+            t.code(f"{nm}: the host seats the signed joiner hello",
+                   lambda w=join_wire: host_reads(w, rid, state), "ok")
         # The holder of another seat's secret S_o claiming seat i: its share y_j*G_o, and
         # its confirm over K = y_j*Y_h,i (the host's share for seat i).
         o = next(x for x in range(1, k) if x != i)
@@ -241,6 +253,69 @@ def check_pake(t: Tally, d: dict[str, Any], m: dict[str, list[Any]]) -> None:
                    lambda w=wire: host_reads(w, rid, state), want)
 
 
+def check_replay(t: Tally, d: dict[str, Any], m: dict[str, list[Any]]) -> None:
+    """`round`: the five recorded messages made again from each side's own inputs, as a
+    host and a joiner of 12.3 would, and the setup both then hold (8.2)."""
+    r = d["round"]
+    rid, table, k = hx(r["rid"]), hx(r["table"]), r["seats"]
+    wires = [pack(m[name]) for name in r["messages"]]
+
+    def signed(seed: bytes, body: list[Any]) -> bytes:
+        return pack([*body, ed25519_sign(seed, signed_bytes(rid, body))])
+
+    # The host: its seed, nonce, fresh bytes and table secret.
+    h = r["host"]
+    h_seed, h_nonce = hx(h["seed"]), hx(h["nonce"])
+    h_key, hc = public_key(h_seed), H("HELLO_COMMIT", h_nonce)[:32]
+    seats = {}
+    for i in range(1, k):
+        y = pake_scalar(h_seed, rid, hc, i, hx(h["fresh"]))
+        seats[i] = (y, smul(y, pake_generator(seat_secret(table, i), rid)))
+    state = {"commitment": hc, "seats": seats}
+    hello = ["hello", PEER_VERSION, "host", h_key, hc, r["rules"], r["params"], k,
+             h["round"], [seats[i][1] for i in range(1, k)]]
+    t.eq("round, host side: its hello", signed(h_seed, hello), wires[0])
+    t.code("round, host side: it seats the joiner's hello (round, share, confirm)",
+           lambda: host_reads(wires[1], rid, state), "ok")
+    join = unpack(wires[1], MAX_MESSAGE)
+    t.eq("round, host side: its roster", signed(h_seed, ["roster", [h_key, join[3]],
+                                                          [hc, join[4]]]), wires[2])
+    opened = unpack(wires[3], MAX_MESSAGE)
+    t.code("round, host side: the open verifies under the roster's key",
+           lambda: host_reads(wires[3], rid), "ok")
+    t.eq("round, host side: the open is seat 1's and opens its commitment",
+         (opened[1], H("HELLO_COMMIT", opened[2])[:32]), (join[3], join[4]))
+    t.eq("round, host side: its reveal", signed(h_seed, ["reveal", [h_nonce, opened[2]]]),
+         wires[4])
+
+    # The joiner: its seed, nonce, fresh bytes and invitation.
+    j = r["joiner"]
+    j_seed, j_nonce = hx(j["seed"]), hx(j["nonce"])
+    j_key, jc = public_key(j_seed), H("HELLO_COMMIT", j_nonce)[:32]
+    inv_rid, pin, seat, _, secret = parse_invitation(r["invitation"])
+    t.eq("round, joiner side: its invitation's rid and seat", (inv_rid, seat), (rid, j["seat"]))
+    offer = joiner_reads(wires[0], rid, pin, b"")
+    y = pake_scalar(j_seed, rid, jc, seat, hx(j["fresh"]))
+    share, host_share = smul(y, pake_generator(secret, rid)), offer[9][seat - 1]
+    confirm = pake_confirm(pake_isk(rid, seat, y, host_share, share, host_share), j_key, jc,
+                           offer[4])
+    t.eq("round, joiner side: its hello answering the host's",
+         signed(j_seed, ["hello", PEER_VERSION, "join", j_key, jc, seat, offer[4], share,
+                         confirm]), wires[1])
+    roster = joiner_reads(wires[2], rid, pin, offer[3])
+    t.eq("round, joiner side: the roster seats the host's hello, then it with its "
+         "commitment", (roster[1][0], roster[2][0], roster[1][seat], roster[2][seat]),
+         (offer[3], offer[4], j_key, jc))
+    t.eq("round, joiner side: its open", signed(j_seed, ["open", j_key, j_nonce]), wires[3])
+    reveal = joiner_reads(wires[4], rid, pin, offer[3])
+    t.eq("round, joiner side: the reveal opens the roster's commitments",
+         [H("HELLO_COMMIT", n)[:32] for n in reveal[1]], list(roster[2]))
+    setup = pack(["dealerless/setup", 2, offer[5], offer[6], list(roster[1]),
+                  list(reveal[1])])
+    t.eq("round: the setup both hold (8.2)", setup.hex(), r["setup"])
+    t.eq("round: its game id", decode_setup(setup).hex(), r["game_id"])
+
+
 def check_ignored(t: Tally, d: dict[str, Any], rid: bytes, pin: bytes,
                   host_key: bytes) -> None:
     for v in d["ignored"]:
@@ -253,9 +328,10 @@ def check_ignored(t: Tally, d: dict[str, Any], rid: bytes, pin: bytes,
         if v["check"].startswith("point/"):
             t.ok(f"ignored: {v['note']}: answered with refuse 'key'", "'key'" in v["then"])
         if v["check"] == "pin":  # signed by the key it names, so the pin alone fails
-            k = named_key(m) or b""
-            t.code(f"ignored: {v['note']}: passes under its own key's pin",
-                   lambda w=wire, k=k: joiner_reads(w, rid, host_pin(k), k), "ok")
+            k = m[3] if m[0] == "hello" else m[1]
+            then = "version" if m[0] == "hello" and m[1] != PEER_VERSION else "ok"
+            t.code(f"ignored: {v['note']}: under its own key's pin, {then}",
+                   lambda w=wire, k=k: joiner_reads(w, rid, host_pin(k), k), then)
 
 
 def check_handshake(t: Tally) -> None:
@@ -279,6 +355,7 @@ def check_handshake(t: Tally) -> None:
         check_round(t, bodies)
         check_host_hello(t, d, bodies, rid, pin)
         check_pake(t, d, bodies)
+        check_replay(t, d, bodies)
     except (SpecError, KeyError, IndexError, TypeError) as e:
         t.ok(f"signed messages readable: {type(e).__name__} {e}", False)
     check_pins(t, d)

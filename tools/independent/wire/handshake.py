@@ -1,25 +1,26 @@
-"""The peer handshake, spec/12-peers.md 12.3 (peer protocol 4): the invitation, the
+"""The peer handshake, spec/12-peers.md 12.3 (peer protocol 5): the invitation, the
 table secret's room and seat secrets, the messages, their signatures and the key
 exchange over each joining seat's secret (CPace).
 
 Nothing here is a verifier's: a seat checks these before any game exists. Checks
 spec/vectors/handshake.json (checks.handshake).
 
-Decisions where 12.3 is silent (cited below as [Hn]):
+Decisions where 12.3 is silent, and what it now says that they follow (cited below
+as [Hn]):
 [H1] "The invitation": the fragment is exactly four fields PIN.SEAT.ROOM.SECRET split
-     at "."; SEAT is one ASCII character "1".."7" (12.3 says "one digit 1..7"; a
-     non-ASCII decimal digit such as U+FF11 is not taken for one); PIN, ROOM and
-     SECRET are read only if each is 22 characters of the base64url alphabet whose
-     re-encoding is itself, so the 4 unused low bits of the last character are zero
-     ("exactly 16 bytes so written"); the rendezvous id (the last path segment) is
-     read only if it is 32 lower-case hex digits, as "16 random bytes in hex" is
-     written by the host.
-[H2] "Authentication": a receiver checks, in this order, item 1 of a hello (its peer
-     version), the message's shape (the table of "Messages"), the pin of a host's key
-     (a joiner), every identity key and key-exchange share received (2.3), the
-     signature (8.3), then a joiner's `confirm` (the host). Keys come before the
-     signature because 8.3 step 3 refuses a small-order key, so the host could never
-     answer `"key"` to a hello whose key fails 2.3 if the signature came first.
+     at "."; SEAT is one ASCII character "1".."7"; PIN, ROOM and SECRET are each 22
+     characters of the base64url alphabet, no "=", whose re-encoding is itself (the 4
+     unused low bits of the last character zero: "canonical unpadded base64url"); the
+     rendezvous id (the last path segment) is read only if it is 32 lower-case hex
+     digits, as "16 random bytes in hex" is written by the host. A refusal names the
+     first part at fault from left to right: rid, fragment, PIN, SEAT, ROOM, SECRET.
+[H2] "Authentication", "The order of checks": a joiner reading a host's message checks
+     the pin of the key it names, then a hello's item 1 (the version), then the
+     signature, then the shape and every key and share it carries (2.3); the host
+     reading a joiner's message checks a hello's item 1, the shape, the key it names
+     (2.3: a failure is answered with `"key"`, which the signature, 8.3 step 3, would
+     hide), the signature, then a hello's seat, its round, its share (2.3) and
+     `confirm`.
 [H3] "Messages": a hello's `seat` is read as an integer 1..7 and a host hello's
      `shares` as exactly K-1 byte strings of 32; the host reads a joiner hello that
      names a seat it has not (not below its K, step 3 "for seat i (1..K-1)") as
@@ -41,9 +42,9 @@ from independent.wire.ed25519 import ed25519_verify
 from independent.wire.msgpack_pure import pack, unpack
 
 #: "Authentication": the prefix of every handshake signature.
-PREFIX = b"dealerless/handshake-signature/2\x00"
+PREFIX = b"dealerless/handshake-signature/5\x00"
 #: "Messages": the peer protocol's own version.
-PEER_VERSION = 4
+PEER_VERSION = 5
 #: "Links": the largest message.
 MAX_MESSAGE = 65_536 + 256
 REASONS = ("full", "seated", "key")
@@ -61,7 +62,12 @@ def ignore(check: str) -> Any:
 
 # --- "The invitation" ------------------------------------------------------------------
 class Refused(ValueError):
-    """An invitation `join` stops at before dialling (12.7: a usage error)."""
+    """An invitation `join` stops at before dialling (12.7: a usage error); `part` is
+    the part at fault [H1]."""
+
+    def __init__(self, part: str, text: str) -> None:
+        super().__init__(text)
+        self.part = part
 
 
 _B64URL = re.compile(r"[A-Za-z0-9_-]{22}")
@@ -75,32 +81,30 @@ def b64url(b: bytes) -> str:
 
 
 def _read16(text: str, what: str) -> bytes:
-    """[H1] exactly 16 bytes in unpadded base64url."""
+    """[H1] exactly 16 bytes in canonical unpadded base64url."""
     if not _B64URL.fullmatch(text):
-        raise Refused(f"the {what} is not 16 bytes in unpadded base64url")
+        raise Refused(what, f"the {what} is not 22 characters of base64url")
     raw = base64.urlsafe_b64decode(text + "==")
     if b64url(raw) != text:
-        raise Refused(f"the {what} is not 16 bytes in unpadded base64url")
+        raise Refused(what, f"the {what} is not canonical: bits past its 16 bytes are set")
     return raw
 
 
 def parse_invitation(url: str) -> tuple[bytes, bytes, int, bytes, bytes]:
     """`URL#PIN.SEAT.ROOM.SECRET` -> (rendezvous id, pin, seat, room secret, seat
-    secret), or Refused naming the fault [H1]."""
+    secret), or Refused naming the first part at fault, left to right [H1]."""
     where, hash_mark, fragment = url.partition("#")
-    if not hash_mark:
-        raise Refused("the invitation has no #PIN.SEAT.ROOM.SECRET")
-    fields = fragment.split(".")
-    if len(fields) != 4:
-        raise Refused("the invitation's fragment is not PIN.SEAT.ROOM.SECRET")
-    pin_text, seat_text, room_text, secret_text = fields
-    if len(seat_text) != 1 or seat_text not in _SEATS:
-        raise Refused("the invitation's SEAT is not one digit 1..7")
-    pin = _read16(pin_text, "PIN")
-    room, secret = _read16(room_text, "ROOM"), _read16(secret_text, "SECRET")
     rid = where.split("?")[0].rstrip("/").rsplit("/", 1)[-1] if "://" in where else ""
     if len(rid) != 32 or not set(rid) <= _HEX:  # [H1] "16 random bytes in hex"
-        raise Refused("the rendezvous id is not 16 bytes in hex")
+        raise Refused("rid", "the rendezvous id is not 16 bytes in hex")
+    fields = fragment.split(".")
+    if not hash_mark or len(fields) != 4:
+        raise Refused("fragment", "the invitation has no #PIN.SEAT.ROOM.SECRET")
+    pin_text, seat_text, room_text, secret_text = fields
+    pin = _read16(pin_text, "PIN")
+    if len(seat_text) != 1 or seat_text not in _SEATS:
+        raise Refused("SEAT", "the invitation's SEAT is not one digit 1..7")
+    room, secret = _read16(room_text, "ROOM"), _read16(secret_text, "SECRET")
     return bytes.fromhex(rid), pin, int(seat_text), room, secret
 
 
@@ -201,8 +205,9 @@ def _shape_ok(m: list[Any]) -> bool:
 
 
 def from_host(m: list[Any]) -> bool:
-    """The host signs hellos (its own), rosters, reveals and refusals."""
-    return m[0] in ("roster", "reveal", "refuse") or m[:3] == ["hello", PEER_VERSION, "host"]
+    """The host signs hellos (its own, of any version), rosters, reveals and refusals."""
+    return m[0] in ("roster", "reveal", "refuse") or (
+        m[0] == "hello" and len(m) > 2 and m[2] == "host")
 
 
 def named_key(m: list[Any]) -> bytes | None:
@@ -214,16 +219,28 @@ def named_key(m: list[Any]) -> bytes | None:
     return bytes(m[1]) if m[0] in ("open", "refuse") else None
 
 
-def read_message(wire: bytes) -> list[Any]:
-    """Version (a hello's item 1, before anything else [H2]), then the shape."""
+def _unpacked(wire: bytes) -> list[Any]:
+    """A message: a msgpack array whose item 0 is its kind."""
     try:
         m = unpack(wire, MAX_MESSAGE)
     except SpecError:
         ignore("shape")
     if not isinstance(m, list) or not m or not isinstance(m[0], str):
         ignore("shape")
+    return m
+
+
+def _version(m: list[Any]) -> None:
+    """A hello's item 1, the peer protocol version [H2]."""
     if m[0] == "hello" and len(m) > 1 and m[1] != PEER_VERSION:
         ignore("version")
+
+
+def read_message(wire: bytes) -> list[Any]:
+    """Version (a hello's item 1, before anything else a host reads [H2]), then the
+    shape."""
+    m = _unpacked(wire)
+    _version(m)
     if not _shape_ok(m):
         ignore("shape")
     return m
@@ -244,21 +261,39 @@ def _valid(*points: bytes) -> None:
             ignore(e.code)
 
 
+def _named(m: list[Any], host_key: bytes) -> bytes:
+    """The key a host's message names before its shape is known: item 3 of a hello, item
+    1 of a refusal; a roster or a reveal is read under the pinned `host_key` [H2]."""
+    where = {"hello": 3, "refuse": 1}.get(m[0])
+    if where is None:
+        return host_key
+    if m[0] == "refuse" and len(m) != 6:
+        ignore("shape")  # a refusal is read only with its six items, before the pin
+    key = m[where] if len(m) > where else None
+    return key if isinstance(key, bytes) else b""
+
+
 def joiner_reads(wire: bytes, rid: bytes, pin: bytes, host_key: bytes) -> list[Any]:
-    """A joiner reads a host's message only if its key is the pinned one and the
-    signature verifies under it [H2]; `host_key` is the pinned key a reveal (which
-    names none) is checked under."""
-    m = read_message(wire)
+    """A joiner reads a host's message in [H2]'s order: the pin of the key it names, a
+    hello's version, the signature under that key, then its shape and every key and
+    share it carries; `host_key` is the pinned key a roster or reveal is checked
+    under."""
+    m = _unpacked(wire)
     if not from_host(m):
         ignore("shape")
-    named = named_key(m) or host_key
+    named = _named(m, host_key)
     if host_pin(named) != pin:
         ignore("pin")
+    _version(m)
+    if not m or not isinstance(m[-1], bytes) or len(m[-1]) != 64:
+        ignore("handshake/bad-signature")  # no signature where it belongs (8.3)
+    _verify(named, rid, m)
+    if not _shape_ok(m):
+        ignore("shape")
     if m[0] == "hello":
         _valid(m[3], *m[9])  # the joiner validates every share of the hello
     if m[0] == "roster":
         _valid(*m[1])
-    _verify(named, rid, m)
     return m
 
 
@@ -272,17 +307,21 @@ def host_reads(wire: bytes, rid: bytes, pake: dict[str, Any] | None = None) -> l
     if from_host(m):
         ignore("shape")
     if m[0] == "hello":
-        _valid(m[3], *([m[7]] if m[7] else []))
+        _valid(m[3])  # before the signature: a failure is answered with "key" [H2]
     _verify(m[1] if m[0] == "open" else m[3], rid, m)  # the key it names
-    if m[0] == "hello" and pake is not None:
+    if m[0] != "hello":
+        return m
+    if pake is not None:
         if m[5] not in pake["seats"]:
             ignore("seat")  # [H3] not a seat 1..K-1 of this table
-        if m[6]:
-            if m[6] != pake["commitment"]:
-                ignore("round")  # it answers another round: the host sends its hello again
-            y_h, share_h = pake["seats"][m[5]]
-            isk = pake_isk(rid, m[5], y_h, share_h, m[7], m[7])
-            want = pake_confirm(isk, m[3], m[4], pake["commitment"])
-            if not hmac.compare_digest(m[8], want):
-                ignore("pake/confirm")
+        if m[6] and m[6] != pake["commitment"]:
+            ignore("round")  # it answers another round: the host sends its hello again
+    if m[6]:
+        _valid(m[7])  # the share, after the signature and the round [H2]
+    if m[6] and pake is not None:
+        y_h, share_h = pake["seats"][m[5]]
+        isk = pake_isk(rid, m[5], y_h, share_h, m[7], m[7])
+        want = pake_confirm(isk, m[3], m[4], pake["commitment"])
+        if not hmac.compare_digest(m[8], want):
+            ignore("pake/confirm")
     return m
