@@ -187,9 +187,8 @@ class Mineshaft:
             bad("long is a boolean")
         if not long_ and rnd != m:
             bad("a short game is one round on the set's highest double")        # D13
-        # SPEC GAP: 2 gives `after` as "64 lowercase hex digits" or empty, but not whether
-        # the rule set rejects other text; we reject it (as for mexican-train). It is also
-        # "empty for ... a short game": a short game with a non-empty `after` is refused.
+        # 2 "Checking the parameters" 8 and 9: `after` is empty or 64 lowercase hex
+        # digits, and empty in a short game (which follows no round).
         if not isinstance(after, str) or not (after == "" or re.fullmatch(r"[0-9a-f]{64}",
                                                                             after)):
             bad("after is empty or 64 lowercase hex digits")
