@@ -148,14 +148,12 @@ class Referee:
         """The state accepted frame `seq` applied to (the current state for the next)."""
         return self.state if seq == len(self.frames) else self._before[seq]
 
-    def branch(self, seq: int, end: int | None = None) -> Branch:
-        """The branch this chain holds from place `seq` (10.8): its frames from there (up
-        to `end`, all by default)."""
-        end = len(self.frames) if end is None else end
+    def branch(self, seq: int) -> Branch:
+        """The branch this chain holds from place `seq` (10.8): its frames from there."""
         states = [*self._before, self.state]
-        return Branch(tuple(self.frames[seq:end]),
+        return Branch(tuple(self.frames[seq:]),
                       sum(reveals(states[i], states[i + 1], self.frames[i])
-                          for i in range(seq, end)))
+                          for i in range(seq, len(self.frames))))
 
     def rewind(self, seq: int) -> list[Frame]:
         """Drop the accepted frames from `seq` on and return them: a rival took place
