@@ -12,6 +12,7 @@ from pathlib import Path
 from independent.checks import (
     core,
     disputes,
+    fork,
     handshake,
     mined,
     mineshaft_perft,
@@ -31,7 +32,7 @@ def check_main() -> int:
     for fn in (core.check_group, core.check_tiles, core.check_schnorr, core.check_dleq,
                core.check_shuffle, core.check_deck, core.check_cannot_play, seal.check_seal,
                *wire.CHECKS, relay.check_relay, relay.check_entry,
-               handshake.check_handshake):
+               handshake.check_handshake, fork.check_fork):
         fn(t)
         passed, failed = t.counts.get(t.file, [0, 0])
         print(f"{t.file}: {passed} passed, {failed} failed")
