@@ -3,19 +3,18 @@
 In a simultaneous game two seats may each sign a valid frame on the same prefix: the
 seat that owes a KEY, COMMIT or OPEN answers late while another seat declares it
 absent, or two seats declare it absent at once. Such frames are rivals, not evidence
-(10.7). Every seat settles the place with the same rule, from the two **branches**: each
-rival with the valid frames known to follow it on its chain.
+(10.7). Every seat settles the place with the same rule, from the rivals' **branches**:
+each rival with the valid frames known to follow it on its chain.
 
-1. A revealed order is final: the branch holding more revealing frames (an OPEN, or the
+1. An opened seal is final: the branch holding more revealing frames (an OPEN, or the
    declaration that completed the table's opening of a seal) keeps the place. So a
-   frame held back while the table opened orders after the place cannot take it.
-2. A rival whose signer built on the other frame (signed a later frame on its branch)
-   conceded the place, unless both signers did.
-3. Otherwise the frame of lower rank: an ABSENT before the owed KEY, COMMIT or OPEN,
+   frame held back while the table opened seals after the place cannot take it.
+2. Otherwise the frame of lower rank: an ABSENT before the owed KEY, COMMIT or OPEN,
    then the lower seat.
 
-The rule reads only the two branches, so it is a function of the frames a seat holds,
-whatever order they came in: seats that hold the same frames hold the same chain.
+That is one key per branch, so the rivals of a place are totally ordered, and the rule
+reads only the branches: seats that hold the same frames hold the same chain, whatever
+order the frames came in.
 """
 
 from __future__ import annotations
@@ -45,8 +44,8 @@ def rank(frame: Frame) -> tuple[bool, int]:
 
 
 def reveals(before: PublicState, after: PublicState, frame: Frame) -> bool:
-    """Whether the accepted `frame` made sealed orders public (10.8 "Two frames for one
-    place"): an OPEN, or the ABSENT whose share completed the table's opening of a seal."""
+    """Whether the accepted `frame` opened a seal (10.8 "Two frames for one place"): an
+    OPEN, or the ABSENT whose share completed the table's opening of one."""
     if frame.type is MessageType.OPEN:
         return True
     return (frame.type is MessageType.ABSENT
@@ -56,7 +55,7 @@ def reveals(before: PublicState, after: PublicState, frame: Frame) -> bool:
 @dataclass(frozen=True)
 class Branch:
     """A frame at a contested place and the valid frames known to follow it on its chain,
-    in order, with how many of them revealed sealed orders."""
+    in order (the frame at the place included), with how many of them opened a seal."""
 
     frames: tuple[Frame, ...]
     revealing: int
@@ -66,9 +65,10 @@ class Branch:
         """The frame at the place."""
         return self.frames[0]
 
-    def signed_after(self, seat: int) -> bool:
-        """Whether `seat` signed a frame after the place on this branch."""
-        return any(f.seat == seat for f in self.frames[1:])
+    @property
+    def key(self) -> tuple[int, bool, int]:
+        """The branch's place in the order of rivals (10.8): lowest keeps the place."""
+        return (-self.revealing, *rank(self.head))
 
 
 def branch(game: Game, before: PublicState, frames: Iterable[Frame]) -> Branch:
@@ -93,16 +93,7 @@ def branch(game: Game, before: PublicState, frames: Iterable[Frame]) -> Branch:
 
 def takes_place(challenger: Branch, held: Branch) -> bool:
     """Whether the rival branch `challenger` takes the place of `held` (10.8 "Two frames
-    for one place", rules 1-3). Antisymmetric: of two rival branches exactly one takes."""
-    if not challenger.frames or not held.frames:
+    for one place", rules 1-2). Of two rival branches exactly one takes the place."""
+    if not challenger.frames or not held.frames or not rivals(held.head, challenger.head):
         return False
-    x, y = challenger.head, held.head
-    if not rivals(y, x):
-        return False
-    if challenger.revealing != held.revealing:
-        return challenger.revealing > held.revealing
-    x_conceded, y_conceded = held.signed_after(x.seat), challenger.signed_after(y.seat)
-    if x_conceded != y_conceded:
-        return y_conceded
-    return rank(x) < rank(y)
-
+    return challenger.key < held.key

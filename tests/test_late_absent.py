@@ -114,7 +114,8 @@ def check_seed(seed: int) -> int:
     commit = ref.frames[place]
     # Before the fix this was enough to take the place: it outranks the COMMIT, and its
     # signer signed nothing after it.
-    assert rank(late) < rank(commit) and not ref.branch(place).signed_after(late.seat)
+    assert rank(late) < rank(commit)
+    assert all(f.seat != late.seat for f in ref.frames[place:])
     taken = 0
     seat = replayed(ref, place + 1)
     for end in range(place + 1, len(ref.frames) + 1):

@@ -87,46 +87,46 @@ COMMIT_PLACE = 5     # seat 1 owes its COMMIT
 OPEN_PLACE = 9       # seat 1 owes its OPEN; with seat 2's share in, at 10
 
 
-def rule_of(a: Any, b: Any) -> int:
-    if a.revealing != b.revealing:
-        return 1
-    if b.signed_after(a.head.seat) != a.signed_after(b.head.seat):
-        return 2
-    return 3
-
-
-def case(name: str, note: str, place: int, a: list[bytes], b: list[bytes]) -> dict[str, Any]:
+def case(name: str, note: str, place: int, *branches: list[bytes]) -> dict[str, Any]:
     ref = Chain(CHAIN[:place]).ref
-    ba, bb = (branch(ref.game, ref.state, [parse_frame(w) for w in ws]) for ws in (a, b))
-    assert len(ba.frames) == len(a) and len(bb.frames) == len(b), name
-    a_takes = takes_place(ba, bb)
-    assert a_takes != takes_place(bb, ba)
+    judged = [branch(ref.game, ref.state, [parse_frame(w) for w in ws]) for ws in branches]
+    assert [len(b.frames) for b in judged] == [len(ws) for ws in branches], name
+    winner = next(i for i, b in enumerate(judged)
+                  if not any(takes_place(other, b) for other in judged if other is not b))
+    for i, b in enumerate(judged):   # the rule orders the rivals totally
+        for other in judged[i + 1:]:
+            assert takes_place(b, other) != takes_place(other, b), name
+    rest = [b.revealing for i, b in enumerate(judged) if i != winner]
     return {"name": name, "note": note, "prefix": place,
-            "a": [w.hex() for w in a], "b": [w.hex() for w in b],
-            "revealing": [ba.revealing, bb.revealing],
-            "winner": "a" if a_takes else "b", "rule": rule_of(ba, bb)}
+            "branches": [[w.hex() for w in ws] for ws in branches],
+            "revealing": [b.revealing for b in judged], "winner": winner,
+            "rule": 1 if judged[winner].revealing > max(rest) else 2}
 
 
 def cases() -> list[dict[str, Any]]:
     p = CHAIN[:COMMIT_PLACE]
     out = [
         case("declaration-takes-a-late-commit",
-             "neither reveals, nobody built on the other: the ABSENT outranks the COMMIT",
+             "neither reveals: the ABSENT outranks the COMMIT",
              COMMIT_PLACE, Chain(p).absent(3, "c1/absent-3").wires,
              Chain(p).owed("c1/commit-1").wires),
         case("lower-declarer-takes",
              "two declarations: the lower seat's", COMMIT_PLACE,
              Chain(p).absent(2, "c2/absent-2").wires, Chain(p).absent(3, "c2/absent-3").wires),
-        case("declarer-built-on-the-commit",
-             "seat 2 signed its COMMIT after seat 1's: it conceded the place", COMMIT_PLACE,
+        case("declarer-signed-on-both-branches",
+             "seat 2 also signed its COMMIT after seat 1's: signing on the other branch "
+             "decides nothing, rank does", COMMIT_PLACE,
              Chain(p).absent(2, "c3/absent-2").wires,
              Chain(p).owed("c3/commit-1").owed("c3/commit-2").wires),
-        case("both-built-on-the-other",
-             "seat 1 committed after seat 2's declaration and seat 2 after seat 1's "
-             "COMMIT: rule 2 does not decide, rank does", COMMIT_PLACE,
-             Chain(p).absent(2, "c4/absent-2").owed("c4/commit-1a").owed("c4/commit-2a").wires,
-             Chain(p).owed("c4/commit-1b").owed("c4/commit-2b").wires),
     ]
+    q = CHAIN[:COMMIT_PLACE + 1]
+    out.append(case("three-rivals",
+                    "seat 2 owes its COMMIT: declarations by seats 0 and 1 and its late "
+                    "COMMIT, on whose branch seat 0 declared seat 3 absent; one key per "
+                    "branch orders all three, and seat 0's declaration keeps the place",
+                    COMMIT_PLACE + 1, Chain(q).absent(0, "c4/absent-0").wires,
+                    Chain(q).absent(1, "c4/absent-1").wires,
+                    Chain(q).owed("c4/commit-2").absent(0, "c4/absent-0-on-3").wires))
     table = (Chain(p, OPENINGS).owed("c5/commit-1").owed("c5/commit-2")
              .absent(0, "c5/absent-0").absent(1, "c5/absent-1"))   # seat 3 forfeits
     late = Chain(p).absent(3, "c5/late-3").wires
@@ -139,11 +139,11 @@ def cases() -> list[dict[str, Any]]:
                     "the same declaration once the table opened seat 0's seal: the table's "
                     "branch reveals more and keeps the place (the late ABSENT, issue 30)",
                     COMMIT_PLACE, late, list(table.wires)))
-    q = CHAIN[:OPEN_PLACE]
+    r = CHAIN[:OPEN_PLACE]
     out.append(case("open-keeps-its-place-against-one-share",
                     "the OPEN reveals; one share of the two needed reveals nothing",
-                    OPEN_PLACE, Chain(q, OPENINGS).owed("o1/open-1").wires,
-                    Chain(q).absent(3, "o1/absent-3").wires))
+                    OPEN_PLACE, Chain(r, OPENINGS).owed("o1/open-1").wires,
+                    Chain(r).absent(3, "o1/absent-3").wires))
     r = CHAIN[:OPEN_PLACE + 1]
     out.append(case("completing-share-takes-the-open",
                     "with seat 2's share in, seat 3's completes the table's opening: both "
@@ -157,10 +157,10 @@ def document() -> dict[str, Any]:
     return {
         "about": "Contested places (spec/10-session.md 10.8): a four-seat Mined Games "
                  "setup, its chain, and cases each giving a prefix of that chain (its "
-                 "first `prefix` frames) and two rival branches `a` and `b` (frame wires, "
-                 "the rival first) built on it; `revealing` counts each branch's revealing "
-                 "frames, `winner` is the branch that keeps the place and `rule` the rule "
-                 "(1-3) that decided. Generated by tools/gen_fork_vectors.py.",
+                 "first `prefix` frames) and the rival branches built on it (frame wires, "
+                 "the rival first); `revealing` counts each branch's revealing frames, "
+                 "`winner` is the index of the branch that keeps the place and `rule` the "
+                 "rule (1 or 2) that decided. Generated by tools/gen_fork_vectors.py.",
         "setup": SETUP.encode().hex(),
         "chain": [w.hex() for w in CHAIN],
         "cases": cases(),
