@@ -1,12 +1,18 @@
 """fork.json: contested places, from spec/10-session.md 10.8 "Two frames for one place".
 
 Each case replays the setup and the first `prefix` frames of the chain, then each rival
-branch from that state (every frame valid there), counts its revealing frames and settles
-the place between the two branches by rules 1 to 3."""
+branch (two or three) from that state (every frame valid there), counts its revealing
+frames, checks that every two rivals are rivals at seq = prefix, and settles the place by
+the one key per branch of 10.8: (minus its count of revealing frames, the rank of its
+rival), the lowest keeping the place. The rule that decided is 1 when the winner holds
+strictly more revealing frames than every other branch, else 2 (rank). The order must be
+total (of every two branches exactly one comes first) and must not depend on the order in
+which the branches are listed."""
 
 from __future__ import annotations
 
 import copy
+import itertools
 from dataclasses import dataclass
 
 from independent.checks.tally import Tally, load
@@ -29,14 +35,11 @@ class Branch:
     def rival(self) -> Frame:
         return self.frames[0]
 
-    def signed_after_rival(self, seat: int) -> bool:
-        return any(f.seat == seat for f in self.frames[1:])
-
 
 def replay(g: Game, st: State, wires: list[bytes]) -> Branch:
     """Every frame through 10.5 from `st` (a Violation if one is not valid there); a frame
-    is revealing when it is an OPEN, or an ABSENT after which the rules' state `withheld`
-    has grown (its share completed the table's opening of a seal)."""
+    is revealing when it opens a seal: an OPEN, or an ABSENT after which the rules' state
+    `withheld` has grown (its share completed the table's opening of a seal)."""
     frames: list[Frame] = []
     revealing = 0
     for wire in wires:
@@ -49,23 +52,27 @@ def replay(g: Game, st: State, wires: list[bytes]) -> Branch:
 
 
 def rank(fr: Frame) -> tuple[int, int]:
-    """Rule 3: (0 for an ABSENT, 1 otherwise; then its seat)."""
+    """Rule 2: (0 for an ABSENT, 1 otherwise; then its seat)."""
     return (0 if fr.type == ABSENT else 1, fr.seat)
 
 
-def takes_place(x: Branch, y: Branch) -> tuple[str, int]:
-    """Rules 1 to 3 of 10.8 between the branches of rivals X and Y: which keeps the place
-    ("x" or "y") and the rule that decided."""
-    if x.revealing != y.revealing:                                            # 1
-        return ("x" if x.revealing > y.revealing else "y"), 1
-    sx, sy = x.rival.seat, y.rival.seat                                       # 2
-    x_conceded = y.signed_after_rival(sx)
-    y_conceded = x.signed_after_rival(sy)
-    if x_conceded and not y_conceded:
-        return "y", 2
-    if y_conceded and not x_conceded:
-        return "x", 2
-    return ("x" if rank(x.rival) < rank(y.rival) else "y"), 3                 # 3
+def key(b: Branch) -> tuple[int, tuple[int, int]]:
+    """10.8: (minus its count of revealing frames, the rank of its rival); lowest first."""
+    return (-b.revealing, rank(b.rival))
+
+
+def comes_first(x: Branch, y: Branch) -> bool:
+    """Whether x's branch comes before y's (rule 1, then rule 2)."""
+    return key(x) < key(y)
+
+
+def settle(branches: list[Branch]) -> tuple[int, int]:
+    """The index of the branch that keeps the place, and the rule that decided: 1 if it
+    holds strictly more revealing frames than every other branch, else 2."""
+    won = min(range(len(branches)), key=lambda i: key(branches[i]))
+    most = branches[won].revealing
+    rule = 1 if all(b.revealing < most for i, b in enumerate(branches) if i != won) else 2
+    return won, rule
 
 
 def rivals(x: Frame, y: Frame) -> bool:
@@ -80,30 +87,40 @@ def check_fork(t: Tally) -> None:
     chain = [bytes.fromhex(w) for w in doc["chain"]]
     for case in doc["cases"]:
         name = case["name"]
+        prefix = case["prefix"]
         st = initial_state(g)
         try:
-            for wire in chain[: case["prefix"]]:
+            for wire in chain[:prefix]:
                 st, _ = step(g, st, wire)
         except Violation as v:
             t.ok(f"{name}: the chain's prefix is valid ({v.rule} at frame {v.frame})", False)
             continue
-        branches: dict[str, Branch] = {}
-        for side in ("a", "b"):
+        t.ok(f"{name}: two or three branches", len(case["branches"]) in (2, 3))
+        branches: list[Branch] = []
+        for i, wires in enumerate(case["branches"]):
             try:
-                branches[side] = replay(g, copy.deepcopy(st),
-                                        [bytes.fromhex(w) for w in case[side]])
+                branches.append(replay(g, copy.deepcopy(st),
+                                       [bytes.fromhex(w) for w in wires]))
             except Violation as v:
-                t.ok(f"{name}: branch {side} is valid there ({v.rule} at frame {v.frame} "
+                t.ok(f"{name}: branch {i} is valid there ({v.rule} at frame {v.frame} "
                      f"by seat {v.seat})", False)
-        if len(branches) < 2:
+        if len(branches) < len(case["branches"]) or len(branches) < 2:
             continue
-        a, b = branches["a"], branches["b"]
-        t.ok(f"{name}: a and b are rivals at seq {case['prefix']}",
-             rivals(a.rival, b.rival) and a.rival.seq == case["prefix"])
-        t.eq(f"{name}: revealing", [a.revealing, b.revealing], case["revealing"])
-        won, rule = takes_place(a, b)
-        t.eq(f"{name}: winner and rule", [{"x": "a", "y": "b"}[won], rule],
-             [case["winner"], case["rule"]])
-        swapped, rule2 = takes_place(b, a)
-        t.eq(f"{name}: a and b swapped", [{"x": "b", "y": "a"}[swapped], rule2],
-             [case["winner"], case["rule"]])
+        t.eq(f"{name}: revealing", [b.revealing for b in branches], case["revealing"])
+        for i, j in itertools.combinations(range(len(branches)), 2):
+            x, y = branches[i].rival, branches[j].rival
+            t.ok(f"{name}: branches {i} and {j} are rivals at seq {prefix}",
+                 rivals(x, y) and x.seq == prefix)
+            t.ok(f"{name}: of branches {i} and {j} exactly one comes first",
+                 comes_first(branches[i], branches[j])
+                 != comes_first(branches[j], branches[i]))
+        won, rule = settle(branches)
+        t.eq(f"{name}: winner and rule", [won, rule], [case["winner"], case["rule"]])
+        t.ok(f"{name}: the winner comes before every other branch",
+             all(comes_first(branches[won], b) for i, b in enumerate(branches) if i != won))
+        for perm in itertools.permutations(range(len(branches))):
+            if list(perm) == sorted(perm):
+                continue
+            w, r = settle([branches[i] for i in perm])
+            t.eq(f"{name}: branches in the order {list(perm)}", [perm[w], r],
+                 [case["winner"], case["rule"]])
