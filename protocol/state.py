@@ -20,7 +20,7 @@ from .elgamal import CIPHERTEXT_BYTES, Ciphertext, decode_deck, encode_deck
 from .errors import EncodingError, LocalError
 from .group import POINT_BYTES, Point, decode_point
 from .hashing import H, Tag
-from .rules.base import RuleSet, SimultaneousRules
+from .rules.base import DrawingRules, RuleSet, SimultaneousRules
 from .tiles import Tile, parse_tile, tile_text
 
 STATE_MAGIC = "dealerless/state"
@@ -263,9 +263,14 @@ def _stage_inconsistency(s: PublicState, rules: SimultaneousRules[Any]) -> str |
 
 
 def rules_inconsistency(s: PublicState, rules: RuleSet[Any, Any]) -> str | None:
-    """The rules' hand is over exactly in the reveal and done phases."""
+    """The rules' hand is over exactly in the reveal and done phases, and only a rule set
+    with forced play holds claims."""
     # (The draw phase is in the middle of a turn: a hand never ends on a draw.)
     if s.rules_state is not None and rules.is_over(s.rules_state) != (
             s.phase in (Phase.REVEAL, Phase.DONE)):
         return "the hand is over exactly in the reveal and done phases"
+    if s.claims and not isinstance(rules, DrawingRules):
+        # Only forced play makes claims (10.4 PLAY), so a referee of bram alone checks
+        # that `claims` is empty and needs no audit (10.3).
+        return "a rule set without forced play makes no claims"
     return None

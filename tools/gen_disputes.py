@@ -439,6 +439,7 @@ def package_cases() -> list[Case]:
         ("setup record is not a setup", pack([*good[:2], b"\x00", *good[3:]]), None),
         ("index is not the state's seq", pack([*good[:3], good[3] + 1, *good[4:]]), None),
         ("state without its claims key", with_state(claims=_DROP), None),
+        ("a bram state holding a claim", with_state(claims=[[1, 0, [0], ["0-0"]]]), None),
         ("state with turn nil in phase play", with_state(turn=None), None),
         ("state whose owners are another game's", with_state(owners=state["owners"][::-1]),
          None),
@@ -460,6 +461,9 @@ def package_cases() -> list[Case]:
 
 #: What each vector of a point settled in spec/10 and 11 catches (the wrong reading).
 NOTES = {
+    "a bram state holding a claim": "10.3: only forced play makes claims, so a state of "
+    "bram (or any rule set without it) holding a well-formed claim is state/inconsistent: "
+    "a referee of bram alone checks that claims is empty and runs no audit",
     "package version true": "11.4 rule 2: the version is read as an integer first; true is "
     "no integer (8.1), so schema/int, not version/unsupported nor the version 1",
     "state followed by a trailing byte": "11.4 rule 5, 10.3: the state's unpack keeps its "

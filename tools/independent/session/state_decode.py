@@ -164,6 +164,8 @@ def _consistent(g: Game, st: State) -> None:
              and st.opened[d] is None, "drawing: a position of another seat, unopened")
     else:
         need(st.drawing is None, "drawing only in draw")
+    # 10.3: only forced play (10.4 PLAY, a DrawingRules rule set) makes claims.
+    need(g.rules.drawing_rules or not st.claims, "claims in a rule set without forced play")
     for (cs, _, pos, _), ts in zip(st.claims, st._claim_tiles, strict=True):  # type: ignore
         idx = [g.rules.tiles.index(t) for t in ts]
         need(cs < st.seq and all(a < b for a, b in itertools.pairwise(pos))
