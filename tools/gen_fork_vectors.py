@@ -144,7 +144,18 @@ def cases() -> list[dict[str, Any]]:
                     "the OPEN reveals; one share of the two needed reveals nothing",
                     OPEN_PLACE, Chain(r, OPENINGS).owed("o1/open-1").wires,
                     Chain(r).absent(3, "o1/absent-3").wires))
+    out.append(case("three-rivals-at-an-open",
+                    "the OPEN against two declarations with one share each: the OPEN "
+                    "alone reveals", OPEN_PLACE, Chain(r, OPENINGS).owed("o3/open-1").wires,
+                    Chain(r).absent(2, "o3/absent-2").wires,
+                    Chain(r).absent(3, "o3/absent-3").wires))
     r = CHAIN[:OPEN_PLACE + 1]
+    out.append(case("three-rivals-all-revealing",
+                    "with seat 2's share in, the OPEN and two completing shares all reveal "
+                    "seat 1's seal: rank among the three, seat 0's declaration first",
+                    OPEN_PLACE + 1, Chain(r, OPENINGS).owed("o4/open-1").wires,
+                    Chain(r).absent(3, "o4/absent-3").wires,
+                    Chain(r).absent(0, "o4/absent-0").wires))
     out.append(case("completing-share-takes-the-open",
                     "with seat 2's share in, seat 3's completes the table's opening: both "
                     "reveal the same seal, and the ABSENT outranks the OPEN",
