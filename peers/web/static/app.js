@@ -166,8 +166,9 @@ function redraw() {
   if (current) drawTable(current, { pick, draft: sendDraft, api, toast, download });
 }
 
-function openTable(id) {
-  current = { id, log: [], placeholder: true };
+function openTable(id, kind) {
+  // Drawn at once, before the table's first message: what is known is how it began.
+  current = { id, kind, log: [], placeholder: true };
   setHash(id);
   $("lobby").hidden = true;
   $("table").hidden = false;
@@ -274,7 +275,7 @@ function listGames(games) {
 async function start(path, body) {
   try {
     const { table } = await api(path, { method: "POST", json: body });
-    openTable(table);
+    openTable(table, { "/api/join": "join", "/api/host": "host" }[path]);
   } catch (error) {
     toast(error.message);
   }

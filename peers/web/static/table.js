@@ -29,11 +29,12 @@ export function drawTable(t, actions) {
 
 function title(t) {
   const name = t.rules || t.setup?.rules?.split(" ")[0]
-    || (t.kind === "join" ? "joining a table" : "setting up a table");
+    || { join: "joining a table", host: "setting up a table" }[t.kind] || "opening a table";
   const rules = name + (inMatch(t) ? ` · round of the ${t.round}s` : "");
   const count = t.seats || t.setup?.seats;   // a joiner learns it from the setup
   const seats = count ? ` · ${count} seats` : "";
-  return `${rules}${seats} · you are seat ${t.seat}`;
+  // A table just opened has no seat yet (a joiner's comes with the setup).
+  return t.seat === undefined ? rules + seats : `${rules}${seats} · you are seat ${t.seat}`;
 }
 
 function drawSession(t, actions) {
