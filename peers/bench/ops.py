@@ -21,6 +21,13 @@ from protocol.hashing import Tag, hash_to_point
 
 OP_NAMES = ("var", "base", "add", "valid", "h2p", "sig")
 
+#: Every cost and step is timed in this process's CPU time, not wall time: on a shared
+#: machine the wall time of a call grows with the other load (seen here under load:
+#: wall/CPU 1.0 for an add, 2.0 for a variable-base mult, 6.0 for a base mult), which
+#: skewed the floor ratios; CPU time gives the same ratios on a busy machine as on a
+#: quiet one (spec/09-bench.md).
+clock = time.process_time
+
 
 def random_scalar() -> int:
     return int.from_bytes(os.urandom(64), "little") % L
@@ -49,10 +56,10 @@ def sample_op_costs(samples: dict[str, list[float]], batch: int = 100, batches: 
     """Append per-call seconds of each raw group operation, one sample per batch."""
     for name, fn in _op_table().items():
         for _ in range(batches):
-            t0 = time.perf_counter()
+            t0 = clock()
             for _ in range(batch):
                 fn()
-            samples.setdefault(name, []).append((time.perf_counter() - t0) / batch)
+            samples.setdefault(name, []).append((clock() - t0) / batch)
 
 
 class Step:
@@ -64,19 +71,19 @@ class Step:
 
     def run(self, fn: Callable[[], Any]) -> Any:
         OPS.reset()
-        t0 = time.perf_counter()
+        t0 = clock()
         out = fn()
-        self.samples.append(time.perf_counter() - t0)
+        self.samples.append(clock() - t0)
         self.ops = OPS.snapshot()
         return out
 
     def run_batch(self, fn: Callable[[], Any], count: int) -> None:
         """Time `count` calls as one sample (per call), for steps too short to time alone."""
         OPS.reset()
-        t0 = time.perf_counter()
+        t0 = clock()
         for _ in range(count):
             fn()
-        self.samples.append((time.perf_counter() - t0) / count)
+        self.samples.append((clock() - t0) / count)
         self.ops = {name: n // count for name, n in OPS.snapshot().items()}
 
     def report(self, costs: dict[str, float]) -> dict[str, Any]:
