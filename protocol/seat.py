@@ -109,7 +109,7 @@ class SeatAgent:
         """Whether the `mtype` frame this seat owes carries its player's choice: a move,
         the winner's pick, or a stage's orders when the rules take any (10.8)."""
         if mtype is MessageType.COMMIT:
-            return self.game.stages.takes_orders(state.rules_state)
+            return self.asks_orders(state)
         return mtype in (MessageType.MOVE, MessageType.CHOOSE)
 
     def hand_positions(self, state: PublicState) -> dict[int, Tile]:
@@ -184,21 +184,28 @@ class SeatAgent:
             key, proof = prove_share_key(self._seal_x, gid, self.seat, fresh)
             return MessageType.KEY, SealKeyBody(key, proof).encode()
         if phase is Phase.COMMIT:
-            orders = None
-            if rules.takes_orders(rs):
-                if choose is None:
-                    raise LocalError("seat/no-chooser", "orders need a chooser")
-                orders = choose(self.view(state))
-            try:
-                rules.check(rs, self.seat, rules.decode_orders(rs, orders))
-            except DealerlessError as exc:
-                raise LocalError("seat/illegal-choice", f"the chooser's orders {orders!r} "
-                                 f"break {exc.code}: {exc.detail}") from None
-            require_fresh(fresh)
-            nonce = H(Tag.MINED_NONCE, self._orders_key, u64(rs.stage), fresh)[:32]
+            ctx = holders_context(gid, rs.stage, self.seat, rs.keys)
+            kept = self._recommit(rs)
+            if kept is not None:
+                # Committed in this stage already, on a branch a rival took (10.8): the
+                # same orders and nonce again, so that the OPEN is the same whichever of
+                # the two COMMITs the chain ends up holding.
+                orders, nonce = kept
+            else:
+                orders = None
+                if rules.takes_orders(rs):
+                    if choose is None:
+                        raise LocalError("seat/no-chooser", "orders need a chooser")
+                    orders = choose(self.view(state))
+                try:
+                    rules.check(rs, self.seat, rules.decode_orders(rs, orders))
+                except DealerlessError as exc:
+                    raise LocalError("seat/illegal-choice", f"the chooser's orders "
+                                     f"{orders!r} break {exc.code}: {exc.detail}") from None
+                require_fresh(fresh)
+                nonce = H(Tag.MINED_NONCE, self._orders_key, u64(rs.stage), fresh)[:32]
             # The one thing to remember until the OPEN: the seal is rebuilt from it.
             self._pending[rs.stage] = (orders, nonce)
-            ctx = holders_context(gid, rs.stage, self.seat, rs.keys)
             plaintext = pad(sealed_plaintext(orders, nonce), PLAINTEXT_BYTES)
             return MessageType.COMMIT, deal(ctx, nonce, plaintext, fresh).encode()
         if phase is Phase.OPEN:
@@ -214,6 +221,25 @@ class SeatAgent:
         if phase is Phase.CHOOSE:
             return MessageType.CHOOSE, ChooseBody(self._choice(state, choose)).encode()
         raise LocalError("seat/done", "the game is over")
+
+    def _recommit(self, rs: Any) -> tuple[Any, bytes] | None:
+        """The orders and nonce this seat sealed in the current stage on another branch,
+        if it did and they are still legal here; None otherwise (10.8)."""
+        kept = self._pending.get(rs.stage)
+        if kept is None:
+            return None
+        rules = self.game.stages
+        try:
+            rules.check(rs, self.seat, rules.decode_orders(rs, kept[0]))
+        except DealerlessError:
+            return None
+        return kept
+
+    def asks_orders(self, state: PublicState) -> bool:
+        """Whether this seat's COMMIT now needs its player's orders: the rules take some,
+        and it has none of this stage to seal again (10.8)."""
+        rs = state.rules_state
+        return self.game.stages.takes_orders(rs) and self._recommit(rs) is None
 
     def openings(self, state: PublicState) -> dict[int, bytes]:
         """What this seat must keep to open its commitment of the current stage, as

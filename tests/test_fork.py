@@ -249,3 +249,42 @@ def test_the_fork_vectors_are_what_the_code_generates() -> None:
     proc = subprocess.run([sys.executable, str(root / "tools" / "gen_fork_vectors.py"),
                            "--check"], cwd=root, capture_output=True, text=True)
     assert proc.returncode == 0, proc.stderr
+
+
+def test_a_seat_that_committed_on_two_branches_opens_the_seal_of_the_one_that_stays() -> None:
+    """Seat 3 commits after seat 1's late COMMIT, takes seat 0's declaration (nothing was
+    revealed yet), commits again on that branch, and goes back to the first one when a
+    seat still on it opens a seal. Its OPEN must open the COMMIT that chain holds: a seat
+    that re-commits in a stage seals the same orders with the same nonce (10.8)."""
+    _, agents, a = table()
+    play_to(a, agents, (1, MessageType.COMMIT))
+    place = len(a.frames)
+    late = agents[0].declare_absent(a.state, os.urandom(32))
+    while a.state.phase is Phase.COMMIT:
+        a.receive(agents[a.awaiting[0]].next_frame(a.state, os.urandom(32), lambda v: None))
+    opened = agents[a.awaiting[0]].next_frame(a.state, os.urandom(32), lambda v: None)
+    # Seat 3 held the chain up to its own COMMIT when the declaration came.
+    seat3 = Referee(a.game.setup)
+    for f in a.frames:
+        seat3.receive(f.wire)
+    forks = Forks()
+    winner = forks.judge(seat3, *forks.branch_of(seat3, late))
+    assert winner is not None
+    for f in seat3.rewind(place):
+        forks.foreign[f.hash] = f     # as Forks.give_up keeps what it drops
+    seat3.receive(late)
+    while seat3.awaiting is not None and seat3.state.phase is Phase.COMMIT:
+        seat3.receive(agents[seat3.awaiting[0]].next_frame(seat3.state, os.urandom(32),
+                                                           lambda v: None))
+    # The opening from the first branch comes: it reveals, so that branch takes the place.
+    found = forks.branch_of(seat3, opened)
+    assert found is not None and found[0] == place
+    winner = forks.judge(seat3, *found)
+    assert winner is not None
+    seat3.rewind(place)
+    for f in winner:
+        seat3.receive(f.wire)
+    while seat3.state.rules_state.stage == 0:   # every seat opens what this chain holds
+        seat3.receive(agents[seat3.awaiting[0]].next_frame(seat3.state, os.urandom(32),
+                                                           lambda v: None))
+    assert seat3.violation is None
