@@ -6,9 +6,9 @@ absent, or two seats declare it absent at once. Such frames are rivals, not evid
 (10.7). Every seat settles the place with the same rule, from the rivals' **branches**:
 each rival with the valid frames known to follow it on its chain.
 
-1. An opened seal is final: the branch holding more revealing frames (an OPEN, or the
-   declaration that completed the table's opening of a seal) keeps the place. So a
-   frame held back while the table opened seals after the place cannot take it.
+1. A disclosed seal is final: the branch holding more revealing frames (an OPEN, or a
+   declaration carrying a decryption share) keeps the place. So a frame held back
+   while the table disclosed seals after the place cannot take it.
 2. Otherwise the frame of lower rank: an ABSENT before the owed KEY, COMMIT or OPEN,
    then the lower seat.
 
@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from .errors import Violation
 from .frames import Frame, MessageType
 from .game import Game
+from .messages import AbsentBody
 from .session import apply_frame
 from .state import PublicState
 
@@ -43,19 +44,22 @@ def rank(frame: Frame) -> tuple[bool, int]:
     return frame.type is not MessageType.ABSENT, frame.seat
 
 
-def reveals(before: PublicState, after: PublicState, frame: Frame) -> bool:
-    """Whether the accepted `frame` opened a seal (10.8 "Two frames for one place"): an
-    OPEN, or the ABSENT whose share completed the table's opening of one."""
+def reveals(frame: Frame) -> bool:
+    """Whether the accepted `frame` discloses a seal, whole or in part (10.8 "Two frames
+    for one place"): an OPEN, or an ABSENT carrying a decryption share. A share alone
+    opens nothing, but it lowers what the other holders still need: counting only the
+    share that completes an opening let a seat holding the missing shares open a seal
+    privately, then rewind the table to before it (issue 30's red-team review)."""
     if frame.type is MessageType.OPEN:
         return True
     return (frame.type is MessageType.ABSENT
-            and len(after.rules_state.withheld) > len(before.rules_state.withheld))
+            and AbsentBody.decode(frame.body, frame.seat).share is not None)
 
 
 @dataclass(frozen=True)
 class Branch:
     """A frame at a contested place and the valid frames known to follow it on its chain,
-    in order (the frame at the place included), with how many of them opened a seal."""
+    in order (the frame at the place included), with how many of them disclosed a seal."""
 
     frames: tuple[Frame, ...]
     revealing: int
@@ -85,7 +89,7 @@ def branch(game: Game, before: PublicState, frames: Iterable[Frame]) -> Branch:
             after = apply_frame(game, state, frame)
         except Violation:
             break
-        revealing += reveals(state, after, frame)
+        revealing += reveals(frame)
         kept.append(frame)
         state = after
     return Branch(tuple(kept), revealing)

@@ -150,10 +150,8 @@ class Referee:
 
     def branch(self, seq: int) -> Branch:
         """The branch this chain holds from place `seq` (10.8): its frames from there."""
-        states = [*self._before, self.state]
-        return Branch(tuple(self.frames[seq:]),
-                      sum(reveals(states[i], states[i + 1], self.frames[i])
-                          for i in range(seq, len(self.frames))))
+        frames = tuple(self.frames[seq:])
+        return Branch(frames, sum(map(reveals, frames)))
 
     def rewind(self, seq: int) -> list[Frame]:
         """Drop the accepted frames from `seq` on and return them: a rival took place

@@ -92,21 +92,33 @@ def test_at_a_commit_a_declaration_takes_the_place_and_the_lower_declarer_wins()
     assert parse_frame(later).seat == 2 and takes_place(bb2, ref.branch(a.seq))
 
 
-def test_at_an_open_the_opening_keeps_the_place_unless_the_table_opened_the_seal() -> None:
+def test_at_an_open_a_share_discloses_as_much_as_the_opening_and_outranks_it() -> None:
     _, agents, ref = table()
     play_to_open(ref, agents)
     answer, by2, by3 = race(ref, agents)
     ba, bb2, bb3 = (alone(ref, w) for w in (answer, by2, by3))
-    # The OPEN made the orders public; one share of three holders opens nothing.
-    assert ba.revealing == 1 and bb2.revealing == bb3.revealing == 0
-    assert takes_place(ba, bb2) and not takes_place(bb2, ba)
-    # With seat 2's share in, seat 3's is the second of the two needed: the table opens
-    # the seal, both branches revealed the same orders, and the declaration outranks.
-    ref.receive(by2)
-    completing = agents[3].declare_absent(ref.state, os.urandom(32))
-    assert alone(ref, completing).revealing == 1
-    answer_now = alone(ref, agents[1].next_frame(ref.state, os.urandom(32)))
-    assert takes_place(alone(ref, completing), answer_now)
+    # One share of three holders opens nothing, but a holder of the others could open the
+    # seal with it: it counts as the OPEN does, and the declaration outranks the OPEN.
+    assert ba.revealing == bb2.revealing == bb3.revealing == 1
+    assert takes_place(bb2, ba) and not takes_place(ba, bb2)
+    assert takes_place(bb2, bb3) and not takes_place(bb3, bb2)
+
+
+def test_a_late_declaration_never_takes_a_place_once_a_share_was_posted() -> None:
+    """Seat 3 declares seat 1 absent at its COMMIT and keeps it. The table commits, and
+    seat 2 posts a share of seat 0's seal when seat 0 is slow to open: with seat 3's own
+    share that would make the two needed, so seat 3 could open seat 0's seal privately.
+    The table's branch discloses more, and keeps the place."""
+    _, agents, ref = table()
+    play_to(ref, agents, (1, MessageType.COMMIT))
+    place = len(ref.frames)
+    late = agents[3].declare_absent(ref.state, os.urandom(32))
+    play_to(ref, agents, (0, MessageType.OPEN))
+    forks = Forks()
+    assert forks.judge(ref, *forks.branch_of(ref, late)) is not None   # nothing disclosed
+    ref.receive(agents[2].declare_absent(ref.state, os.urandom(32)))
+    assert ref.branch(place).revealing == 1
+    assert forks.judge(ref, *forks.branch_of(ref, late)) is None
 
 
 def test_the_referee_rewinds_to_the_place_and_every_order_reaches_one_chain() -> None:

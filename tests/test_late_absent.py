@@ -9,10 +9,11 @@ ends the game. d then releases its declaration to every honest seat, at every po
 the chain after s's COMMIT. Before the fix every honest seat gave the place to it (an
 ABSENT outranks the COMMIT and d had signed nothing after it) and d re-committed knowing
 the others' orders. Now:
-- once the table has revealed any orders after the place, the declaration never takes
-  it, so the result never changes and verify names nobody but d;
-- where it still takes the place (before anything was revealed), the rewind discards no
-  revealed order: d learns nothing it did not know when it signed.
+- once the table has disclosed any seal after the place (an OPEN, or a share of a slow
+  opener's seal), the declaration never takes it, so the result never changes and
+  verify names nobody but d;
+- where it still takes the place (before anything was disclosed), the rewind discards
+  no OPEN and no share: d learns nothing it did not know when it signed.
 The check goes through peers/net/fork.py, the code a networked seat runs.
 """
 
@@ -105,7 +106,7 @@ def replayed(ref: Referee, end: int) -> Referee:
 
 def check_seed(seed: int) -> int:
     """Play the attack and release the declaration after every frame from the place on;
-    returns how many releases took the place (all before any order was revealed)."""
+    returns how many releases took the place (all before anything was disclosed)."""
     attack = play_attack(seed)
     if attack is None:
         return -1
@@ -129,7 +130,7 @@ def check_seed(seed: int) -> int:
         taken += 1
         assert seat.branch(place).revealing == 0, (
             f"seed {seed}: the late declaration took place {place} after the table "
-            f"revealed orders at frame {end - 1}")
+            f"disclosed a seal at frame {end - 1}")
     assert ref.branch(place).revealing > 0
     # The table's result stands, and verify names nobody but the silent declarer.
     verdict = replay(final)
@@ -142,7 +143,7 @@ def check_seed(seed: int) -> int:
 def check_seeds(seeds: range) -> None:
     taken = [t for t in map(check_seed, seeds) if t >= 0]
     print(f"{len(taken)} of {len(seeds)} games attacked; the declaration took its place "
-          f"in {sum(taken)} releases, all before any order was revealed, and never after")
+          f"in {sum(taken)} releases, all before anything was disclosed, and never after")
     assert len(taken) >= len(seeds) * 3 // 4   # most seeds reach a last stage of 3+ seats
 
 

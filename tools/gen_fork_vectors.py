@@ -134,31 +134,40 @@ def cases() -> list[dict[str, Any]]:
                     "seat 3 released its declaration after the table declared it absent, "
                     "before any OPEN: nothing revealed is lost, rank decides",
                     COMMIT_PLACE, late, list(table.wires)))
+    shared = Chain(p, OPENINGS).owed("c6/commit-1").owed("c6/commit-2").owed("c6/commit-3")
+    shared.absent(1, "c6/absent-1")   # seat 0 is slow to open: a share of its seal
+    out.append(case("late-declaration-after-a-share",
+                    "seat 3 released its declaration after the table posted one share of "
+                    "seat 0's seal: a share discloses part of a seal (a seat holding the "
+                    "others could open it), so the table's branch keeps the place",
+                    COMMIT_PLACE, Chain(p).absent(3, "c6/late-3").wires, list(shared.wires)))
     table.owed("c5/open-0")
     out.append(case("late-declaration-after-an-open",
                     "the same declaration once the table opened seat 0's seal: the table's "
                     "branch reveals more and keeps the place (the late ABSENT, issue 30)",
                     COMMIT_PLACE, late, list(table.wires)))
     r = CHAIN[:OPEN_PLACE]
-    out.append(case("open-keeps-its-place-against-one-share",
-                    "the OPEN reveals; one share of the two needed reveals nothing",
+    out.append(case("one-share-takes-the-open",
+                    "the OPEN and a declaration with one share both disclose seat 1's "
+                    "seal: the ABSENT outranks the OPEN",
                     OPEN_PLACE, Chain(r, OPENINGS).owed("o1/open-1").wires,
                     Chain(r).absent(3, "o1/absent-3").wires))
     out.append(case("three-rivals-at-an-open",
-                    "the OPEN against two declarations with one share each: the OPEN "
-                    "alone reveals", OPEN_PLACE, Chain(r, OPENINGS).owed("o3/open-1").wires,
+                    "the OPEN against two declarations with one share each: all three "
+                    "disclose, and seat 2's declaration outranks", OPEN_PLACE,
+                    Chain(r, OPENINGS).owed("o3/open-1").wires,
                     Chain(r).absent(2, "o3/absent-2").wires,
                     Chain(r).absent(3, "o3/absent-3").wires))
     r = CHAIN[:OPEN_PLACE + 1]
     out.append(case("three-rivals-all-revealing",
-                    "with seat 2's share in, the OPEN and two completing shares all reveal "
-                    "seat 1's seal: rank among the three, seat 0's declaration first",
+                    "with seat 2's share in, the OPEN and two completing shares all "
+                    "disclose seat 1's seal: rank among the three, seat 0's first",
                     OPEN_PLACE + 1, Chain(r, OPENINGS).owed("o4/open-1").wires,
                     Chain(r).absent(3, "o4/absent-3").wires,
                     Chain(r).absent(0, "o4/absent-0").wires))
     out.append(case("completing-share-takes-the-open",
                     "with seat 2's share in, seat 3's completes the table's opening: both "
-                    "reveal the same seal, and the ABSENT outranks the OPEN",
+                    "disclose the same seal, and the ABSENT outranks the OPEN",
                     OPEN_PLACE + 1, Chain(r, OPENINGS).owed("o2/open-1").wires,
                     Chain(r).absent(3, "o2/absent-3").wires))
     return out

@@ -38,15 +38,14 @@ class Branch:
 
 def replay(g: Game, st: State, wires: list[bytes]) -> Branch:
     """Every frame through 10.5 from `st` (a Violation if one is not valid there); a frame
-    is revealing when it opens a seal: an OPEN, or an ABSENT after which the rules' state
-    `withheld` has grown (its share completed the table's opening of a seal)."""
+    is revealing when it discloses a seal, whole or in part: an OPEN, or an ABSENT that
+    carries a decryption share (the third item of its body, 10.8 "Absence")."""
     frames: list[Frame] = []
     revealing = 0
     for wire in wires:
-        before = len(st.rules.withheld)
         st, fr = step(g, st, wire)
         frames.append(fr)
-        if fr.type == OPEN or (fr.type == ABSENT and len(st.rules.withheld) > before):
+        if fr.type == OPEN or (fr.type == ABSENT and len(fr.body) == 3):
             revealing += 1
     return Branch(frames, revealing)
 
