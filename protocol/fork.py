@@ -75,20 +75,29 @@ class Branch:
         return (-self.revealing, *rank(self.head))
 
 
-def branch(game: Game, before: PublicState, frames: Iterable[Frame]) -> Branch:
+def branch(game: Game, before: PublicState, frames: Iterable[Frame],
+           known: dict[bytes, PublicState] | None = None) -> Branch:
     """The branch of `frames` (a rival, then the frames built on it, in order) on the
     state `before` the place: as far as they are valid there. A frame that breaks a rule
-    ends the branch; nothing after it is part of any chain."""
+    ends the branch; nothing after it is part of any chain.
+
+    `known` maps a frame's hash to the state after it, for frames found valid before: a
+    frame's hash fixes its whole history, so its state is the same on every branch that
+    holds it, and a branch that grows by one frame costs one check, not a replay."""
     kept: list[Frame] = []
     revealing = 0
     state = before
     for frame in frames:
         if kept and frame.prev != kept[-1].hash:
             break
-        try:
-            after = apply_frame(game, state, frame)
-        except Violation:
-            break
+        after = known.get(frame.hash) if known is not None else None
+        if after is None:
+            try:
+                after = apply_frame(game, state, frame)
+            except Violation:
+                break
+            if known is not None:
+                known[frame.hash] = after
         revealing += reveals(frame)
         kept.append(frame)
         state = after

@@ -14,6 +14,7 @@ from conftest import load_vectors
 
 from peers.net.fork import Forks
 from peers.store.games import GameStore
+from protocol import fork as fork_module
 from protocol.errors import Violation
 from protocol.fork import Branch, branch, rank, rivals, takes_place
 from protocol.frames import MessageType, parse_frame
@@ -300,3 +301,31 @@ def test_a_seat_that_committed_on_two_branches_opens_the_seal_of_the_one_that_st
         seat3.receive(agents[seat3.awaiting[0]].next_frame(seat3.state, os.urandom(32),
                                                            lambda v: None))
     assert seat3.violation is None
+
+
+def test_judging_a_growing_branch_checks_each_frame_once(monkeypatch: pytest.MonkeyPatch
+                                                         ) -> None:
+    """Any seat can sign frames onto a branch, so judging it again as it grows must not
+    replay it: each frame of another history is checked once (its state kept)."""
+    _, agents, a = table()
+    play_to(a, agents, (1, MessageType.COMMIT))
+    place = len(a.frames)
+    prefix = [f.wire for f in a.frames]
+    late = agents[3].declare_absent(a.state, os.urandom(32))
+    a.receive(agents[1].next_frame(a.state, os.urandom(32), lambda v: None))
+    play_to(a, agents, (3, MessageType.COMMIT))
+    for d in (0, 1):
+        a.receive(agents[d].declare_absent(a.state, os.urandom(32)))
+    b = Referee(a.game.setup)
+    for w in [*prefix, late]:
+        b.receive(w)
+    checked = []
+    real = fork_module.apply_frame
+    monkeypatch.setattr(fork_module, "apply_frame",
+                        lambda *args: checked.append(1) or real(*args))
+    forks = Forks()
+    for f in a.frames[place:]:
+        found = forks.branch_of(b, f.wire)
+        assert found is not None
+        assert forks.judge(b, *found) is None   # nothing disclosed: the declaration stays
+    assert len(checked) == len(a.frames) - place

@@ -28,6 +28,7 @@ from protocol.fork import branch, rivals, takes_place
 from protocol.frames import Frame, MessageType, parse_frame
 from protocol.referee import Referee
 from protocol.session import apply_frame, authenticate
+from protocol.state import PublicState
 
 #: The most ABSENT frames one answer to a diverged seat carries (12.3 step 3's limit).
 MAX_SHOWN = 64
@@ -46,6 +47,9 @@ class Forks:
     """The frames of other histories this seat knows, what it has judged, and counts."""
 
     foreign: dict[bytes, Frame] = field(default_factory=dict)   # by hash, oldest first
+    # The state after each foreign frame found valid, so that judging a branch again as
+    # it grows checks only its new frames (any seat can sign frames onto a branch).
+    states: dict[bytes, PublicState] = field(default_factory=dict)
     judged: set[tuple[bytes, bytes]] = field(default_factory=set)  # (their tip, our head)
     met: set[bytes] = field(default_factory=set)   # the rivals met, by hash
     switched: int = 0   # places this seat gave up to a rival
@@ -65,7 +69,7 @@ class Forks:
     def _keep(self, frame: Frame) -> None:
         self.foreign[frame.hash] = frame
         while len(self.foreign) > MAX_FOREIGN:
-            del self.foreign[next(iter(self.foreign))]
+            self.states.pop(self.foreign.pop(next(iter(self.foreign))).hash, None)
 
     def branch_of(self, ref: Referee, wire: bytes) -> tuple[int, list[Frame]] | None:
         """If `wire` is a validly signed frame of another history, keep it; if it and the
@@ -111,7 +115,7 @@ class Forks:
             return None
         self.met.add(frames[0].hash)
         before = ref.state_before(place)
-        theirs = branch(ref.game, before, frames)
+        theirs = branch(ref.game, before, frames, self.states)
         if not theirs.frames:
             try:
                 apply_frame(ref.game, before, frames[0])
