@@ -200,10 +200,11 @@ def test_the_same_seat_on_two_histories_is_not_equivocation_but_on_one_place_it_
     assert caught.value.code == "frame/equivocation" and caught.value.seat == 0
 
 
-def test_a_seat_that_took_a_declaration_returns_to_the_chain_that_revealed_orders() -> None:
-    """Seat 3 declares seat 1 absent at its COMMIT and goes silent. Seat A takes seat 1's
-    COMMIT, then the table declares seat 3 absent and opens orders; seat B took the
-    declaration first. Whatever order the frames come in, both end on A's chain."""
+def silent_declarer() -> tuple[list[SeatAgent], Referee, int, list[bytes], bytes]:
+    """Seat 3 declares seat 1 absent at its COMMIT (the late declaration, kept back) and
+    goes silent; on the chain A, seat 1 commits, then seats 0 and 1 (two of the three
+    others) declare seat 3 absent and it forfeits. Returns the agents, A, the place, the
+    frames before it and the declaration."""
     _, agents, a = table()
     play_to(a, agents, (1, MessageType.COMMIT))
     place = len(a.frames)
@@ -211,8 +212,16 @@ def test_a_seat_that_took_a_declaration_returns_to_the_chain_that_revealed_order
     late = agents[3].declare_absent(a.state, os.urandom(32))
     a.receive(agents[1].next_frame(a.state, os.urandom(32), lambda v: None))
     play_to(a, agents, (3, MessageType.COMMIT))
-    for d in (0, 1):   # two of the three others: seat 3 forfeits
+    for d in (0, 1):
         a.receive(agents[d].declare_absent(a.state, os.urandom(32)))
+    return agents, a, place, prefix, late
+
+
+def test_a_seat_that_took_a_declaration_returns_to_the_chain_that_revealed_orders() -> None:
+    """Seat 3 declares seat 1 absent at its COMMIT and goes silent. Seat A takes seat 1's
+    COMMIT, then the table declares seat 3 absent and opens orders; seat B took the
+    declaration first. Whatever order the frames come in, both end on A's chain."""
+    agents, a, place, prefix, late = silent_declarer()
     assert a.state.phase is not Phase.COMMIT
     a.receive(agents[a.awaiting[0]].next_frame(a.state, os.urandom(32), lambda v: None))
     assert a.branch(place).revealing == 1
@@ -307,15 +316,7 @@ def test_judging_a_growing_branch_checks_each_frame_once(monkeypatch: pytest.Mon
                                                          ) -> None:
     """Any seat can sign frames onto a branch, so judging it again as it grows must not
     replay it: each frame of another history is checked once (its state kept)."""
-    _, agents, a = table()
-    play_to(a, agents, (1, MessageType.COMMIT))
-    place = len(a.frames)
-    prefix = [f.wire for f in a.frames]
-    late = agents[3].declare_absent(a.state, os.urandom(32))
-    a.receive(agents[1].next_frame(a.state, os.urandom(32), lambda v: None))
-    play_to(a, agents, (3, MessageType.COMMIT))
-    for d in (0, 1):
-        a.receive(agents[d].declare_absent(a.state, os.urandom(32)))
+    _, a, place, prefix, late = silent_declarer()
     b = Referee(a.game.setup)
     for w in [*prefix, late]:
         b.receive(w)

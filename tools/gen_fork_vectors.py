@@ -14,11 +14,12 @@ documents every field.
 from __future__ import annotations
 
 import argparse
-import hashlib
 import json
 import sys
 from pathlib import Path
 from typing import Any
+
+from wire_common import seed
 
 from protocol.fork import branch, takes_place
 from protocol.frames import parse_frame
@@ -29,10 +30,6 @@ from protocol.setup import GameSetup
 
 OUT = Path(__file__).resolve().parent.parent / "spec" / "vectors" / "fork.json"
 SEATS = 4
-
-
-def seed(label: str) -> bytes:
-    return hashlib.sha512(b"dealerless-vectors/" + label.encode()).digest()[:32]
 
 
 IDS = [Identity(seed(f"fork/identity/{i}")) for i in range(SEATS)]
