@@ -63,6 +63,9 @@ class Branch:
 
     frames: tuple[Frame, ...]
     revealing: int
+    #: Why the frame after the last one kept is not part of the branch, if it broke a rule
+    #: there: signed on a valid prefix, it proves its signer broke that rule.
+    broken: Violation | None = None
 
     @property
     def head(self) -> Frame:
@@ -86,6 +89,7 @@ def branch(game: Game, before: PublicState, frames: Iterable[Frame],
     holds it, and a branch that grows by one frame costs one check, not a replay."""
     kept: list[Frame] = []
     revealing = 0
+    broken = None
     state = before
     for frame in frames:
         if kept and frame.prev != kept[-1].hash:
@@ -94,14 +98,15 @@ def branch(game: Game, before: PublicState, frames: Iterable[Frame],
         if after is None:
             try:
                 after = apply_frame(game, state, frame)
-            except Violation:
+            except Violation as v:
+                broken = v
                 break
             if known is not None:
                 known[frame.hash] = after
         revealing += reveals(frame)
         kept.append(frame)
         state = after
-    return Branch(tuple(kept), revealing)
+    return Branch(tuple(kept), revealing, broken)
 
 
 def takes_place(challenger: Branch, held: Branch) -> bool:

@@ -290,8 +290,8 @@ class SeatAgent:
 
     def may_declare(self, state: PublicState) -> bool:
         """Whether this seat may declare the seat that owes the next KEY, COMMIT or OPEN
-        absent now (10.8): against a sealed OPEN it holds a share of the seal, otherwise it
-        is living; it is not that seat and has not declared it yet."""
+        absent now (10.8): it is one of the declarers the rules name (never the only one)
+        and has not declared that seat yet."""
         due = awaiting(state)
         if not self.game.simultaneous or due is None or due[0] == self.seat or due[1] not in (
                 MessageType.KEY, MessageType.COMMIT, MessageType.OPEN):
@@ -299,9 +299,7 @@ class SeatAgent:
         rules, rs = self.game.stages, state.rules_state
         if rs.absent is not None and any(d == self.seat for d, _ in rs.absent[1]):
             return False
-        if rules.sealed(rs, due[0]):
-            return self.seat in rules.holders(rs, due[0])
-        return self.seat in rs.playing()
+        return self.seat in rules.declarers(rs, due[0])
 
     def declare_absent(self, state: PublicState, fresh: bytes) -> bytes:
         """An ABSENT frame naming the seat that owes the next KEY, COMMIT or OPEN (10.8),

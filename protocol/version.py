@@ -17,8 +17,9 @@ VERSION = f"dealerless/{PROTOCOL}".encode()
 #: The peer protocol's own number (spec/12-peers.md 12.3): item 1 of every hello, and the
 #: number in the handshake's signing prefix (protocol/handshake_auth.py). It moves when
 #: 12.3 changes what two seats must agree on to sit at one table: 5 since the fork-choice
-#: rule of 10.8 judges a rival branch whole (issue 30).
-PEER_PROTOCOL = 5
+#: rule of 10.8 judges a rival branch whole, 6 since no seat is declared absent on one
+#: seat's word alone (issue 30).
+PEER_PROTOCOL = 6
 
 
 def check_version(found: int, what: str) -> None:

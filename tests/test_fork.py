@@ -12,13 +12,14 @@ from pathlib import Path
 import pytest
 from conftest import load_vectors
 
-from peers.net.fork import Forks
+from peers.net.fork import MAX_FOREIGN_PER_SEAT, Forks
 from peers.store.games import GameStore
 from protocol import fork as fork_module
 from protocol.errors import Violation
 from protocol.fork import Branch, branch, rank, rivals, takes_place
 from protocol.frames import MessageType, parse_frame
 from protocol.identity import Identity
+from protocol.messages import AbsentBody
 from protocol.referee import Referee
 from protocol.seat import SeatAgent
 from protocol.setup import GameSetup
@@ -330,3 +331,54 @@ def test_judging_a_growing_branch_checks_each_frame_once(monkeypatch: pytest.Mon
         assert found is not None
         assert forks.judge(b, *found) is None   # nothing disclosed: the declaration stays
     assert len(checked) == len(a.frames) - place
+
+
+def test_one_seat_signing_frames_of_other_histories_forgets_only_its_own() -> None:
+    """Frames of other histories are kept per signer (12.3 step 4): a seat that signs a
+    thousand frames on histories it makes up pushes out only its own, and the rival
+    branch another seat signed is still kept and judged."""
+    agents, a, place, prefix, late = silent_declarer()
+    b = Referee(a.game.setup)
+    for w in [*prefix, late]:
+        b.receive(w)
+    forks = Forks()
+    theirs = [f.wire for f in a.frames[place:]]
+    for w in theirs[:-1]:
+        forks.branch_of(b, w)
+    rng = random.Random(7)
+    for i in range(1000):   # validly signed, built on nothing anyone holds
+        junk = b.state.with_(prev=rng.randbytes(32), seq=place + 1 + i % 40)
+        assert forks.branch_of(b, agents[2].sign(junk, MessageType.COMMIT, [])) is None
+    assert len(forks.signed[2]) == MAX_FOREIGN_PER_SEAT
+    kept = {parse_frame(w).seat: parse_frame(w).hash in forks.foreign for w in theirs[:-1]}
+    assert kept[0] and kept[1] and not kept[2]   # only the flooder's own were forgotten
+    for w in theirs[:-1]:   # the branch shown again (12.3 step 3): seat 2's come back
+        forks.branch_of(b, w)
+    found = forks.branch_of(b, theirs[-1])
+    assert found is not None and found[0] == place
+    assert [f.wire for f in found[1]] == theirs
+
+
+def test_a_seat_that_breaks_a_rule_on_another_history_is_barred_from_them() -> None:
+    """A frame that breaks the rules on a valid prefix of another history proves its
+    signer cheats: the branch stops before it, and that seat's frames of other
+    histories are no longer kept (12.3 step 4)."""
+    agents, a, place, prefix, late = silent_declarer()
+    b = Referee(a.game.setup)
+    for w in [*prefix, late]:
+        b.receive(w)
+    commit = a.frames[place]          # seat 1's COMMIT, the rival of the declaration
+    after = Referee(a.game.setup)
+    for f in a.frames[:place + 1]:
+        after.receive(f.wire)
+    assert after.awaiting == (2, MessageType.COMMIT)
+    stage = after.state.rules_state.stage
+    wrong = agents[2].sign(after.state, MessageType.ABSENT, AbsentBody(1, stage).encode())
+    forks = Forks()
+    assert forks.branch_of(b, commit.wire) is not None
+    found = forks.branch_of(b, wrong)
+    assert found is not None and [f.seat for f in found[1]] == [1, 2]
+    assert forks.judge(b, *found) is None          # one COMMIT: the declaration stays
+    assert forks.barred == {2: "absent/wrong-seat"} and not forks.signed[2]
+    assert forks.branch_of(b, a.frames[place + 1].wire) is None   # seat 2's, not kept
+    assert b.violation is None

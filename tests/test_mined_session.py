@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 from peers.cheats import mined_games as mined_cheats
 from peers.cheats.deck_games import Cheat
 from peers.table.report import account
+from peers.table.selfplay import Table
 from protocol.canonical import pack, unpack
 from protocol.errors import EncodingError, Violation
 from protocol.frames import MessageType, parse_frame
@@ -270,16 +271,48 @@ def test_with_too_few_seats_left_to_open_a_seal_the_cut_file_names_the_owing_sea
     assert "seat 1 owes the next frame (an open frame)" in account(verdict)
 
 
-def test_with_two_seats_a_withheld_open_forfeits_as_nothing_is_shared() -> None:
-    t = mined_cheats.table(5, seats=2)
-    mined_cheats.advance_to(t, mined_cheats.owes(Phase.OPEN, 1, 2))
+def lone_absent(t: Table, declarer: int) -> Violation:
+    """The violation a referee holding `t`'s chain finds in `declarer`'s ABSENT against the
+    seat that owes the next frame, signed as if it were eligible."""
     s = mined_cheats.state(t)
-    assert not t.referees[0].game.stages.sealed(s.rules_state, 1)
-    mined_cheats.declare(t, [0])
-    t.play()
-    out = replay(t.referees[0].transcript().encode()).to_json()["outcome"]
-    assert out["forfeits"] == [{"seat": 1, "stage": 2, "declared_by": [0], "proven": False}]
-    assert out["withheld"] == [] and out["elimination_candidate"] == 1
+    wire = t.agents[declarer].sign(s, MessageType.ABSENT,
+                                   AbsentBody(s.turn, s.rules_state.stage).encode())
+    ref = Referee(t.setup)
+    for f in t.referees[0].frames:
+        ref.receive(f.wire)
+    with pytest.raises(Violation) as info:
+        ref.receive(wire)
+    return info.value
+
+
+@pytest.mark.parametrize("phase", [Phase.COMMIT, Phase.OPEN])
+def test_with_two_seats_nobody_may_declare_and_a_silent_seat_stalls_the_game(
+        phase: Phase) -> None:
+    """One seat's word alone makes nobody forfeit (10.8): at a two-seat table a silent
+    seat's COMMIT or OPEN is not declared, the game stalls, and the cut transcript names
+    the silent seat; a declaration signed anyway is its declarer's violation."""
+    t = mined_cheats.table(5, seats=2)
+    mined_cheats.advance_to(t, mined_cheats.owes(phase, 1, 2))
+    s = mined_cheats.state(t)
+    assert not t.agents[0].may_declare(s)
+    assert t.referees[0].game.stages.declarers(s.rules_state, 1) == []
+    v = lone_absent(t, 0)
+    assert (v.code, v.seat, v.authenticated) == ("absent/declarer", 0, True)
+    assert "one seat's word alone makes nobody forfeit" in v.describe()
+    verdict = replay(t.referees[0].transcript().encode())
+    assert verdict.exit_code == 3 and verdict.awaiting == (1, phase.value)
+
+
+def test_with_one_other_living_seat_left_nobody_may_declare_a_commit_absent() -> None:
+    """Three seats: seat 0 forfeits at its COMMIT on the declarations of seats 1 and 2;
+    seat 1 then owes its COMMIT, and seat 2 alone may not declare it absent."""
+    t = mined_cheats.table(5, seats=3)
+    mined_cheats.advance_to(t, mined_cheats.owes(Phase.COMMIT, 0, 2))
+    mined_cheats.declare(t, [1, 2])
+    s = mined_cheats.state(t)
+    assert (s.phase, s.turn) == (Phase.COMMIT, 1) and not t.agents[2].may_declare(s)
+    v = lone_absent(t, 2)
+    assert (v.code, v.seat) == ("absent/declarer", 2)
 
 
 def test_declarations_must_name_the_owing_seat_and_come_from_an_eligible_seat() -> None:

@@ -412,6 +412,12 @@ def mined_cases() -> list[Case]:
     mined_cheats.declare(t, [4, 3])
     add("ABSENT whose share opens a seal of orders naming no action (seat 1's)",
         t.agents[2].declare_absent(c.state, c.fresh()))
+    # Two seats: the other seat alone may not declare (10.8), at a COMMIT or an OPEN.
+    c = Crafter("mined-games", {"seats": 2}, ("greedy", "random"), 5)
+    for phase in (Phase.COMMIT, Phase.OPEN):
+        c.advance(mined_cheats.owes(phase, 1, 2))
+        add(f"ABSENT by seat 0 against seat 1's {phase.value.upper()} at a two-seat table",
+            c.frame(0, MessageType.ABSENT, AbsentBody(1, 2).encode()))
     return cases
 
 

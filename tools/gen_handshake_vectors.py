@@ -73,7 +73,7 @@ SMALL_ORDER = bytes.fromhex("c7176a703d4dd84fba3c0b760d10670f2a2053fa2c39ccc64ec
 RULES, PARAMS = "bram", {"komi_halves": 1}
 #: The peer protocol before this one, and its signing prefix: a hello of it is refused by
 #: its item 1, before any signature check (12.3).
-OLD_VERSION, OLD_CONTEXT = 4, b"dealerless/handshake-signature/2\x00"
+OLD_VERSION, OLD_CONTEXT = 5, b"dealerless/handshake-signature/5\x00"
 
 
 def host_hello_body(share: bytes, version: int = PROTOCOL_VERSION) -> list[Any]:

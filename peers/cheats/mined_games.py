@@ -114,7 +114,7 @@ def declare(t: Table, seats: Sequence[int]) -> None:
 
 
 def holders(t: Table, seat: int) -> list[int]:
-    return list(t.referees[0].game.stages.holders(state(t).rules_state, seat))
+    return list(state(t).rules_state.holders(seat))
 
 
 def bad_decryption_share(seed: int = 5, seat: int = 3, liar: int = 0) -> Cheat:

@@ -44,13 +44,12 @@ class AbsenceClock:
             self.silent_since.setdefault(key, time.monotonic())
 
     def eligible(self, ref: Referee) -> list[int]:
-        """The seats that may declare the owing seat absent (10.8), from the seat after it:
-        against a sealed OPEN its seal's holders, otherwise the other living seats."""
+        """The seats that may declare the owing seat absent (10.8), from the seat after it
+        (none when only one could: the game then stalls)."""
         due = ref.awaiting
         assert due is not None
-        rules, rs, owing = ref.game.stages, ref.state.rules_state, due[0]
-        seats = rules.holders(rs, owing) if rules.sealed(rs, owing) else [
-            s for s in rs.playing() if s != owing]
+        owing = due[0]
+        seats = ref.game.stages.declarers(ref.state.rules_state, owing)
         k = ref.game.seats
         return sorted(seats, key=lambda s: (s - owing) % k)
 

@@ -8,9 +8,12 @@ seat settles every such place by the rule of protocol/fork.py, which compares th
 branches: each rival with the frames known to follow it.
 
 So a seat keeps the validly signed frames of other histories it meets (the frames it
-gave up included, a bounded number), links each one back through them to the place
-where it parts from the chain this seat holds, and judges that branch against its own
-whenever it grows. A seat that holds the losing branch rewinds its referee and its
+gave up included, a bounded number per signer, so that one seat signing frames on
+branches it makes up forgets only its own), links each one back through them to the
+place where it parts from the chain this seat holds, and judges that branch against its
+own whenever it grows. A seat that signed a frame breaking the rules on a valid prefix
+of another history has proven that it cheats: its frames of other histories are no
+longer kept. A seat that holds the losing branch rewinds its referee and its
 store to the place, keeps what it gave up as records, and goes on along the winning
 branch, re-signing what it still owes; a seat that holds the winner shows its branch
 to whoever sent the loser. A seat that learns that another seat's chain differs from
@@ -20,6 +23,8 @@ seat its chain around where they part, and its ABSENT frames.
 
 from __future__ import annotations
 
+import logging
+from collections import defaultdict
 from dataclasses import dataclass, field
 
 from peers.store.games import GameStore
@@ -32,12 +37,15 @@ from protocol.state import PublicState
 
 #: The most ABSENT frames one answer to a diverged seat carries (12.3 step 3's limit).
 MAX_SHOWN = 64
-#: The frames of other histories a seat keeps to judge branches by (oldest forgotten).
-MAX_FOREIGN = 512
 #: The most frames of a branch a seat judges: a stage's frames, absences included, and
-#: more, so that a rival branch shows its revealing frames; a longer one is cut there
-#: (judging replays it, and any seat at the table can sign frames on a branch).
+#: more, so that a rival branch shows its revealing frames; a longer one is cut there.
 MAX_BRANCH = 128
+#: The frames of other histories a seat keeps per signer (its oldest forgotten first):
+#: one whole branch's worth. Any seat can sign frames on branches it makes up, but only
+#: its own are forgotten for it, never another seat's.
+MAX_FOREIGN_PER_SEAT = MAX_BRANCH
+
+log = logging.getLogger(__name__)
 #: The branches judged a seat remembers, so as not to judge them again (then forgotten).
 MAX_JUDGED = 4096
 
@@ -47,6 +55,12 @@ class Forks:
     """The frames of other histories this seat knows, what it has judged, and counts."""
 
     foreign: dict[bytes, Frame] = field(default_factory=dict)   # by hash, oldest first
+    # The hashes of each signer's frames in `foreign`, oldest first (its quota).
+    signed: defaultdict[int, dict[bytes, None]] = field(
+        default_factory=lambda: defaultdict(dict))
+    # Seats proven to have signed a frame that breaks the rules on a valid prefix of
+    # another history, with the rule: none of their frames of other histories is kept.
+    barred: dict[int, str] = field(default_factory=dict)
     # The state after each foreign frame found valid, so that judging a branch again as
     # it grows checks only its new frames (any seat can sign frames onto a branch).
     states: dict[bytes, PublicState] = field(default_factory=dict)
@@ -67,9 +81,29 @@ class Forks:
         return forks
 
     def _keep(self, frame: Frame) -> None:
+        if frame.seat in self.barred:
+            return
         self.foreign[frame.hash] = frame
-        while len(self.foreign) > MAX_FOREIGN:
-            self.states.pop(self.foreign.pop(next(iter(self.foreign))).hash, None)
+        mine = self.signed[frame.seat]
+        mine[frame.hash] = None
+        while len(mine) > MAX_FOREIGN_PER_SEAT:
+            self._forget(next(iter(mine)))
+
+    def _forget(self, h: bytes) -> None:
+        frame = self.foreign.pop(h)
+        del self.signed[frame.seat][h]
+        self.states.pop(h, None)
+
+    def _bar(self, frame: Frame, why: Violation) -> None:
+        """`frame` broke the rules after a valid prefix of another history: its signer
+        cheats (an honest seat signs only frames its own referee accepted), so none of
+        its frames of other histories is kept from now on. Not evidence in the
+        transcript, which holds one chain (10.8)."""
+        self.barred[frame.seat] = why.code
+        log.warning("seat %d signed frame %d of another history breaking %s; its frames "
+                    "of other histories are no longer kept", frame.seat, frame.seq, why.code)
+        for h in list(self.signed[frame.seat]):
+            self._forget(h)
 
     def branch_of(self, ref: Referee, wire: bytes) -> tuple[int, list[Frame]] | None:
         """If `wire` is a validly signed frame of another history, keep it; if it and the
@@ -85,6 +119,8 @@ class Forks:
                 or (frame.seq < n and frame.hash == ref.frames[frame.seq].hash)
                 or (frame.seq == n and frame.prev == ref.state.prev)):
             return None   # not of this game, ours, or simply the next frame
+        if frame.seat in self.barred:
+            return None
         try:
             authenticate(ref.game, wire, frame.seq)
         except Violation:
@@ -116,6 +152,8 @@ class Forks:
         self.met.add(frames[0].hash)
         before = ref.state_before(place)
         theirs = branch(ref.game, before, frames, self.states)
+        if theirs.frames and theirs.broken is not None and theirs.broken.authenticated:
+            self._bar(frames[len(theirs.frames)], theirs.broken)
         if not theirs.frames:
             try:
                 apply_frame(ref.game, before, frames[0])

@@ -368,12 +368,12 @@ class SimultaneousRules(RuleSet[StageStateT, Any], Protocol[StageStateT]):
         absent; `share` is its decryption share when `sealed` says the OPEN is sealed."""
         ...
 
-    def holders(self, state: StageStateT, seat: int) -> list[int]:
-        """The seats that hold shares of `seat`'s seal in this stage."""
-        ...
-
     def sealed(self, state: StageStateT, seat: int) -> bool:
         """Whether `seat` owes an OPEN that a majority of its seal's holders can open."""
+        ...
+
+    def declarers(self, state: StageStateT, seat: int) -> list[int]:
+        """The seats that may declare `seat`, which owes the next frame, absent."""
         ...
 
     def recovered(self, game_id: bytes, state: StageStateT, seat: int, orders: Any,

@@ -186,10 +186,6 @@ class MinedGamesRules:
         commits[seat] = value
         return replace(state, commits=tuple(commits), absent=None)
 
-    def holders(self, state: MinedState, seat: int) -> list[int]:
-        """The seats that hold shares of `seat`'s seal (10.8)."""
-        return state.holders(seat)
-
     def open(self, game_id: bytes, state: MinedState, seat: int, orders: Any,
              nonce: bytes) -> MinedState:
         """Record an opening (the session checked it against the commitment); resolve the
@@ -240,13 +236,15 @@ class MinedGamesRules:
                                 f"{state.stage}; the declaration names seat {seat} in stage "
                                 f"{stage}")
         sealed = self.sealed(state, seat)
-        eligible = state.holders(seat) if sealed else [
-            s for s in state.playing() if s != seat]
+        eligible = self.declarers(state, seat)
         before = state.absent[1] if state.absent is not None else ()
         if declarer not in eligible or any(d == declarer for d, _ in before):
             raise RuleViolation("absent/declarer", f"seat {declarer} may not declare seat "
-                                f"{seat} absent: " + ("it already has" if declarer in eligible
-                                else "only " + _seats(eligible) + " may"))
+                                f"{seat} absent: " + (
+                                    "it already has" if declarer in eligible else
+                                    "only " + _seats(eligible) + " may" if eligible else
+                                    "it is the only seat that could, and one seat's word "
+                                    "alone makes nobody forfeit"))
         if (share is not None) != sealed:
             raise RuleViolation("absent/share", "a declaration against a sealed OPEN carries "
                                 "a decryption share, and only such a declaration does")
@@ -258,8 +256,11 @@ class MinedGamesRules:
     def sealed(self, state: MinedState, seat: int) -> bool:
         """Whether the OPEN `seat` owes can be recovered from its seal without it: its seal
         is in and has shares (two holders or more, 10.8)."""
-        return (state.commits[seat] is not None and state.nonces[seat] is None
-                and len(state.holders(seat)) >= 2)
+        return state.sealed(seat)
+
+    def declarers(self, state: MinedState, seat: int) -> list[int]:
+        """The seats that may declare `seat` absent (10.8); none if only one could."""
+        return state.declarers(seat)
 
     def recovered(self, game_id: bytes, state: MinedState, seat: int, orders: Any,
                   nonce: bytes) -> MinedState:

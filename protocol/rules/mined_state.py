@@ -90,6 +90,22 @@ class MinedState:
         never changes, and a seat that forfeits in it still holds its shares."""
         return [s for s in range(self.seats) if s != seat and self.keys[s] is not None]
 
+    def sealed(self, seat: int) -> bool:
+        """Whether the OPEN `seat` owes can be recovered without it (10.8): its seal is in
+        and has shares (two holders or more)."""
+        return (self.commits[seat] is not None and self.nonces[seat] is None
+                and len(self.holders(seat)) >= 2)
+
+    def declarers(self, seat: int) -> list[int]:
+        """The seats that may declare `seat`, which owes the next frame, absent (10.8):
+        against a sealed OPEN its seal's holders, otherwise the other living seats; and
+        nobody when that leaves one seat, whose word alone settles nothing (with two
+        seats its declaration and the owed frame could each be released late, and no
+        rule on the frames alone can tell which one was)."""
+        seats = self.holders(seat) if self.sealed(seat) else [
+            s for s in self.playing() if s != seat]
+        return seats if len(seats) >= 2 else []
+
     @property
     def hand_counts(self) -> tuple[int, ...]:
         """No hands in this game (the driver's view shows none)."""
@@ -270,8 +286,8 @@ def _check_absent(state: MinedState, absent: tuple[int, tuple[Declaration, ...]]
                   if have[s] is None), None)
     assert who == owing and state.end is None
     assert len(set(declarers)) == len(declarers) and who not in declarers
-    sealed = state.commits[who] is not None and len(state.holders(who)) >= 2
-    eligible = state.holders(who) if sealed else [s for s in living if s != who]
+    sealed = state.sealed(who)
+    eligible = state.declarers(who)
     assert 0 < len(by) < len(eligible) // 2 + 1     # complete declarations take effect
     for d, share in by:
         assert (share is not None) == sealed and d in eligible

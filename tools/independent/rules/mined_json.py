@@ -222,6 +222,8 @@ def state_from_json(rules: MinedGames, obj: Any) -> State:
              "absent: not the seat that owes a frame")
         is_sealed = sealed(st, who)
         eligible = holders(st, who) if is_sealed else [s for s in living if s != who]
+        if len(eligible) < 2:   # 10.8: nobody declares when only one seat could
+            eligible = []
         decl = []
         for x in arr(ab[1]):
             d, share = arr(x, 2)
@@ -245,7 +247,7 @@ def state_from_json(rules: MinedGames, obj: Any) -> State:
              "forfeits: a seat that did not forfeit in this stage")
         others = [d for d in range(k) if d != s and d not in gone]
         need(type(decl) is list and decl == sorted(set(decl)) and set(decl) <= set(others)
-             and len(decl) == majority(len(others)),
+             and len(decl) == majority(len(others)) and len(decl) >= 2,
              "forfeits: not declared by a majority of the other living seats")
         gone.append(s)
         st.forfeits.append([s, t, list(decl)])

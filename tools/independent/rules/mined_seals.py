@@ -126,6 +126,8 @@ def on_absent(gid: bytes, st: State, declarer: int, body: Any,
         fail_rule("absent/wrong-seat")
     is_sealed = sealed(st, who)
     eligible = holders(st, who) if is_sealed else [s for s in st.living() if s != who]
+    if len(eligible) < 2:   # 10.8: one seat's word alone settles nothing
+        eligible = []
     before = st.absent[1] if st.absent is not None else []
     if declarer not in eligible or any(d == declarer for d, _ in before):
         fail_rule("absent/declarer")
