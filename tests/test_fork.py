@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 from conftest import load_vectors
 
+from peers.cheats import mined_games as mc
 from peers.net.fork import MAX_FOREIGN_PER_SEAT, Forks
 from peers.store.games import GameStore
 from protocol import fork as fork_module
@@ -21,7 +22,10 @@ from protocol.frames import MessageType, parse_frame
 from protocol.identity import Identity
 from protocol.messages import AbsentBody
 from protocol.referee import Referee
+from protocol.seal import pad
+from protocol.sealed import PLAINTEXT_BYTES
 from protocol.seat import SeatAgent
+from protocol.session import apply_frame
 from protocol.setup import GameSetup
 from protocol.state import Phase
 from protocol.transcript import Transcript
@@ -382,3 +386,26 @@ def test_a_seat_that_breaks_a_rule_on_another_history_is_barred_from_them() -> N
     assert forks.barred == {2: "absent/wrong-seat"} and not forks.signed[2]
     assert forks.branch_of(b, a.frames[place + 1].wire) is None   # seat 2's, not kept
     assert b.violation is None
+
+
+def test_a_share_that_opens_a_seal_of_garbage_bars_nobody() -> None:
+    """The share completing the opening of a garbage seal breaks a rule, but the fault is
+    the committer's (10.8), not its honest signer's: the signer is not barred."""
+    t = mc.table(5, 5)
+    mc.advance_to(t, mc.owes(Phase.COMMIT, 1, 2))
+    garbage = pad(b"\x93" + bytes(40), PLAINTEXT_BYTES)
+    t.deliver(t.agents[1].sign(mc.state(t), MessageType.COMMIT,
+                               mc.seal_of(t, 1, None, bytes(range(32)), garbage).encode()))
+    mc.advance_to(t, mc.owes(Phase.OPEN, 1, 2))
+    t.deliver(t.agents[4].declare_absent(mc.state(t), bytes(32)))
+    state = mc.state(t)
+    by2 = t.agents[2].declare_absent(state, bytes(32))
+    t.deliver(t.agents[0].declare_absent(state, bytes(32)))   # seat 0's own chain
+    by3 = t.agents[3].declare_absent(apply_frame(t.referees[0].game, state,
+                                                 parse_frame(by2)), bytes(32))
+    forks = Forks()
+    for wire in (by2, by3):
+        found = forks.branch_of(t.referees[0], wire)
+        if found is not None:
+            forks.judge(t.referees[0], *found)
+    assert forks.barred == {}

@@ -44,6 +44,7 @@ from protocol.identity import Identity
 from protocol.messages import AbsentBody
 from protocol.referee import Referee
 from protocol.seat import SeatAgent, SeatView
+from protocol.session import apply_frame
 from protocol.setup import GameSetup
 from protocol.state import Phase
 from protocol.verifier import replay
@@ -205,6 +206,37 @@ def test_at_two_seats_a_late_declaration_is_its_signers_violation_in_20_games() 
         check_two_seats(seed)
     print("20 of 20 two-seat games: the declaration held back against seat 0's COMMIT "
           "and OPEN blamed its signer at every release, and changed nothing else")
+
+
+@pytest.mark.xfail(strict=True, reason="issue 30, spec 10.8 'What remains': a held "
+                   "declaration that completes a forfeit re-commits after a disclosure")
+def test_a_completing_declaration_held_back_never_re_commits_after_an_opening() -> None:
+    """Three seats (the review's H1): seat 0 declares the slow seat 1 absent at its COMMIT;
+    seat 2 signs the declaration that would complete the forfeit and keeps it. Seat 1's
+    late COMMIT comes, seat 2 commits, seat 0 opens. Seat 2 then signs, on its own
+    branch where seat 1 forfeited, a new seal and its share of seat 0's seal, and
+    releases them: the table must keep its place, since seat 2 saw seat 0's orders."""
+    t = mined_cheats.table(0, 3)
+    mined_cheats.advance_to(t, mined_cheats.owes(Phase.COMMIT, 1, 2))
+    t.deliver(t.agents[0].declare_absent(mined_cheats.state(t), bytes(32)))
+    place, game = len(t.referees[0].frames), t.referees[0].game
+    held = t.agents[2].declare_absent(mined_cheats.state(t), bytes(32))
+    after = apply_frame(game, mined_cheats.state(t), parse_frame(held))
+    assert after.rules_state.miners[1].status == "forfeit" and after.turn == 2
+    for _ in range(3):                  # seat 1's late COMMIT, seat 2's, seat 0's OPEN
+        t.step()
+    table = t.referees[0]
+    assert table.branch(place).revealing == 1
+    seal = mined_cheats.seal_of(t, 2, t.agents[2]._pending[2][0], bytes([7]) * 32)
+    fresh = t.agents[2].sign(after, MessageType.COMMIT, seal.encode())
+    share = t.agents[2].declare_absent(apply_frame(game, after, parse_frame(fresh)),
+                                       bytes(32))
+    forks, winner = Forks(), None
+    for wire in (held, fresh, share):
+        found = forks.branch_of(table, wire)
+        if found is not None:
+            winner = forks.judge(table, *found)
+    assert winner is None
 
 
 class LateDeclarer(Peer):

@@ -152,8 +152,12 @@ class Forks:
         self.met.add(frames[0].hash)
         before = ref.state_before(place)
         theirs = branch(ref.game, before, frames, self.states)
-        if theirs.frames and theirs.broken is not None and theirs.broken.authenticated:
-            self._bar(frames[len(theirs.frames)], theirs.broken)
+        broken = theirs.broken
+        if theirs.frames and broken is not None and broken.authenticated \
+                and broken.seat == frames[len(theirs.frames)].seat:
+            # Only the frame's own fault: a share that opens a seal of garbage blames
+            # the seal's committer, not the honest declarer that signed it.
+            self._bar(frames[len(theirs.frames)], broken)
         if not theirs.frames:
             try:
                 apply_frame(ref.game, before, frames[0])
