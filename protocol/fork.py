@@ -6,11 +6,12 @@ absent, or two seats declare it absent at once. Such frames are rivals, not evid
 (10.7). Every seat settles the place with the same rule, from the rivals' **branches**:
 each rival with the valid frames known to follow it on its chain.
 
-1. A disclosed seal is final: the branch holding more revealing frames (an OPEN, or a
-   declaration carrying a decryption share) keeps the place. So a frame held back
-   while the table disclosed seals after the place cannot take it.
-2. Otherwise the frame of lower rank: an ABSENT before the owed KEY, COMMIT or OPEN,
-   then the lower seat.
+1. An opened seal is final: the branch that opened more seals keeps the place (an OPEN,
+   or the share that completes the table's opening of a withheld seal).
+2. Then a share is: the branch holding more other decryption shares keeps it. A share
+   opens nothing, but a seat holding the missing ones can open the seal with it.
+3. Otherwise the owed KEY, COMMIT or OPEN comes before a declaration of its absence,
+   then the lower seat: a declaration takes the place only by disclosing more.
 
 That is one key per branch, so the rivals of a place are totally ordered, and the rule
 reads only the branches: seats that hold the same frames hold the same chain, whatever
@@ -40,29 +41,34 @@ def rivals(held: Frame, other: Frame) -> bool:
 
 
 def rank(frame: Frame) -> tuple[bool, int]:
-    """Lower ranks first: ABSENT frames before the KEY, COMMIT or OPEN, then by seat."""
-    return frame.type is not MessageType.ABSENT, frame.seat
+    """Rule 3, lower first: the owed KEY, COMMIT or OPEN before an ABSENT, then by seat."""
+    return frame.type is MessageType.ABSENT, frame.seat
 
 
-def reveals(frame: Frame) -> bool:
-    """Whether the accepted `frame` discloses a seal, whole or in part (10.8 "Two frames
-    for one place"): an OPEN, or an ABSENT carrying a decryption share. A share alone
-    opens nothing, but it lowers what the other holders still need: counting only the
-    share that completes an opening let a seat holding the missing shares open a seal
-    privately, then rewind the table to before it (issue 30's red-team review)."""
+def discloses(frame: Frame, after: PublicState) -> tuple[int, int]:
+    """(seals opened, shares posted) by the accepted `frame`, given the state after it
+    (10.8): an OPEN opens its sender's seal; an ABSENT with a decryption share posts a
+    share, or opens the declared seat's seal when it completes the table's opening (the
+    seal is open in the state after it)."""
     if frame.type is MessageType.OPEN:
-        return True
-    return (frame.type is MessageType.ABSENT
-            and AbsentBody.decode(frame.body, frame.seat).share is not None)
+        return 1, 0
+    if frame.type is not MessageType.ABSENT:
+        return 0, 0
+    body = AbsentBody.decode(frame.body, frame.seat)
+    if body.share is None:
+        return 0, 0
+    return (1, 0) if after.rules_state.nonces[body.seat] is not None else (0, 1)
 
 
 @dataclass(frozen=True)
 class Branch:
     """A frame at a contested place and the valid frames known to follow it on its chain,
-    in order (the frame at the place included), with how many of them disclosed a seal."""
+    in order (the frame at the place included), with the seals they opened and the other
+    decryption shares they posted."""
 
     frames: tuple[Frame, ...]
-    revealing: int
+    opened: int
+    shares: int
     #: Why the frame after the last one kept is not part of the branch, if it broke a rule
     #: there: signed on a valid prefix, it proves its signer broke that rule.
     broken: Violation | None = None
@@ -73,9 +79,14 @@ class Branch:
         return self.frames[0]
 
     @property
-    def key(self) -> tuple[int, bool, int]:
+    def revealing(self) -> int:
+        """How many of its frames disclose a seal, whole or in part."""
+        return self.opened + self.shares
+
+    @property
+    def key(self) -> tuple[int, int, bool, int]:
         """The branch's place in the order of rivals (10.8): lowest keeps the place."""
-        return (-self.revealing, *rank(self.head))
+        return (-self.opened, -self.shares, *rank(self.head))
 
 
 def branch(game: Game, before: PublicState, frames: Iterable[Frame],
@@ -88,7 +99,7 @@ def branch(game: Game, before: PublicState, frames: Iterable[Frame],
     frame's hash fixes its whole history, so its state is the same on every branch that
     holds it, and a branch that grows by one frame costs one check, not a replay."""
     kept: list[Frame] = []
-    revealing = 0
+    opened = shares = 0
     broken = None
     state = before
     for frame in frames:
@@ -103,15 +114,16 @@ def branch(game: Game, before: PublicState, frames: Iterable[Frame],
                 break
             if known is not None:
                 known[frame.hash] = after
-        revealing += reveals(frame)
+        whole, part = discloses(frame, after)
+        opened, shares = opened + whole, shares + part
         kept.append(frame)
         state = after
-    return Branch(tuple(kept), revealing, broken)
+    return Branch(tuple(kept), opened, shares, broken)
 
 
 def takes_place(challenger: Branch, held: Branch) -> bool:
     """Whether the rival branch `challenger` takes the place of `held` (10.8 "Two frames
-    for one place", rules 1-2). Of two rival branches exactly one takes the place."""
+    for one place", rules 1-3). Of two rival branches exactly one takes the place."""
     if not challenger.frames or not held.frames or not rivals(held.head, challenger.head):
         return False
     return challenger.key < held.key

@@ -7,6 +7,7 @@ import os
 import random
 import subprocess
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -73,57 +74,52 @@ def alone(ref: Referee, wire: bytes) -> Branch:
     return branch(ref.game, ref.state, [parse_frame(wire)])
 
 
-def test_at_a_commit_a_declaration_takes_the_place_and_the_lower_declarer_wins() -> None:
+def test_at_a_commit_the_late_answer_keeps_the_place_and_the_lower_declarer_beats_others(
+        ) -> None:
+    """Nothing disclosed: the owed COMMIT comes before the declarations of its absence
+    (rule 3), and of two declarations the lower seat's comes first."""
     _, agents, ref = table()
     play_to(ref, agents, (1, MessageType.COMMIT))   # the map seed's commits
     answer, by2, by3 = race(ref, agents)
     a, b2, b3 = (parse_frame(w) for w in (answer, by2, by3))
     assert rivals(a, b2) and rivals(b2, b3) and rivals(b3, a)
-    assert rank(b2) < rank(b3) < rank(a)
+    assert rank(a) < rank(b2) < rank(b3)
     ba, bb2, bb3 = (alone(ref, w) for w in (answer, by2, by3))
     assert ba.revealing == bb2.revealing == bb3.revealing == 0
-    assert takes_place(bb2, ba) and takes_place(bb3, ba)
+    assert takes_place(ba, bb2) and takes_place(ba, bb3)
     assert takes_place(bb2, bb3) and not takes_place(bb3, bb2)
-    assert not takes_place(ba, bb2) and not takes_place(ba, ba)
+    assert not takes_place(bb2, ba) and not takes_place(ba, ba)
     for one in (ba, bb2, bb3):   # of two rival branches exactly one takes the place
         for other in (ba, bb2, bb3):
             if one is not other:
                 assert takes_place(one, other) != takes_place(other, one)
-    # A declarer that signed on the answer's chain too (it signed on two branches)
-    # still takes the place by rank while nothing is revealed: the order of rivals is
-    # one key per branch, so three rivals never go round in a circle.
-    ref.receive(answer)
-    later = agents[2].next_frame(ref.state, os.urandom(32), lambda v: None)
-    ref.receive(later)
-    assert parse_frame(later).seat == 2 and takes_place(bb2, ref.branch(a.seq))
 
 
-def test_at_an_open_a_share_discloses_as_much_as_the_opening_and_outranks_it() -> None:
+def test_at_an_open_the_opening_beats_shares_and_the_lower_declarer_beats_others() -> None:
     _, agents, ref = table()
     play_to_open(ref, agents)
     answer, by2, by3 = race(ref, agents)
     ba, bb2, bb3 = (alone(ref, w) for w in (answer, by2, by3))
-    # One share of three holders opens nothing, but a holder of the others could open the
-    # seal with it: it counts as the OPEN does, and the declaration outranks the OPEN.
-    assert ba.revealing == bb2.revealing == bb3.revealing == 1
-    assert takes_place(bb2, ba) and not takes_place(ba, bb2)
+    # One share of three holders opens nothing (a holder of the others could open the
+    # seal with it, so it counts, rule 2), and the OPEN opens the seal (rule 1).
+    assert (ba.opened, ba.shares) == (1, 0) and (bb2.opened, bb2.shares) == (0, 1)
+    assert takes_place(ba, bb2) and not takes_place(bb2, ba)
     assert takes_place(bb2, bb3) and not takes_place(bb3, bb2)
 
 
-def test_a_late_declaration_never_takes_a_place_once_a_share_was_posted() -> None:
-    """Seat 3 declares seat 1 absent at its COMMIT and keeps it. The table commits, and
-    seat 2 posts a share of seat 0's seal when seat 0 is slow to open: with seat 3's own
-    share that would make the two needed, so seat 3 could open seat 0's seal privately.
-    The table's branch discloses more, and keeps the place."""
+def test_a_late_declaration_never_takes_the_place_of_the_commit_it_names() -> None:
+    """Seat 3 declares seat 1 absent at its COMMIT and keeps it. Neither before anything
+    is disclosed (rule 3) nor after seat 2 posts a share of the slow opener's seal (with
+    seat 3's own share that would make the two needed) does it take the place."""
     _, agents, ref = table()
     play_to(ref, agents, (1, MessageType.COMMIT))
     place = len(ref.frames)
     late = agents[3].declare_absent(ref.state, os.urandom(32))
     play_to(ref, agents, (0, MessageType.OPEN))
     forks = Forks()
-    assert forks.judge(ref, *forks.branch_of(ref, late)) is not None   # nothing disclosed
+    assert forks.judge(ref, *forks.branch_of(ref, late)) is None   # nothing disclosed
     ref.receive(agents[2].declare_absent(ref.state, os.urandom(32)))
-    assert ref.branch(place).revealing == 1
+    assert (ref.branch(place).opened, ref.branch(place).shares) == (0, 1)
     assert forks.judge(ref, *forks.branch_of(ref, late)) is None
 
 
@@ -151,7 +147,7 @@ def test_the_referee_rewinds_to_the_place_and_every_order_reaches_one_chain() ->
                 for f in winner:
                     seat_ref.receive(f.wire)
         chains.add(tuple(f.wire for f in seat_ref.frames))
-    assert chains == {(*tuple(f.wire for f in ref.frames), frames[1])}   # seat 2's
+    assert chains == {(*tuple(f.wire for f in ref.frames), frames[0])}   # the answer
 
 
 def test_a_store_keeps_superseded_frames_as_records_and_a_transcript_never_holds_one(
@@ -222,7 +218,7 @@ def silent_declarer() -> tuple[list[SeatAgent], Referee, int, list[bytes], bytes
     return agents, a, place, prefix, late
 
 
-def test_a_seat_that_took_a_declaration_returns_to_the_chain_that_revealed_orders() -> None:
+def test_a_seat_that_took_a_declaration_goes_to_the_chain_of_the_answer() -> None:
     """Seat 3 declares seat 1 absent at its COMMIT and goes silent. Seat A takes seat 1's
     COMMIT, then the table declares seat 3 absent and opens orders; seat B took the
     declaration first. Whatever order the frames come in, both end on A's chain."""
@@ -241,6 +237,9 @@ def test_a_seat_that_took_a_declaration_returns_to_the_chain_that_revealed_order
         for i in order:
             found = forks.branch_of(b, chain[i])
             if found is None:
+                f = parse_frame(chain[i])
+                if f.seq == len(b.frames) and f.prev == b.state.prev:
+                    b.receive(chain[i])      # simply the next frame of the chain held
                 continue
             winner = forks.judge(b, *found)
             if winner is not None:
@@ -262,13 +261,14 @@ def test_the_fork_vectors_keep_the_place_by_the_rule_they_name() -> None:
         rivals_ = [branch(ref.game, ref.state, [parse_frame(bytes.fromhex(w)) for w in ws])
                    for ws in case["branches"]]
         assert [len(b.frames) for b in rivals_] == [len(ws) for ws in case["branches"]]
-        assert [b.revealing for b in rivals_] == case["revealing"], case["name"]
+        assert [b.opened for b in rivals_] == case["opened"], case["name"]
+        assert [b.shares for b in rivals_] == case["shares"], case["name"]
         won = rivals_[case["winner"]]
         for other in rivals_:
             if other is not won:
                 assert takes_place(won, other) and not takes_place(other, won), case["name"]
         rules_met.add(case["rule"])
-    assert rules_met == {1, 2}
+    assert rules_met == {1, 2, 3}
 
 
 def test_the_fork_vectors_are_what_the_code_generates() -> None:
@@ -278,39 +278,64 @@ def test_the_fork_vectors_are_what_the_code_generates() -> None:
     assert proc.returncode == 0, proc.stderr
 
 
-def test_a_seat_that_committed_on_two_branches_opens_the_seal_of_the_one_that_stays() -> None:
-    """Seat 3 commits after seat 1's late COMMIT, takes seat 0's declaration (nothing was
-    revealed yet), commits again on that branch, and goes back to the first one when a
-    seat still on it opens a seal. Its OPEN must open the COMMIT that chain holds: a seat
-    that re-commits in a stage seals the same orders with the same nonce (10.8)."""
+@dataclass
+class Race:
+    """Seat 0 declared seat 1 absent at its COMMIT (one of the two declarations needed).
+    On chain A seat 1's late COMMIT came, then seats 2 and 3 committed; on branch B seat
+    2's declaration completed the forfeit, seats 2 and 3 committed and seat 0 opened."""
+
+    agents: list[SeatAgent]
+    a: Referee        # A's chain, up to seat 3's COMMIT
+    place: int        # where A holds seat 1's COMMIT and B seat 2's declaration
+    b: list[bytes]    # B from the place: the declaration, two COMMITs, seat 0's OPEN
+    open_a: bytes     # seat 0's OPEN on A
+
+
+def completing_race() -> Race:
     _, agents, a = table()
     play_to(a, agents, (1, MessageType.COMMIT))
+    a.receive(agents[0].declare_absent(a.state, os.urandom(32)))
     place = len(a.frames)
-    late = agents[0].declare_absent(a.state, os.urandom(32))
-    while a.state.phase is Phase.COMMIT:
-        a.receive(agents[a.awaiting[0]].next_frame(a.state, os.urandom(32), lambda v: None))
-    opened = agents[a.awaiting[0]].next_frame(a.state, os.urandom(32), lambda v: None)
-    # Seat 3 held the chain up to its own COMMIT when the declaration came.
-    seat3 = Referee(a.game.setup)
+    b = Referee(a.game.setup)
     for f in a.frames:
-        seat3.receive(f.wire)
-    forks = Forks()
-    winner = forks.judge(seat3, *forks.branch_of(seat3, late))
-    assert winner is not None
-    for f in seat3.rewind(place):
-        forks.foreign[f.hash] = f     # as Forks.give_up keeps what it drops
-    seat3.receive(late)
-    while seat3.awaiting is not None and seat3.state.phase is Phase.COMMIT:
-        seat3.receive(agents[seat3.awaiting[0]].next_frame(seat3.state, os.urandom(32),
-                                                           lambda v: None))
-    # The opening from the first branch comes: it reveals, so that branch takes the place.
-    found = forks.branch_of(seat3, opened)
-    assert found is not None and found[0] == place
-    winner = forks.judge(seat3, *found)
-    assert winner is not None
-    seat3.rewind(place)
+        b.receive(f.wire)
+    b.receive(agents[2].declare_absent(b.state, os.urandom(32)))
+    for chain in (a, b):
+        while chain.state.phase is Phase.COMMIT:
+            chain.receive(agents[chain.awaiting[0]].next_frame(chain.state, os.urandom(32),
+                                                               lambda v: None))
+    assert b.awaiting == (0, MessageType.OPEN) == a.awaiting
+    b.receive(agents[0].next_frame(b.state, os.urandom(32), lambda v: None))
+    open_a = agents[0].next_frame(a.state, os.urandom(32), lambda v: None)
+    return Race(agents, a, place, [f.wire for f in b.frames[place:]], open_a)
+
+
+def test_a_seat_that_committed_on_two_branches_opens_the_seal_of_the_one_that_stays() -> None:
+    """Seat 3 committed on A, goes to B once B opens a seal, and back to A when A opens
+    one too (a tie goes to the owed COMMIT A holds). Its OPEN must open the COMMIT the
+    chain holds: a seat that re-commits in a stage seals the same orders with the same
+    nonce (10.8)."""
+    race = completing_race()
+    seat3, forks = race.a, Forks()
+    for wire in race.b:
+        found = forks.branch_of(seat3, wire)
+        assert found is not None and found[0] == race.place
+        winner = forks.judge(seat3, *found)
+        if wire != race.b[-1]:
+            assert winner is None        # nothing disclosed: the answer keeps the place
+    assert winner is not None            # B opened a seal
+    for f in seat3.rewind(race.place):
+        forks.foreign[f.hash] = f       # as Forks.give_up keeps what it drops
     for f in winner:
         seat3.receive(f.wire)
+    found = forks.branch_of(seat3, race.open_a)
+    assert found is not None and found[0] == race.place
+    winner = forks.judge(seat3, *found)
+    assert winner is not None            # one seal each: the owed COMMIT's branch
+    seat3.rewind(race.place)
+    for f in winner:
+        seat3.receive(f.wire)
+    agents = race.agents
     while seat3.state.rules_state.stage == 0:   # every seat opens what this chain holds
         seat3.receive(agents[seat3.awaiting[0]].next_frame(seat3.state, os.urandom(32),
                                                            lambda v: None))
@@ -321,20 +346,17 @@ def test_judging_a_growing_branch_checks_each_frame_once(monkeypatch: pytest.Mon
                                                          ) -> None:
     """Any seat can sign frames onto a branch, so judging it again as it grows must not
     replay it: each frame of another history is checked once (its state kept)."""
-    _, a, place, prefix, late = silent_declarer()
-    b = Referee(a.game.setup)
-    for w in [*prefix, late]:
-        b.receive(w)
+    race = completing_race()
     checked = []
     real = fork_module.apply_frame
     monkeypatch.setattr(fork_module, "apply_frame",
                         lambda *args: checked.append(1) or real(*args))
     forks = Forks()
-    for f in a.frames[place:]:
-        found = forks.branch_of(b, f.wire)
+    for wire in race.b:
+        found = forks.branch_of(race.a, wire)
         assert found is not None
-        assert forks.judge(b, *found) is None   # nothing disclosed: the declaration stays
-    assert len(checked) == len(a.frames) - place
+        winner = forks.judge(race.a, *found)
+    assert winner is not None and len(checked) == len(race.b)
 
 
 def test_one_seat_signing_frames_of_other_histories_forgets_only_its_own() -> None:
@@ -367,25 +389,22 @@ def test_a_seat_that_breaks_a_rule_on_another_history_is_barred_from_them() -> N
     """A frame that breaks the rules on a valid prefix of another history proves its
     signer cheats: the branch stops before it, and that seat's frames of other
     histories are no longer kept (12.3 step 4)."""
-    agents, a, place, prefix, late = silent_declarer()
-    b = Referee(a.game.setup)
-    for w in [*prefix, late]:
-        b.receive(w)
-    commit = a.frames[place]          # seat 1's COMMIT, the rival of the declaration
-    after = Referee(a.game.setup)
-    for f in a.frames[:place + 1]:
-        after.receive(f.wire)
-    assert after.awaiting == (2, MessageType.COMMIT)
-    stage = after.state.rules_state.stage
-    wrong = agents[2].sign(after.state, MessageType.ABSENT, AbsentBody(1, stage).encode())
+    race = completing_race()
+    game, b = race.a.game, Referee(race.a.game.setup)
+    for f in race.a.frames[:race.place]:
+        b.receive(f.wire)
+    b.receive(race.b[0])                       # seat 2's completing declaration
+    assert b.awaiting == (2, MessageType.COMMIT)
+    stage = b.state.rules_state.stage
+    wrong = race.agents[3].sign(b.state, MessageType.ABSENT, AbsentBody(1, stage).encode())
     forks = Forks()
-    assert forks.branch_of(b, commit.wire) is not None
-    found = forks.branch_of(b, wrong)
-    assert found is not None and [f.seat for f in found[1]] == [1, 2]
-    assert forks.judge(b, *found) is None          # one COMMIT: the declaration stays
-    assert forks.barred == {2: "absent/wrong-seat"} and not forks.signed[2]
-    assert forks.branch_of(b, a.frames[place + 1].wire) is None   # seat 2's, not kept
-    assert b.violation is None
+    assert forks.judge(race.a, *forks.branch_of(race.a, race.b[0])) is None
+    found = forks.branch_of(race.a, wrong)
+    assert found is not None and [f.seat for f in found[1]] == [2, 3]
+    assert forks.judge(race.a, *found) is None     # nothing disclosed: A keeps its place
+    assert forks.barred == {3: "absent/wrong-seat"} and not forks.signed[3]
+    assert forks.branch_of(race.a, race.b[2]) is None   # seat 3's COMMIT on B: not kept
+    assert race.a.violation is None and game is race.a.game
 
 
 def test_a_share_that_opens_a_seal_of_garbage_bars_nobody() -> None:

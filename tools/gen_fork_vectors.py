@@ -93,18 +93,19 @@ def case(name: str, note: str, place: int, *branches: list[bytes]) -> dict[str, 
     for i, b in enumerate(judged):   # the rule orders the rivals totally
         for other in judged[i + 1:]:
             assert takes_place(b, other) != takes_place(other, b), name
-    rest = [b.revealing for i, b in enumerate(judged) if i != winner]
+    first, second = sorted(judged, key=lambda b: b.key)[:2]
+    rule = 1 if first.opened != second.opened else 2 if first.shares != second.shares else 3
     return {"name": name, "note": note, "prefix": place,
             "branches": [[w.hex() for w in ws] for ws in branches],
-            "revealing": [b.revealing for b in judged], "winner": winner,
-            "rule": 1 if judged[winner].revealing > max(rest) else 2}
+            "opened": [b.opened for b in judged], "shares": [b.shares for b in judged],
+            "winner": winner, "rule": rule}
 
 
 def cases() -> list[dict[str, Any]]:
     p = CHAIN[:COMMIT_PLACE]
     out = [
-        case("declaration-takes-a-late-commit",
-             "neither reveals: the ABSENT outranks the COMMIT",
+        case("late-commit-keeps-its-place",
+             "neither discloses: the late COMMIT comes before the declaration",
              COMMIT_PLACE, Chain(p).absent(3, "c1/absent-3").wires,
              Chain(p).owed("c1/commit-1").wires),
         case("lower-declarer-takes",
@@ -112,7 +113,7 @@ def cases() -> list[dict[str, Any]]:
              Chain(p).absent(2, "c2/absent-2").wires, Chain(p).absent(3, "c2/absent-3").wires),
         case("declarer-signed-on-both-branches",
              "seat 2 also signed its COMMIT after seat 1's: signing on the other branch "
-             "decides nothing, rank does", COMMIT_PLACE,
+             "decides nothing, the owed frame comes first", COMMIT_PLACE,
              Chain(p).absent(2, "c3/absent-2").wires,
              Chain(p).owed("c3/commit-1").owed("c3/commit-2").wires),
     ]
@@ -120,7 +121,7 @@ def cases() -> list[dict[str, Any]]:
     out.append(case("three-rivals",
                     "seat 2 owes its COMMIT: declarations by seats 0 and 1 and its late "
                     "COMMIT, on whose branch seat 0 declared seat 3 absent; one key per "
-                    "branch orders all three, and seat 0's declaration keeps the place",
+                    "branch orders all three, and the late COMMIT keeps the place",
                     COMMIT_PLACE + 1, Chain(q).absent(0, "c4/absent-0").wires,
                     Chain(q).absent(1, "c4/absent-1").wires,
                     Chain(q).owed("c4/commit-2").absent(0, "c4/absent-0-on-3").wires))
@@ -129,7 +130,7 @@ def cases() -> list[dict[str, Any]]:
     late = Chain(p).absent(3, "c5/late-3").wires
     out.append(case("late-declaration-before-anything-is-revealed",
                     "seat 3 released its declaration after the table declared it absent, "
-                    "before any OPEN: nothing revealed is lost, rank decides",
+                    "before any OPEN: neither discloses, and the owed COMMIT comes first",
                     COMMIT_PLACE, late, list(table.wires)))
     shared = Chain(p, OPENINGS).owed("c6/commit-1").owed("c6/commit-2").owed("c6/commit-3")
     shared.absent(1, "c6/absent-1")   # seat 0 is slow to open: a share of its seal
@@ -144,27 +145,27 @@ def cases() -> list[dict[str, Any]]:
                     "branch reveals more and keeps the place (the late ABSENT, issue 30)",
                     COMMIT_PLACE, late, list(table.wires)))
     r = CHAIN[:OPEN_PLACE]
-    out.append(case("one-share-takes-the-open",
-                    "the OPEN and a declaration with one share both disclose seat 1's "
-                    "seal: the ABSENT outranks the OPEN",
+    out.append(case("open-beats-one-share",
+                    "the OPEN opens seat 1's seal, a declaration with one share only "
+                    "posts a share: the OPEN keeps the place",
                     OPEN_PLACE, Chain(r, OPENINGS).owed("o1/open-1").wires,
                     Chain(r).absent(3, "o1/absent-3").wires))
     out.append(case("three-rivals-at-an-open",
-                    "the OPEN against two declarations with one share each: all three "
-                    "disclose, and seat 2's declaration outranks", OPEN_PLACE,
+                    "the OPEN against two declarations with one share each: the OPEN "
+                    "opened a seal, and keeps the place", OPEN_PLACE,
                     Chain(r, OPENINGS).owed("o3/open-1").wires,
                     Chain(r).absent(2, "o3/absent-2").wires,
                     Chain(r).absent(3, "o3/absent-3").wires))
     r = CHAIN[:OPEN_PLACE + 1]
     out.append(case("three-rivals-all-revealing",
-                    "with seat 2's share in, the OPEN and two completing shares all "
-                    "disclose seat 1's seal: rank among the three, seat 0's first",
+                    "with seat 2's share in, the OPEN and two completing shares each "
+                    "open seat 1's seal: the owed OPEN comes first",
                     OPEN_PLACE + 1, Chain(r, OPENINGS).owed("o4/open-1").wires,
                     Chain(r).absent(3, "o4/absent-3").wires,
                     Chain(r).absent(0, "o4/absent-0").wires))
-    out.append(case("completing-share-takes-the-open",
+    out.append(case("open-beats-a-completing-share",
                     "with seat 2's share in, seat 3's completes the table's opening: both "
-                    "disclose the same seal, and the ABSENT outranks the OPEN",
+                    "open the same seal, and the owed OPEN comes first",
                     OPEN_PLACE + 1, Chain(r, OPENINGS).owed("o2/open-1").wires,
                     Chain(r).absent(3, "o2/absent-3").wires))
     return out
@@ -175,9 +176,10 @@ def document() -> dict[str, Any]:
         "about": "Contested places (spec/10-session.md 10.8): a four-seat Mined Games "
                  "setup, its chain, and cases each giving a prefix of that chain (its "
                  "first `prefix` frames) and the rival branches built on it (frame wires, "
-                 "the rival first); `revealing` counts each branch's revealing frames, "
-                 "`winner` is the index of the branch that keeps the place and `rule` the "
-                 "rule (1 or 2) that decided. Generated by tools/gen_fork_vectors.py.",
+                 "the rival first); `opened` and `shares` count each branch's opened seals "
+                 "and other decryption shares, `winner` is the index of the branch that "
+                 "keeps the place and `rule` the rule (1, 2 or 3) that set it before the "
+                 "next branch. Generated by tools/gen_fork_vectors.py.",
         "setup": SETUP.encode().hex(),
         "chain": [w.hex() for w in CHAIN],
         "cases": cases(),

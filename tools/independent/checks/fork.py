@@ -1,13 +1,15 @@
 """fork.json: contested places, from spec/10-session.md 10.8 "Two frames for one place".
 
 Each case replays the setup and the first `prefix` frames of the chain, then each rival
-branch (two or three) from that state (every frame valid there), counts its revealing
-frames, checks that every two rivals are rivals at seq = prefix, and settles the place by
-the one key per branch of 10.8: (minus its count of revealing frames, the rank of its
-rival), the lowest keeping the place. The rule that decided is 1 when the winner holds
-strictly more revealing frames than every other branch, else 2 (rank). The order must be
-total (of every two branches exactly one comes first) and must not depend on the order in
-which the branches are listed."""
+branch (two or three) from that state (every frame valid there), counts the seals it
+opened (an OPEN, or the share that completes the table's opening) and its other
+decryption shares, checks that every two rivals are rivals at seq = prefix, and settles
+the place by the one key per branch of 10.8: (minus its opened seals, minus its other
+shares, the rank of its rival: the owed frame before an ABSENT, then the seat), the
+lowest keeping the place. The rule that decided is the first of the three key items in
+which the winner differs from the next branch. The order must be total (of every two
+branches exactly one comes first) and must not depend on the order in which the
+branches are listed."""
 
 from __future__ import annotations
 
@@ -29,7 +31,8 @@ class Branch:
     """A rival and the valid frames that follow it on its chain, in order (10.8)."""
 
     frames: list[Frame]
-    revealing: int
+    opened: int
+    shares: int
 
     @property
     def rival(self) -> Frame:
@@ -37,41 +40,43 @@ class Branch:
 
 
 def replay(g: Game, st: State, wires: list[bytes]) -> Branch:
-    """Every frame through 10.5 from `st` (a Violation if one is not valid there); a frame
-    is revealing when it discloses a seal, whole or in part: an OPEN, or an ABSENT that
-    carries a decryption share (the third item of its body, 10.8 "Absence")."""
+    """Every frame through 10.5 from `st` (a Violation if one is not valid there). An OPEN
+    opens a seal; an ABSENT that carries a decryption share (the third item of its body,
+    10.8 "Absence") opens the declared seat's seal if that seal is open after it (the
+    table's opening completed), else it is a share."""
     frames: list[Frame] = []
-    revealing = 0
+    opened = shares = 0
     for wire in wires:
         st, fr = step(g, st, wire)
         frames.append(fr)
-        if fr.type == OPEN or (fr.type == ABSENT and len(fr.body) == 3):
-            revealing += 1
-    return Branch(frames, revealing)
+        if fr.type == OPEN:
+            opened += 1
+        elif fr.type == ABSENT and len(fr.body) == 3:
+            if st.rules.nonces[fr.body[0]] is not None:
+                opened += 1
+            else:
+                shares += 1
+    return Branch(frames, opened, shares)
 
 
-def rank(fr: Frame) -> tuple[int, int]:
-    """Rule 2: (0 for an ABSENT, 1 otherwise; then its seat)."""
-    return (0 if fr.type == ABSENT else 1, fr.seat)
-
-
-def key(b: Branch) -> tuple[int, tuple[int, int]]:
-    """10.8: (minus its count of revealing frames, the rank of its rival); lowest first."""
-    return (-b.revealing, rank(b.rival))
+def key(b: Branch) -> tuple[int, int, int, int]:
+    """10.8 rules 1-3: (minus opened seals, minus other shares, 1 for an ABSENT rival and
+    0 for the owed frame, its seat); lowest first."""
+    return (-b.opened, -b.shares, 1 if b.rival.type == ABSENT else 0, b.rival.seat)
 
 
 def comes_first(x: Branch, y: Branch) -> bool:
-    """Whether x's branch comes before y's (rule 1, then rule 2)."""
+    """Whether x's branch comes before y's."""
     return key(x) < key(y)
 
 
 def settle(branches: list[Branch]) -> tuple[int, int]:
-    """The index of the branch that keeps the place, and the rule that decided: 1 if it
-    holds strictly more revealing frames than every other branch, else 2."""
-    won = min(range(len(branches)), key=lambda i: key(branches[i]))
-    most = branches[won].revealing
-    rule = 1 if all(b.revealing < most for i, b in enumerate(branches) if i != won) else 2
-    return won, rule
+    """The index of the branch that keeps the place, and the rule that set it before the
+    next branch: 1 (more opened seals), 2 (more shares) or 3 (rank)."""
+    order = sorted(range(len(branches)), key=lambda i: key(branches[i]))
+    first, second = branches[order[0]], branches[order[1]]
+    rule = 1 if first.opened != second.opened else 2 if first.shares != second.shares else 3
+    return order[0], rule
 
 
 def rivals(x: Frame, y: Frame) -> bool:
@@ -105,7 +110,8 @@ def check_fork(t: Tally) -> None:
                      f"by seat {v.seat})", False)
         if len(branches) < len(case["branches"]) or len(branches) < 2:
             continue
-        t.eq(f"{name}: revealing", [b.revealing for b in branches], case["revealing"])
+        t.eq(f"{name}: opened", [b.opened for b in branches], case["opened"])
+        t.eq(f"{name}: shares", [b.shares for b in branches], case["shares"])
         for i, j in itertools.combinations(range(len(branches)), 2):
             x, y = branches[i].rival, branches[j].rival
             t.ok(f"{name}: branches {i} and {j} are rivals at seq {prefix}",
