@@ -13,13 +13,11 @@ documents every field.
 
 from __future__ import annotations
 
-import argparse
-import json
 import sys
 from pathlib import Path
 from typing import Any
 
-from wire_common import seed
+from wire_common import seed, write_or_check
 
 from protocol.fork import branch, takes_place
 from protocol.frames import parse_frame
@@ -187,17 +185,7 @@ def document() -> dict[str, Any]:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--check", action="store_true")
-    args = parser.parse_args()
-    text = json.dumps(document(), indent=1) + "\n"
-    if args.check:
-        if OUT.read_text() != text:
-            print(f"{OUT} differs from the code", file=sys.stderr)
-            return 1
-        return 0
-    OUT.write_text(text)
-    return 0
+    return write_or_check(OUT, document, __doc__, sort_keys=False)
 
 
 if __name__ == "__main__":

@@ -18,12 +18,12 @@ Keys, nonces and fresh bytes come from public labels (test values only).
 
 from __future__ import annotations
 
-import argparse
 import hashlib
-import json
 import sys
 from pathlib import Path
 from typing import Any
+
+from wire_common import write_or_check
 
 from peers.net.handshake_answers import Judged
 from peers.net.handshake_join import NotFromHost, from_pinned_host
@@ -356,17 +356,7 @@ def build() -> dict[str, Any]:
 
 
 def main() -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--check", action="store_true", help="compare instead of writing")
-    args = ap.parse_args()
-    text = json.dumps(build(), indent=1, sort_keys=True) + "\n"
-    if args.check:
-        if not OUT.exists() or OUT.read_text() != text:
-            print(f"{OUT} is stale: run python tools/gen_handshake_vectors.py", file=sys.stderr)
-            return 1
-        return 0
-    OUT.write_text(text)
-    return 0
+    return write_or_check(OUT, build, __doc__)
 
 
 if __name__ == "__main__":

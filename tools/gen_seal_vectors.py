@@ -11,13 +11,13 @@ documents every field.
 
 from __future__ import annotations
 
-import argparse
 import hashlib
 import itertools
-import json
 import sys
 from pathlib import Path
 from typing import Any
+
+from wire_common import write_or_check
 
 from protocol.canonical import pack
 from protocol.errors import DealerlessError, SealError
@@ -264,17 +264,7 @@ def build() -> dict[str, Any]:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[1])
-    parser.add_argument("--check", action="store_true", help="compare instead of writing")
-    args = parser.parse_args()
-    text = json.dumps(build(), indent=1, sort_keys=True) + "\n"
-    if args.check:
-        if not OUT.exists() or OUT.read_text() != text:
-            print(f"stale vectors: {OUT.name}", file=sys.stderr)
-            return 1
-        return 0
-    OUT.write_text(text)
-    return 0
+    return write_or_check(OUT, build, __doc__)
 
 
 if __name__ == "__main__":

@@ -1,6 +1,6 @@
-"""Helpers shared by the wire-vector generator (tools/gen_wire_vectors.py) and its case
-modules (tools/wire_setup_cases.py, tools/wire_file_cases.py): public-label seeds, the
-outcome of a check, and a few special curve encodings."""
+"""Helpers shared by the vector generators (tools/gen_*_vectors.py) and the wire cases
+(tools/wire_setup_cases.py, tools/wire_file_cases.py): public-label seeds, the outcome of
+a check, a few special curve encodings, and the main() that writes a file or checks it."""
 
 from __future__ import annotations
 
@@ -51,3 +51,24 @@ def _on_curve(y: int) -> bool:
     u, v = (y * y - 1) % P_FIELD, (d * y * y + 1) % P_FIELD
     x2 = u * pow(v, -1, P_FIELD) % P_FIELD
     return pow(x2, (P_FIELD - 1) // 2, P_FIELD) in (0, 1)
+
+
+def write_or_check(out: Path, build: Callable[[], object], doc: str | None,
+                   sort_keys: bool = True) -> int:
+    """The main() of a vector generator: write `out` as the indented JSON of `build()`,
+    or with --check exit 1 when the file differs from what the code gives."""
+    import argparse
+    import json
+    import sys
+
+    parser = argparse.ArgumentParser(description=(doc or "").strip().splitlines()[0])
+    parser.add_argument("--check", action="store_true", help="compare instead of writing")
+    args = parser.parse_args()
+    text = json.dumps(build(), indent=1, sort_keys=sort_keys) + "\n"
+    if args.check:
+        if not out.exists() or out.read_text() != text:
+            print(f"{out} is stale: run python tools/{Path(sys.argv[0]).name}", file=sys.stderr)
+            return 1
+        return 0
+    out.write_text(text)
+    return 0
