@@ -61,6 +61,12 @@ def test_bench_json_has_the_promised_figures(capsys: pytest.CaptureFixture[str])
                                                        / rep[name]["floor_ms"])
     assert report["seal_floor_ratio"] == max(rep[name]["ratio"] for rep in
                                              report["seal"].values() for name in SEAL_STEPS)
+    # The groups of the coming suites (spec/02-group.md 2.5), each operation in V.
+    assert set(report["group_costs_V"]) == {"edwards25519", "ristretto255", "bls12381g1"}
+    for row in report["group_costs_V"].values():
+        assert set(row) == {"mul", "base_mul", "add", "decode", "hash", "msm_term"}
+        assert all(v > 0 for v in row.values())
+    assert report["group_V_us"] > 0 and report["group_msm_terms"] == 182
     game = report["game"]
     assert game["frames"] > 20 and game["transcript_bytes"] > 10_000
     assert report["game_verify_floor_ratio"] == game["verify"]["ratio"]
@@ -78,6 +84,7 @@ def test_bench_table_and_usage_errors(capsys: pytest.CaptureFixture[str]) -> Non
     assert "floor_ratio_max" in out and "shuffle_V_per_tile" in out
     assert "cannot_play_V" in out and "cannot play (double-twelve, hand 15, forbidden 76" in out
     assert "sealed commitments" in out and "seal_floor_ratio" in out
+    assert "groups of the coming suites" in out and "ristretto255" in out
     assert main(["bench", "--sizes", "30"]) == 2
 
 

@@ -18,6 +18,7 @@ from collections.abc import Callable
 from functools import partial
 from typing import Any
 
+from peers.bench.groups import run_groups
 from peers.bench.ops import Step, sample_op_costs
 from peers.bench.ops import random_scalar as _random_scalar
 from peers.bench.seal import run_seal
@@ -262,6 +263,7 @@ def run(reps: int = 9, sizes: tuple[int, ...] = (28, 55, 91), game: bool = True,
     for name, v in local.items():
         everything.setdefault(name, []).extend(v)
     sealed = run_seal(reps, everything, _medians)
+    groups = run_groups(reps)
     ratios = [dleq["prove"]["ratio"], dleq["verify"]["ratio"],
               cannot_play["prove"]["ratio"], cannot_play["verify"]["ratio"]]
     for rep in shuffles.values():
@@ -291,6 +293,7 @@ def run(reps: int = 9, sizes: tuple[int, ...] = (28, 55, 91), game: bool = True,
         "cannot_play_floor_ratio": max(cannot_play["prove"]["ratio"],
                                        cannot_play["verify"]["ratio"]),
         **sealed,
+        **groups,
         "reps": reps,
     }
 

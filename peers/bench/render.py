@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from peers.bench.groups import group_lines
 from peers.bench.seal import seal_lines
 
 
@@ -61,6 +62,7 @@ def render(result: dict[str, Any]) -> str:
     per_tile = ", ".join(f"N={n}: {v:.1f}" for n, v in result["shuffle_V_per_tile"].items())
     lines.append(f"shuffle_V_per_tile {per_tile}")
     lines += seal_lines(result)
+    lines += ["", *group_lines(result)]
     return "\n".join(lines)
 
 

@@ -1,0 +1,104 @@
+"""One interface over the groups of the ciphersuites (spec/02-group.md 2.5).
+
+An element is kept as its canonical encoding and, where the backend has one, its native
+object, so that a chain of operations decodes nothing twice. Received bytes become an
+element only through `Group.decode`, which applies every rule of 2.5 for that group and
+names the broken one (`point/*`); a received scalar only through `decode_scalar`
+(`scalar/*`). Results of operations on valid elements are valid (the groups have prime
+order), and may be the identity, which `decode` never returns.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from ..errors import EncodingError
+
+
+@dataclass(frozen=True, slots=True)
+class Element:
+    """A group element: its canonical encoding, and the backend's object for it (not
+    compared: the encoding is the element)."""
+
+    data: bytes
+    native: Any = field(default=None, compare=False, repr=False)
+
+    def __bytes__(self) -> bytes:
+        return self.data
+
+
+class Group(ABC):
+    """A group of prime order `order` with a fixed generator."""
+
+    name: str
+    order: int
+    element_bytes: int
+    scalar_bytes: int = 32
+    byteorder: Literal["little", "big"]
+    identity: Element
+    generator: Element
+
+    @abstractmethod
+    def decode(self, data: bytes) -> Element:
+        """A received element: the canonical encoding of a group element other than the
+        identity; EncodingError naming the rule otherwise (2.5)."""
+
+    @abstractmethod
+    def add(self, p: Element, q: Element) -> Element: ...
+
+    @abstractmethod
+    def neg(self, p: Element) -> Element: ...
+
+    @abstractmethod
+    def mul(self, k: int, p: Element) -> Element:
+        """k*P for any integer k (taken mod the order)."""
+
+    def sub(self, p: Element, q: Element) -> Element:
+        return self.add(p, self.neg(q))
+
+    def base_mul(self, k: int) -> Element:
+        return self.mul(k, self.generator)
+
+    def msm(self, scalars: Sequence[int], points: Sequence[Element]) -> Element:
+        """The sum of k_i * P_i; a backend with a multi-scalar multiplication overrides
+        this. The lengths must match (a library that drops extra terms must not)."""
+        if len(scalars) != len(points):
+            raise ValueError("an MSM takes as many scalars as points")
+        acc = self.identity
+        for k, p in zip(scalars, points, strict=True):
+            acc = self.add(acc, self.mul(k, p))
+        return acc
+
+    def encode_scalar(self, k: int) -> bytes:
+        """A scalar in [0, order) as `scalar_bytes` bytes in the group's byte order."""
+        return (k % self.order).to_bytes(self.scalar_bytes, self.byteorder)
+
+    def decode_scalar(self, data: bytes) -> int:
+        """A received scalar: exactly `scalar_bytes` bytes, below the order (2.5)."""
+        if not isinstance(data, bytes) or len(data) != self.scalar_bytes:
+            raise EncodingError("scalar/length", f"a scalar is exactly {self.scalar_bytes} "
+                                "bytes")
+        k = int.from_bytes(data, self.byteorder)
+        if k >= self.order:
+            raise EncodingError("scalar/out-of-range", "a scalar must be less than the "
+                                "group order")
+        return k
+
+    def _length(self, data: bytes) -> None:
+        if not isinstance(data, bytes) or len(data) != self.element_bytes:
+            raise EncodingError("point/length", f"a {self.name} element is exactly "
+                                f"{self.element_bytes} bytes")
+
+
+class HashedGroup(Group):
+    """A group with a hash to the group that RFC 9380 defines (or RFC 9496 with it)."""
+
+    #: The RFC 9380 suite identifier of `hash_to_group`.
+    h2c_suite: str
+
+    @abstractmethod
+    def hash_to_group(self, msg: bytes, dst: bytes) -> Element:
+        """hash_to_curve(msg) of `h2c_suite` under the domain separation tag `dst`."""
