@@ -8,10 +8,13 @@ each rival with the valid frames known to follow it on its chain.
 
 1. An opened seal is final: the branch that opened more seals keeps the place (an OPEN,
    or the share that completes the table's opening of a withheld seal).
-2. Then a share is: the branch holding more other decryption shares keeps it. A share
-   opens nothing, but a seat holding the missing ones can open the seal with it.
-3. Otherwise the owed KEY, COMMIT or OPEN comes before a declaration of its absence,
-   then the lower seat: a declaration takes the place only by disclosing more.
+2. Then a shared one: the branch holding decryption shares of more seals it did not
+   open keeps it. A share opens nothing, but a seat holding the missing ones can open
+   the seal with it.
+3. Then the branch more seats signed: one that a minority kept back holds only its own
+   members' frames, while every seat that went on with the table signs the table's.
+4. Otherwise the owed KEY, COMMIT or OPEN comes before a declaration of its absence,
+   then the lower seat.
 
 That is one key per branch, so the rivals of a place are totally ordered, and the rule
 reads only the branches: seats that hold the same frames hold the same chain, whatever
@@ -41,37 +44,51 @@ def rivals(held: Frame, other: Frame) -> bool:
 
 
 def rank(frame: Frame) -> tuple[bool, int]:
-    """Rule 3, lower first: the owed KEY, COMMIT or OPEN before an ABSENT, then by seat."""
+    """Rule 4, lower first: the owed KEY, COMMIT or OPEN before an ABSENT, then by seat."""
     return frame.type is MessageType.ABSENT, frame.seat
 
 
-def discloses(frame: Frame, after: PublicState) -> tuple[int, int]:
-    """(seals opened, shares posted) by the accepted `frame`, given the state after it
-    (10.8): an OPEN opens its sender's seal; an ABSENT with a decryption share posts a
-    share, or opens the declared seat's seal when it completes the table's opening (the
-    seal is open in the state after it)."""
+def discloses(frame: Frame, after: PublicState) -> tuple[bool, int] | None:
+    """What the accepted `frame` discloses of a seal, given the state after it (10.8):
+    (True, seat) when it opens that seat's seal (an OPEN, or the share that completes
+    the table's opening: the seal is open in the state after it), (False, seat) when it
+    posts a share of it, None otherwise."""
     if frame.type is MessageType.OPEN:
-        return 1, 0
+        return True, frame.seat
     if frame.type is not MessageType.ABSENT:
-        return 0, 0
+        return None
     body = AbsentBody.decode(frame.body, frame.seat)
     if body.share is None:
-        return 0, 0
-    return (1, 0) if after.rules_state.nonces[body.seat] is not None else (0, 1)
+        return None
+    return after.rules_state.nonces[body.seat] is not None, body.seat
 
 
 @dataclass(frozen=True)
 class Branch:
     """A frame at a contested place and the valid frames known to follow it on its chain,
-    in order (the frame at the place included), with the seals they opened and the other
-    decryption shares they posted."""
+    in order (the frame at the place included): the seals they opened, the other seals
+    they posted shares of, and the seats that signed them."""
 
     frames: tuple[Frame, ...]
     opened: int
-    shares: int
+    shared: int
+    signers: int
     #: Why the frame after the last one kept is not part of the branch, if it broke a rule
     #: there: signed on a valid prefix, it proves its signer broke that rule.
     broken: Violation | None = None
+
+    @classmethod
+    def of(cls, frames: tuple[Frame, ...], states: Iterable[PublicState],
+           broken: Violation | None = None) -> Branch:
+        """The branch of `frames`, given the state after each."""
+        opened: set[int] = set()
+        shared: set[int] = set()
+        for frame, after in zip(frames, states, strict=True):
+            found = discloses(frame, after)
+            if found is not None:
+                (opened if found[0] else shared).add(found[1])
+        return cls(frames, len(opened), len(shared - opened),
+                   len({f.seat for f in frames}), broken)
 
     @property
     def head(self) -> Frame:
@@ -80,13 +97,13 @@ class Branch:
 
     @property
     def revealing(self) -> int:
-        """How many of its frames disclose a seal, whole or in part."""
-        return self.opened + self.shares
+        """How many seals it disclosed, whole or in part."""
+        return self.opened + self.shared
 
     @property
-    def key(self) -> tuple[int, int, bool, int]:
+    def key(self) -> tuple[int, int, int, bool, int]:
         """The branch's place in the order of rivals (10.8): lowest keeps the place."""
-        return (-self.opened, -self.shares, *rank(self.head))
+        return (-self.opened, -self.shared, -self.signers, *rank(self.head))
 
 
 def branch(game: Game, before: PublicState, frames: Iterable[Frame],
@@ -99,7 +116,7 @@ def branch(game: Game, before: PublicState, frames: Iterable[Frame],
     frame's hash fixes its whole history, so its state is the same on every branch that
     holds it, and a branch that grows by one frame costs one check, not a replay."""
     kept: list[Frame] = []
-    opened = shares = 0
+    states: list[PublicState] = []
     broken = None
     state = before
     for frame in frames:
@@ -114,16 +131,15 @@ def branch(game: Game, before: PublicState, frames: Iterable[Frame],
                 break
             if known is not None:
                 known[frame.hash] = after
-        whole, part = discloses(frame, after)
-        opened, shares = opened + whole, shares + part
         kept.append(frame)
+        states.append(after)
         state = after
-    return Branch(tuple(kept), opened, shares, broken)
+    return Branch.of(tuple(kept), states, broken)
 
 
 def takes_place(challenger: Branch, held: Branch) -> bool:
     """Whether the rival branch `challenger` takes the place of `held` (10.8 "Two frames
-    for one place", rules 1-3). Of two rival branches exactly one takes the place."""
+    for one place", rules 1-4). Of two rival branches exactly one takes the place."""
     if not challenger.frames or not held.frames or not rivals(held.head, challenger.head):
         return False
     return challenger.key < held.key

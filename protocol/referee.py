@@ -14,7 +14,7 @@ from typing import Any
 
 from .commit_reveal import opened_orders
 from .errors import LocalError, Violation
-from .fork import Branch, discloses
+from .fork import Branch
 from .frames import Frame, MessageType
 from .game import Game
 from .messages import AbsentBody, ChooseBody, MoveBody
@@ -151,8 +151,7 @@ class Referee:
     def branch(self, seq: int) -> Branch:
         """The branch this chain holds from place `seq` (10.8): its frames from there."""
         frames = tuple(self.frames[seq:])
-        counts = [discloses(f, self.state_before(f.seq + 1)) for f in frames]
-        return Branch(frames, sum(o for o, _ in counts), sum(s for _, s in counts))
+        return Branch.of(frames, [self.state_before(f.seq + 1) for f in frames])
 
     def rewind(self, seq: int) -> list[Frame]:
         """Drop the accepted frames from `seq` on and return them: a rival took place

@@ -102,7 +102,7 @@ def test_at_an_open_the_opening_beats_shares_and_the_lower_declarer_beats_others
     ba, bb2, bb3 = (alone(ref, w) for w in (answer, by2, by3))
     # One share of three holders opens nothing (a holder of the others could open the
     # seal with it, so it counts, rule 2), and the OPEN opens the seal (rule 1).
-    assert (ba.opened, ba.shares) == (1, 0) and (bb2.opened, bb2.shares) == (0, 1)
+    assert (ba.opened, ba.shared) == (1, 0) and (bb2.opened, bb2.shared) == (0, 1)
     assert takes_place(ba, bb2) and not takes_place(bb2, ba)
     assert takes_place(bb2, bb3) and not takes_place(bb3, bb2)
 
@@ -119,7 +119,7 @@ def test_a_late_declaration_never_takes_the_place_of_the_commit_it_names() -> No
     forks = Forks()
     assert forks.judge(ref, *forks.branch_of(ref, late)) is None   # nothing disclosed
     ref.receive(agents[2].declare_absent(ref.state, os.urandom(32)))
-    assert (ref.branch(place).opened, ref.branch(place).shares) == (0, 1)
+    assert (ref.branch(place).opened, ref.branch(place).shared) == (0, 1)
     assert forks.judge(ref, *forks.branch_of(ref, late)) is None
 
 
@@ -262,13 +262,14 @@ def test_the_fork_vectors_keep_the_place_by_the_rule_they_name() -> None:
                    for ws in case["branches"]]
         assert [len(b.frames) for b in rivals_] == [len(ws) for ws in case["branches"]]
         assert [b.opened for b in rivals_] == case["opened"], case["name"]
-        assert [b.shares for b in rivals_] == case["shares"], case["name"]
+        assert [b.shared for b in rivals_] == case["shared"], case["name"]
+        assert [b.signers for b in rivals_] == case["signers"], case["name"]
         won = rivals_[case["winner"]]
         for other in rivals_:
             if other is not won:
                 assert takes_place(won, other) and not takes_place(other, won), case["name"]
         rules_met.add(case["rule"])
-    assert rules_met == {1, 2, 3}
+    assert rules_met == {1, 2, 3, 4}
 
 
 def test_the_fork_vectors_are_what_the_code_generates() -> None:

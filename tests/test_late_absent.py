@@ -220,7 +220,7 @@ def completing_declaration_held_back(seed: int) -> list[Frame] | None:
     for _ in range(3):                  # seat 1's late COMMIT, seat 2's, seat 0's OPEN
         t.step()
     table = t.referees[0]
-    assert (table.branch(place).opened, table.branch(place).shares) == (1, 0)
+    assert (table.branch(place).opened, table.branch(place).shared) == (1, 0)
     seal = mined_cheats.seal_of(t, 2, t.agents[2]._pending[2][0], bytes([7]) * 32)
     fresh = t.agents[2].sign(after, MessageType.COMMIT, seal.encode())
     share = t.agents[2].declare_absent(apply_frame(game, after, parse_frame(fresh)),
@@ -260,7 +260,7 @@ def test_a_minority_of_two_completing_a_forfeit_never_re_commits_after_openings(
     for _ in range(5):                  # seat 2, 3, 4 commit; seats 0 and 1 open
         t.step()
     table = t.referees[0]
-    assert (table.branch(place).opened, table.branch(place).shares) == (2, 0)
+    assert (table.branch(place).opened, table.branch(place).shared) == (2, 0)
     state = apply_frame(game, state, parse_frame(held[0]))
 
     def sign(wire: bytes) -> None:
@@ -280,6 +280,84 @@ def test_a_minority_of_two_completing_a_forfeit_never_re_commits_after_openings(
         if found is not None:
             winner = forks.judge(table, *found)
     assert winner is None
+
+
+def test_a_minority_that_opens_a_seal_from_one_honest_share_never_re_commits() -> None:
+    """Five seats, t = 3 of m = 4: seat 0 declares the slow seat 2 absent at its COMMIT;
+    seats 3 and 4 keep back the declarations that complete the forfeit. The table takes
+    seat 2's late COMMIT, seats 3 and 4 commit, and seat 1 posts a share of the slow
+    opener seat 0's seal: with their own two shares the pair could open it privately.
+    Its branch (fresh seals, two shares of that seal) shares one seal, as the table
+    does, and has two signers against the table's four (rule 3)."""
+    t = mined_cheats.table(0, 5)
+    mined_cheats.advance_to(t, mined_cheats.owes(Phase.COMMIT, 2, 2))
+    t.deliver(t.agents[0].declare_absent(mined_cheats.state(t), bytes(32)))
+    place, game = len(t.referees[0].frames), t.referees[0].game
+    state = mined_cheats.state(t)
+    held = [t.agents[3].declare_absent(state, bytes(32))]
+    for _ in range(3):                  # seats 2, 3 and 4 commit
+        t.step()
+    table = t.referees[0]
+    assert table.awaiting == (0, MessageType.OPEN)
+    t.deliver(t.agents[1].declare_absent(table.state, bytes(32)))   # seat 0 is slow
+    assert (table.branch(place).opened, table.branch(place).shared,
+            table.branch(place).signers) == (0, 1, 4)
+    state = apply_frame(game, state, parse_frame(held[0]))
+
+    def sign(wire: bytes) -> None:
+        nonlocal state
+        state = apply_frame(game, state, parse_frame(wire))
+        held.append(wire)
+
+    sign(t.agents[4].declare_absent(state, bytes(32)))     # seat 2 forfeits
+    for d in (3, 4):
+        seal = mined_cheats.seal_of(t, d, ["", 0], bytes([d]) * 32)
+        sign(t.agents[d].sign(state, MessageType.COMMIT, seal.encode()))
+    for d in (3, 4):
+        sign(t.agents[d].declare_absent(state, bytes(32)))   # shares of seat 0's seal
+    forks, winner = Forks(), None
+    for wire in held:
+        found = forks.branch_of(table, wire)
+        if found is not None:
+            winner = forks.judge(table, *found)
+    assert winner is None
+
+
+def lowest_seat_completes_an_eviction(others_declared: bool) -> list[Frame] | None:
+    """Three seats: seat 2 (the last to commit) is slow; seat 1 declares it absent, or not;
+    seat 0 (the first to open) signs a declaration and keeps it. Seat 2's COMMIT comes
+    and the table takes it. Seat 0 then releases its declaration, its OPEN of the seal
+    it made before the place and its share of seat 1's seal: what the table takes."""
+    t = mined_cheats.table(0, 3)
+    mined_cheats.advance_to(t, mined_cheats.owes(Phase.COMMIT, 2, 2))
+    if others_declared:
+        t.deliver(t.agents[1].declare_absent(mined_cheats.state(t), bytes(32)))
+    game, state = t.referees[0].game, mined_cheats.state(t)
+    held = [t.agents[0].declare_absent(state, bytes(32))]
+    state = apply_frame(game, state, parse_frame(held[0]))
+    t.step()                                   # seat 2's late COMMIT: the table takes it
+    if (state.phase, state.turn) == (Phase.OPEN, 0):    # the declaration completed
+        for make in (lambda s: t.agents[0].next_frame(s, bytes(32)),
+                     lambda s: t.agents[0].declare_absent(s, bytes(32))):
+            wire = make(state)
+            state = apply_frame(game, state, parse_frame(wire))
+            held.append(wire)
+    forks, winner = Forks(), None
+    for wire in held:
+        found = forks.branch_of(t.referees[1], wire)
+        if found is not None:
+            winner = forks.judge(t.referees[1], *found)
+    return winner
+
+
+def test_the_last_declarer_of_a_majority_may_complete_an_eviction_but_one_seat_may_not(
+        ) -> None:
+    """The review's F1: with seat 1's declaration on the prefix, seats 0 and 1 are a
+    majority of seat 2's others, which may evict it (10.8 "Evicting"), and seat 0 may
+    complete that after seat 2 answered, having learned nothing hidden. Alone, seat 0's
+    declaration completes nothing and its branch never takes the place."""
+    assert lowest_seat_completes_an_eviction(others_declared=True) is not None
+    assert lowest_seat_completes_an_eviction(others_declared=False) is None
 
 
 class LateDeclarer(Peer):

@@ -1,15 +1,15 @@
 """fork.json: contested places, from spec/10-session.md 10.8 "Two frames for one place".
 
 Each case replays the setup and the first `prefix` frames of the chain, then each rival
-branch (two or three) from that state (every frame valid there), counts the seals it
-opened (an OPEN, or the share that completes the table's opening) and its other
-decryption shares, checks that every two rivals are rivals at seq = prefix, and settles
-the place by the one key per branch of 10.8: (minus its opened seals, minus its other
-shares, the rank of its rival: the owed frame before an ABSENT, then the seat), the
-lowest keeping the place. The rule that decided is the first of the three key items in
-which the winner differs from the next branch. The order must be total (of every two
-branches exactly one comes first) and must not depend on the order in which the
-branches are listed."""
+branch (two or three) from that state (every frame valid there), and counts the seals it
+opened (by an OPEN, or by the share completing a table opening), the other seals it
+posted decryption shares of, and the seats that signed it. It checks that every two
+rivals are rivals at seq = prefix, and settles the place by the one key per branch of
+10.8: (minus opened seals, minus the other shared seals, minus signers, the rank of its
+rival: the owed frame before an ABSENT, then the seat), the lowest keeping the place.
+The rule that decided is the first key item in which the winner differs from the next
+branch (4 for the rank). The order must be total (of every two branches exactly one
+comes first) and must not depend on the order in which the branches are listed."""
 
 from __future__ import annotations
 
@@ -32,7 +32,8 @@ class Branch:
 
     frames: list[Frame]
     opened: int
-    shares: int
+    shared: int
+    signers: int
 
     @property
     def rival(self) -> Frame:
@@ -41,28 +42,27 @@ class Branch:
 
 def replay(g: Game, st: State, wires: list[bytes]) -> Branch:
     """Every frame through 10.5 from `st` (a Violation if one is not valid there). An OPEN
-    opens a seal; an ABSENT that carries a decryption share (the third item of its body,
-    10.8 "Absence") opens the declared seat's seal if that seal is open after it (the
-    table's opening completed), else it is a share."""
+    opens its sender's seal; an ABSENT that carries a decryption share (the third item of
+    its body, 10.8 "Absence") opens the declared seat's seal if that seal is open after
+    it (the table's opening completed), else it shares that seal."""
     frames: list[Frame] = []
-    opened = shares = 0
+    opened: set[int] = set()
+    shared: set[int] = set()
     for wire in wires:
         st, fr = step(g, st, wire)
         frames.append(fr)
         if fr.type == OPEN:
-            opened += 1
+            opened.add(fr.seat)
         elif fr.type == ABSENT and len(fr.body) == 3:
-            if st.rules.nonces[fr.body[0]] is not None:
-                opened += 1
-            else:
-                shares += 1
-    return Branch(frames, opened, shares)
+            who = fr.body[0]
+            (opened if st.rules.nonces[who] is not None else shared).add(who)
+    return Branch(frames, len(opened), len(shared - opened), len({f.seat for f in frames}))
 
 
-def key(b: Branch) -> tuple[int, int, int, int]:
-    """10.8 rules 1-3: (minus opened seals, minus other shares, 1 for an ABSENT rival and
-    0 for the owed frame, its seat); lowest first."""
-    return (-b.opened, -b.shares, 1 if b.rival.type == ABSENT else 0, b.rival.seat)
+def key(b: Branch) -> tuple[int, int, int, int, int]:
+    """10.8 rules 1-4; lowest first."""
+    return (-b.opened, -b.shared, -b.signers, 1 if b.rival.type == ABSENT else 0,
+            b.rival.seat)
 
 
 def comes_first(x: Branch, y: Branch) -> bool:
@@ -72,10 +72,10 @@ def comes_first(x: Branch, y: Branch) -> bool:
 
 def settle(branches: list[Branch]) -> tuple[int, int]:
     """The index of the branch that keeps the place, and the rule that set it before the
-    next branch: 1 (more opened seals), 2 (more shares) or 3 (rank)."""
+    next branch: 1 opened seals, 2 shared seals, 3 signers, 4 rank."""
     order = sorted(range(len(branches)), key=lambda i: key(branches[i]))
-    first, second = branches[order[0]], branches[order[1]]
-    rule = 1 if first.opened != second.opened else 2 if first.shares != second.shares else 3
+    a, b = key(branches[order[0]]), key(branches[order[1]])
+    rule = next((i + 1 for i in range(3) if a[i] != b[i]), 4)
     return order[0], rule
 
 
@@ -111,7 +111,8 @@ def check_fork(t: Tally) -> None:
         if len(branches) < len(case["branches"]) or len(branches) < 2:
             continue
         t.eq(f"{name}: opened", [b.opened for b in branches], case["opened"])
-        t.eq(f"{name}: shares", [b.shares for b in branches], case["shares"])
+        t.eq(f"{name}: shared", [b.shared for b in branches], case["shared"])
+        t.eq(f"{name}: signers", [b.signers for b in branches], case["signers"])
         for i, j in itertools.combinations(range(len(branches)), 2):
             x, y = branches[i].rival, branches[j].rival
             t.ok(f"{name}: branches {i} and {j} are rivals at seq {prefix}",
