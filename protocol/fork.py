@@ -11,8 +11,8 @@ each rival with the valid frames known to follow it on its chain.
 2. Then a shared one: the branch holding decryption shares of more seals it did not
    open keeps it. A share opens nothing, but a seat holding the missing ones can open
    the seal with it.
-3. Then the branch more seats signed: one that a minority kept back holds only its own
-   members' frames, while every seat that went on with the table signs the table's.
+3. Then the branch more seats signed after the place: one that a minority kept back
+   holds only its own members' frames.
 4. Otherwise the owed KEY, COMMIT or OPEN comes before a declaration of its absence,
    then the lower seat.
 

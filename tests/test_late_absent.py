@@ -360,6 +360,60 @@ def test_the_last_declarer_of_a_majority_may_complete_an_eviction_but_one_seat_m
     assert lowest_seat_completes_an_eviction(others_declared=False) is None
 
 
+def read_then_release(late_answer: bool) -> list[Frame] | None:
+    """Five seats, t = 3 of m = 4, a pair M reading the slow opener seat 0's seal from
+    one honest share (the last review's F-B and F-A): what an honest seat takes.
+
+    late_answer (F-B): M = {3, 4}, seat 4 slow to COMMIT. Seats 0, 1 and 2 declare it
+    absent (it forfeits) and seat 1 shares seat 0's seal. M reads it, then releases seat
+    4's COMMIT signed after seat 0's declaration, sealing orders chosen now, and its two
+    shares. Otherwise (F-A): M = {1, 2}, seat 4 honest and late. Seats 0 and 3 declare it;
+    seat 1's declaration is kept back; seat 4 answers; seat 3 shares seat 0's seal; M
+    reads it, then releases the eviction of seat 4 and its two shares."""
+    t = mined_cheats.table(0, 5)
+    mined_cheats.advance_to(t, mined_cheats.owes(Phase.COMMIT, 4, 2))
+    game = t.referees[0].game
+    t.deliver(t.agents[0].declare_absent(mined_cheats.state(t), bytes(32)))
+    place, before = len(t.referees[0].frames), mined_cheats.state(t)
+    if late_answer:
+        for d in (1, 2):
+            t.deliver(t.agents[d].declare_absent(mined_cheats.state(t), bytes(32)))
+        t.deliver(t.agents[1].declare_absent(mined_cheats.state(t), bytes(32)))
+        seal = mined_cheats.seal_of(t, 4, ["", 0], bytes([77]) * 32)
+        held = [t.agents[4].sign(before, MessageType.COMMIT, seal.encode())]
+        pair = (3, 4)
+    else:
+        held = [t.agents[1].declare_absent(before, bytes(32))]
+        t.deliver(t.agents[3].declare_absent(mined_cheats.state(t), bytes(32)))
+        t.step()                                   # seat 4 answers late
+        t.deliver(t.agents[3].declare_absent(mined_cheats.state(t), bytes(32)))
+        pair = (1, 2)
+    state = apply_frame(game, before, parse_frame(held[0]))
+    if not late_answer:
+        held.append(t.agents[2].declare_absent(state, bytes(32)))   # seat 4 forfeits
+        state = apply_frame(game, state, parse_frame(held[-1]))
+    assert (state.phase, state.turn) == (Phase.OPEN, 0)
+    for d in pair:                                 # shares of seat 0's seal
+        held.append(t.agents[d].declare_absent(state, bytes(32)))
+        state = apply_frame(game, state, parse_frame(held[-1]))
+    forks, winner = Forks(), None
+    for wire in held:
+        found = forks.branch_of(t.referees[0], wire)
+        if found is not None:
+            winner = forks.judge(t.referees[0], *found)
+    return winner
+
+
+@pytest.mark.xfail(strict=True, reason="issue 30, spec 10.8 'What remains' (F-B)")
+def test_a_pair_with_the_slow_seat_never_answers_after_reading_a_seal() -> None:
+    assert read_then_release(late_answer=True) is None
+
+
+@pytest.mark.xfail(strict=True, reason="issue 30, spec 10.8 'What remains' (F-A)")
+def test_a_pair_never_evicts_a_seat_that_answered_after_reading_a_seal() -> None:
+    assert read_then_release(late_answer=False) is None
+
+
 class LateDeclarer(Peer):
     """Seat 4 of a networked table: in the last stage it signs a declaration against the
     seat that owes the COMMIT just before its own, keeps it, stays silent (declaring
