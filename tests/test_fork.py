@@ -400,10 +400,10 @@ def test_a_seat_that_breaks_a_rule_on_another_history_is_barred_from_them() -> N
     wrong = race.agents[3].sign(b.state, MessageType.ABSENT, AbsentBody(1, stage).encode())
     forks = Forks()
     assert forks.judge(race.a, *forks.branch_of(race.a, race.b[0])) is None
-    found = forks.branch_of(race.a, wrong)
-    assert found is not None and [f.seat for f in found[1]] == [2, 3]
-    assert forks.judge(race.a, *found) is None     # nothing disclosed: A keeps its place
+    found = forks.branch_of(race.a, wrong)           # the branch stops before it
+    assert found is not None and [f.seat for f in found[1]] == [2]
     assert forks.barred == {3: "absent/wrong-seat"} and not forks.signed[3]
+    assert forks.judge(race.a, *found) is None     # nothing disclosed: A keeps its place
     assert forks.branch_of(race.a, race.b[2]) is None   # seat 3's COMMIT on B: not kept
     assert race.a.violation is None and game is race.a.game
 
@@ -429,3 +429,39 @@ def test_a_share_that_opens_a_seal_of_garbage_bars_nobody() -> None:
         if found is not None:
             forks.judge(t.referees[0], *found)
     assert forks.barred == {}
+
+
+def test_a_branch_that_forks_again_gives_one_chain_whatever_order_its_frames_come_in(
+        ) -> None:
+    """The last review's F-C: five seats, seat 2 slow at its COMMIT. A holds seat 2's late
+    COMMIT and the COMMITs of seats 3 and 4. Foreign: seat 0's declaration, on which
+    seats 1 and 4 both declared; on seat 1's, seat 3 completed the forfeit and seats 3
+    and 4 committed. The branch follows, at that fork, the declaration the rule keeps,
+    so both arrival orders give the same judgement."""
+    t = mc.table(0, 5)
+    mc.advance_to(t, mc.owes(Phase.COMMIT, 2, 2))
+    game, s0 = t.referees[0].game, mc.state(t)
+    x = t.agents[0].declare_absent(s0, bytes(32))
+    s1 = apply_frame(game, s0, parse_frame(x))
+    d1, d4 = (t.agents[d].declare_absent(s1, bytes(32)) for d in (1, 4))
+    s2 = apply_frame(game, s1, parse_frame(d1))
+    d3 = t.agents[3].declare_absent(s2, bytes(32))
+    state = apply_frame(game, s2, parse_frame(d3))
+    commits = []
+    for seat in (3, 4):
+        commits.append(t.agents[seat].next_frame(state, bytes(32), t.choosers[seat]))
+        state = apply_frame(game, state, parse_frame(commits[-1]))
+    for _ in range(3):
+        t.step()                       # A: seat 2's COMMIT, then seats 3 and 4
+    outcomes = set()
+    for order in ([d1, d3, *commits, d4, x], [x, d4, d1, d3, *commits]):
+        seat = Referee(game.setup)
+        for f in t.referees[0].frames:
+            seat.receive(f.wire)
+        forks, winner = Forks(), None
+        for wire in order:
+            found = forks.branch_of(seat, wire)
+            if found is not None:
+                winner = forks.judge(seat, *found) or winner
+        outcomes.add(None if winner is None else tuple(f.wire for f in winner))
+    assert len(outcomes) == 1

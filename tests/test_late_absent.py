@@ -374,7 +374,7 @@ def read_then_release(late_answer: bool) -> list[Frame] | None:
     mined_cheats.advance_to(t, mined_cheats.owes(Phase.COMMIT, 4, 2))
     game = t.referees[0].game
     t.deliver(t.agents[0].declare_absent(mined_cheats.state(t), bytes(32)))
-    place, before = len(t.referees[0].frames), mined_cheats.state(t)
+    before = mined_cheats.state(t)
     if late_answer:
         for d in (1, 2):
             t.deliver(t.agents[d].declare_absent(mined_cheats.state(t), bytes(32)))

@@ -108,8 +108,9 @@ class Forks:
     def branch_of(self, ref: Referee, wire: bytes) -> tuple[int, list[Frame]] | None:
         """If `wire` is a validly signed frame of another history, keep it; if it and the
         frames kept before link it back to a rival of a frame this seat holds, return that
-        place and the branch from it (the rival first, then its known successors, along
-        `wire`'s chain and on past it). None otherwise."""
+        place and the rival's branch: the rival, then the chain the frames kept after it
+        give, taking at every later fork the frame the rule keeps there (10.8). None
+        otherwise."""
         try:
             frame = parse_frame(wire)
         except EncodingError:
@@ -135,10 +136,42 @@ class Forks:
         root = path[0]
         if root.seq >= n or not rivals(ref.frames[root.seq], root):
             return None
-        children = {f.prev: f for f in self.foreign.values()}
-        while path[-1].hash in children and len(path) < MAX_BRANCH:
-            path.append(children[path[-1].hash])
-        return root.seq, path[:MAX_BRANCH]
+        return root.seq, self._chain(ref, root)[:MAX_BRANCH]
+
+    def _chain(self, ref: Referee, root: Frame) -> list[Frame]:
+        """`root` and the chain its kept successors give: where they fork, the successor
+        whose own chain comes first by the rule at that place, so that the same frames
+        give the same branch whatever order they came in."""
+        children: defaultdict[bytes, list[Frame]] = defaultdict(list)
+        for f in self.foreign.values():
+            children[f.prev].append(f)
+        game, before = ref.game, ref.state_before(root.seq)
+        best: dict[bytes, list[Frame]] = {}
+
+        def tail(frames: list[Frame]) -> list[Frame]:
+            """The chain after the last of `frames` (a valid path from the place)."""
+            last = frames[-1]
+            if last.hash in best:
+                return best[last.hash]
+            best[last.hash] = []
+            if last.hash not in self.states:
+                branch(game, before, frames, self.states)   # keeps the state if valid
+            state = self.states.get(last.hash)
+            if state is None or len(frames) >= MAX_BRANCH:
+                return []
+            found: tuple[tuple[object, ...], list[Frame]] | None = None
+            for kid in children.get(last.hash, []):
+                sub = branch(game, state, [kid, *tail([*frames, kid])], self.states)
+                broken = sub.broken
+                if not sub.frames and broken is not None and broken.authenticated \
+                        and broken.seat == kid.seat:
+                    self._bar(kid, broken)
+                elif sub.frames and (found is None or (sub.key, kid.hash) < found[0]):
+                    found = ((sub.key, kid.hash), list(sub.frames))
+            best[last.hash] = [] if found is None else found[1]
+            return best[last.hash]
+
+        return [root, *tail([root])]
 
     def judge(self, ref: Referee, place: int, frames: list[Frame]) -> list[Frame] | None:
         """The frames to go on with if the branch `frames` takes `place` from the chain
