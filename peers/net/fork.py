@@ -163,6 +163,8 @@ class Forks:
             for kid in children.get(last.hash, []):
                 sub = branch(game, state, [kid, *tail([*frames, kid])], self.states)
                 broken = sub.broken
+                # Only the frame's own fault bars its signer: a share that opens a seal
+                # of garbage blames the seal's committer, not the declarer that signed it.
                 if not sub.frames and broken is not None and broken.authenticated \
                         and broken.seat == kid.seat:
                     self._bar(kid, broken)
@@ -185,12 +187,6 @@ class Forks:
         self.met.add(frames[0].hash)
         before = ref.state_before(place)
         theirs = branch(ref.game, before, frames, self.states)
-        broken = theirs.broken
-        if theirs.frames and broken is not None and broken.authenticated \
-                and broken.seat == frames[len(theirs.frames)].seat:
-            # Only the frame's own fault: a share that opens a seal of garbage blames
-            # the seal's committer, not the honest declarer that signed it.
-            self._bar(frames[len(theirs.frames)], broken)
         if not theirs.frames:
             try:
                 apply_frame(ref.game, before, frames[0])
