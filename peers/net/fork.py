@@ -32,7 +32,7 @@ from protocol.errors import EncodingError, Violation
 from protocol.fork import branch, rivals, takes_place
 from protocol.frames import Frame, MessageType, parse_frame
 from protocol.referee import Referee
-from protocol.session import apply_frame, authenticate
+from protocol.session import authenticate
 from protocol.state import PublicState
 
 #: The most ABSENT frames one answer to a diverged seat carries (12.3 step 3's limit).
@@ -188,11 +188,8 @@ class Forks:
         before = ref.state_before(place)
         theirs = branch(ref.game, before, frames, self.states)
         if not theirs.frames:
-            try:
-                apply_frame(ref.game, before, frames[0])
-            except Violation as v:
-                if v.authenticated:
-                    return frames[:1]
+            if theirs.broken is not None and theirs.broken.authenticated:
+                return frames[:1]
         elif takes_place(theirs, ref.branch(place)):
             return list(theirs.frames)
         if len(self.judged) >= MAX_JUDGED:
