@@ -204,6 +204,17 @@ def test_at_two_seats_a_late_declaration_is_its_signers_violation_in_20_games() 
           "and OPEN blamed its signer at every release, and changed nothing else")
 
 
+def released(ref: Referee, wires: list[bytes]) -> list[Frame] | None:
+    """Release `wires` to the seat holding `ref`, through peers/net/fork.py: the frames it
+    takes in place of its own, or None."""
+    forks, winner = Forks(), None
+    for wire in wires:
+        found = forks.branch_of(ref, wire)
+        if found is not None:
+            winner = forks.judge(ref, *found)
+    return winner
+
+
 def completing_declaration_held_back(seed: int) -> list[Frame] | None:
     """Three seats (the review's H1): seat 0 declares the slow seat 1 absent at its COMMIT;
     seat 2 signs the declaration that would complete the forfeit and keeps it. Seat 1's
@@ -225,12 +236,7 @@ def completing_declaration_held_back(seed: int) -> list[Frame] | None:
     fresh = t.agents[2].sign(after, MessageType.COMMIT, seal.encode())
     share = t.agents[2].declare_absent(apply_frame(game, after, parse_frame(fresh)),
                                        bytes(32))
-    forks, winner = Forks(), None
-    for wire in (held, fresh, share):
-        found = forks.branch_of(table, wire)
-        if found is not None:
-            winner = forks.judge(table, *found)
-    return winner
+    return released(table, [held, fresh, share])
 
 
 def test_a_completing_declaration_held_back_never_re_commits_after_an_opening() -> None:
@@ -245,22 +251,28 @@ def test_a_completing_declaration_held_back_never_re_commits_in_20_games() -> No
           "share, released after the table's first OPEN, never took the place")
 
 
-def test_a_minority_of_two_completing_a_forfeit_never_re_commits_after_openings() -> None:
-    """Five seats (the review's coalition): seat 0 declares the slow seat 2 absent at its
-    COMMIT; seats 3 and 4 keep back the declarations that complete the forfeit. The
-    table takes seat 2's late COMMIT, seats 3 and 4 commit, seats 0 and 1 open. The pair
-    then signs, on its branch, fresh seals and two shares of seat 0's seal (three are
-    needed): two shares never outweigh two opened seals (rule 1)."""
+def pair_completing_a_forfeit(honest_share: bool) -> list[Frame] | None:
+    """Five seats, t = 3 of m = 4: seat 0 declares the slow seat 2 absent at its COMMIT;
+    seats 3 and 4 keep back the declarations that complete the forfeit. The table takes
+    seat 2's late COMMIT and seats 3 and 4 commit; then seats 0 and 1 open, or (with
+    `honest_share`) seat 0 is slow and seat 1 posts a share of its seal, with which the
+    pair's two shares could open it privately. The pair then releases its branch: the
+    completing declaration, fresh seals, and two shares of seat 0's seal."""
     t = mined_cheats.table(0, 5)
     mined_cheats.advance_to(t, mined_cheats.owes(Phase.COMMIT, 2, 2))
     t.deliver(t.agents[0].declare_absent(mined_cheats.state(t), bytes(32)))
     place, game = len(t.referees[0].frames), t.referees[0].game
     state = mined_cheats.state(t)
     held = [t.agents[3].declare_absent(state, bytes(32))]
-    for _ in range(5):                  # seat 2, 3, 4 commit; seats 0 and 1 open
-        t.step()
     table = t.referees[0]
-    assert (table.branch(place).opened, table.branch(place).shared) == (2, 0)
+    for _ in range(3 if honest_share else 5):   # seats 2, 3, 4 commit (0 and 1 open)
+        t.step()
+    if honest_share:
+        t.deliver(t.agents[1].declare_absent(table.state, bytes(32)))
+        assert (table.branch(place).opened, table.branch(place).shared,
+                table.branch(place).signers) == (0, 1, 4)
+    else:
+        assert (table.branch(place).opened, table.branch(place).shared) == (2, 0)
     state = apply_frame(game, state, parse_frame(held[0]))
 
     def sign(wire: bytes) -> None:
@@ -274,53 +286,18 @@ def test_a_minority_of_two_completing_a_forfeit_never_re_commits_after_openings(
         sign(t.agents[d].sign(state, MessageType.COMMIT, seal.encode()))
     for d in (3, 4):
         sign(t.agents[d].declare_absent(state, bytes(32)))   # shares of seat 0's seal
-    forks, winner = Forks(), None
-    for wire in held:
-        found = forks.branch_of(table, wire)
-        if found is not None:
-            winner = forks.judge(table, *found)
-    assert winner is None
+    return released(table, held)
+
+
+def test_a_minority_of_two_completing_a_forfeit_never_re_commits_after_openings() -> None:
+    """The review's five-seat pair: two shares never outweigh two opened seals (rule 1)."""
+    assert pair_completing_a_forfeit(honest_share=False) is None
 
 
 def test_a_minority_that_opens_a_seal_from_one_honest_share_never_re_commits() -> None:
-    """Five seats, t = 3 of m = 4: seat 0 declares the slow seat 2 absent at its COMMIT;
-    seats 3 and 4 keep back the declarations that complete the forfeit. The table takes
-    seat 2's late COMMIT, seats 3 and 4 commit, and seat 1 posts a share of the slow
-    opener seat 0's seal: with their own two shares the pair could open it privately.
-    Its branch (fresh seals, two shares of that seal) shares one seal, as the table
-    does, and has two signers against the table's four (rule 3)."""
-    t = mined_cheats.table(0, 5)
-    mined_cheats.advance_to(t, mined_cheats.owes(Phase.COMMIT, 2, 2))
-    t.deliver(t.agents[0].declare_absent(mined_cheats.state(t), bytes(32)))
-    place, game = len(t.referees[0].frames), t.referees[0].game
-    state = mined_cheats.state(t)
-    held = [t.agents[3].declare_absent(state, bytes(32))]
-    for _ in range(3):                  # seats 2, 3 and 4 commit
-        t.step()
-    table = t.referees[0]
-    assert table.awaiting == (0, MessageType.OPEN)
-    t.deliver(t.agents[1].declare_absent(table.state, bytes(32)))   # seat 0 is slow
-    assert (table.branch(place).opened, table.branch(place).shared,
-            table.branch(place).signers) == (0, 1, 4)
-    state = apply_frame(game, state, parse_frame(held[0]))
-
-    def sign(wire: bytes) -> None:
-        nonlocal state
-        state = apply_frame(game, state, parse_frame(wire))
-        held.append(wire)
-
-    sign(t.agents[4].declare_absent(state, bytes(32)))     # seat 2 forfeits
-    for d in (3, 4):
-        seal = mined_cheats.seal_of(t, d, ["", 0], bytes([d]) * 32)
-        sign(t.agents[d].sign(state, MessageType.COMMIT, seal.encode()))
-    for d in (3, 4):
-        sign(t.agents[d].declare_absent(state, bytes(32)))   # shares of seat 0's seal
-    forks, winner = Forks(), None
-    for wire in held:
-        found = forks.branch_of(table, wire)
-        if found is not None:
-            winner = forks.judge(table, *found)
-    assert winner is None
+    """The pair's branch shares one seal, as the table does, and has two signers against
+    the table's four (rule 3)."""
+    assert pair_completing_a_forfeit(honest_share=True) is None
 
 
 def lowest_seat_completes_an_eviction(others_declared: bool) -> list[Frame] | None:
@@ -342,12 +319,7 @@ def lowest_seat_completes_an_eviction(others_declared: bool) -> list[Frame] | No
             wire = make(state)
             state = apply_frame(game, state, parse_frame(wire))
             held.append(wire)
-    forks, winner = Forks(), None
-    for wire in held:
-        found = forks.branch_of(t.referees[1], wire)
-        if found is not None:
-            winner = forks.judge(t.referees[1], *found)
-    return winner
+    return released(t.referees[1], held)
 
 
 def test_the_last_declarer_of_a_majority_may_complete_an_eviction_but_one_seat_may_not(
@@ -396,12 +368,7 @@ def read_then_release(late_answer: bool) -> list[Frame] | None:
     for d in pair:                                 # shares of seat 0's seal
         held.append(t.agents[d].declare_absent(state, bytes(32)))
         state = apply_frame(game, state, parse_frame(held[-1]))
-    forks, winner = Forks(), None
-    for wire in held:
-        found = forks.branch_of(t.referees[0], wire)
-        if found is not None:
-            winner = forks.judge(t.referees[0], *found)
-    return winner
+    return released(t.referees[0], held)
 
 
 @pytest.mark.xfail(strict=True, reason="issue 30, spec 10.8 'What remains' (F-B)")
