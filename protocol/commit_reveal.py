@@ -5,8 +5,9 @@ stage every seat publishes a share key (KEY). In every stage each living seat se
 orders to the other seats (COMMIT), then opens its seal (OPEN); the session checks the
 seals, the openings and the decryption shares (spec/06-proofs.md 6.6) and leaves the
 orders to the rules. A seat that stays silent can be declared absent by the other seats
-(ABSENT), in any order: against a missing OPEN each declaration carries a decryption
-share, and a majority of them opens the seal without the seat; against a missing KEY or
+(ABSENT), in any order: against a missing OPEN a majority of the seal's holders declare,
+then each posts its decryption share, and a majority of the shares opens the seal without
+the seat; against a missing KEY or
 COMMIT a majority makes the seat forfeit. The winner may owe a choice (CHOOSE). The
 session's phase and turn always follow what the rules' `due` says is owed, so a cut
 transcript names the seat that owes, not its declarers.
@@ -22,7 +23,8 @@ from .frames import Frame, MessageType
 from .game import Game
 from .group import decode_point
 from .messages import AbsentBody, ChooseBody, CommitBody, OpenBody, SealKeyBody
-from .rules.base import RuleViolation, StageState
+from .rules.base import RuleViolation
+from .rules.simultaneous import StageState
 from .seal import (
     Seal,
     SealContext,
@@ -85,8 +87,9 @@ def on_open(game: Game, state: PublicState, frame: Frame) -> PublicState:
 
 def on_absent(game: Game, state: PublicState, frame: Frame) -> PublicState:
     """A seat declares the seat that owes a KEY, COMMIT or OPEN absent (10.8). Against a
-    sealed OPEN the declaration's decryption share is checked at once (a bad one is its
-    sender's); with the t-th the seal opens, and its orders count as the seat's."""
+    sealed OPEN a decryption share, once the rules admit one, is checked at once (a bad
+    one is its sender's); with the t-th the seal opens, and its orders count as the
+    seat's."""
     if not game.simultaneous:
         raise DealerlessError("frame/unexpected-type", "only a simultaneous game declares "
                               "absence")
@@ -100,7 +103,7 @@ def on_absent(game: Game, state: PublicState, frame: Frame) -> PublicState:
     ctx, seal = _seal_of(game, rs, body.seat)
     verify_decryption_share(ctx, seal, frame.seat, body.share)
     declared = new.absent[1] if new.absent is not None else ()
-    if len(declared) < ctx.t:
+    if _shares(declared) < ctx.t:
         return with_stage(game, state, new)
     try:
         orders, nonce = _recover(ctx, seal, declared)
@@ -114,6 +117,10 @@ def on_absent(game: Game, state: PublicState, frame: Frame) -> PublicState:
                         state.seq) from None
     return with_stage(game, state, rules.recovered(game.game_id, new, body.seat, decoded,
                                                    nonce))
+
+
+def _shares(declared: tuple[tuple[int, bytes | None], ...]) -> int:
+    return sum(share is not None for _, share in declared)
 
 
 def _recover(ctx: SealContext, seal: Seal,
@@ -136,7 +143,7 @@ def opened_orders(game: Game, before: PublicState, frame: Frame) -> Any:
         before_shares = rs.absent[1] if rs.absent is not None else ()
         if body.share is not None:
             ctx, seal = _seal_of(game, rs, body.seat)
-            if len(before_shares) + 1 >= ctx.t:
+            if _shares(before_shares) + 1 >= ctx.t:
                 return _recover(ctx, seal, (*before_shares,
                                             (frame.seat, body.share.point.data)))[0]
     return None

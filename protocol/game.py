@@ -14,7 +14,8 @@ from typing import Any
 from .context import Context
 from .errors import LocalError
 from .frames import Frame
-from .rules.base import RuleSet, SimultaneousRules
+from .rules.base import RuleSet
+from .rules.simultaneous import SimultaneousRules
 from .setup import GameSetup
 from .state import BONEYARD, HIDDEN, Phase, PublicState, stage_position
 from .tiles import Tile

@@ -68,7 +68,12 @@ def stage_text(game: Game, before: PublicState, after: PublicState, frame: Frame
     and after it: the orders an OPEN opened, and the orders a seal the table opened held."""
     if frame.type is MessageType.ABSENT:
         body = AbsentBody.decode(frame.body, frame.seat)
-        text = f"declares seat {body.seat} absent in stage {body.stage}"
+        absent = before.rules_state.absent
+        if absent is not None and any(d == frame.seat for d, _ in absent[1]):
+            text = f"posts its share of seat {body.seat}'s seal in stage {body.stage}"
+        else:
+            text = f"declares seat {body.seat} absent in stage {body.stage}" + (
+                " with its share" if body.share is not None else "")
         withheld = after.rules_state.withheld
         if len(withheld) > len(before.rules_state.withheld):
             by = ", ".join(map(str, withheld[-1][2]))

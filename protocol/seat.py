@@ -42,6 +42,7 @@ from .messages import (
     ShuffleBody,
 )
 from .rules.base import DrawingRules
+from .rules.simultaneous import Carries
 from .schnorr import prove_key
 from .seal import (
     deal,
@@ -289,29 +290,36 @@ class SeatAgent:
         return picked
 
     def may_declare(self, state: PublicState) -> bool:
-        """Whether this seat may declare the seat that owes the next KEY, COMMIT or OPEN
-        absent now (10.8): it is one of the declarers the rules name (never the only one)
-        and has not declared that seat yet."""
+        """Whether this seat may send an ABSENT against the seat that owes the next KEY,
+        COMMIT or OPEN now (10.8): the rules admit one from it (a first declaration, or
+        its decryption share once t holders have declared a sealed OPEN absent)."""
+        return self._carries(state) is not None
+
+    def shares_now(self, state: PublicState) -> bool:
+        """Whether this seat's ABSENT now would post its decryption share because t
+        holders have declared (10.8): it sends that at once, with no deadline to wait."""
+        return self._carries(state) is Carries.SHARE
+
+    def _carries(self, state: PublicState) -> Carries | None:
         due = awaiting(state)
         if not self.game.simultaneous or due is None or due[0] == self.seat or due[1] not in (
                 MessageType.KEY, MessageType.COMMIT, MessageType.OPEN):
-            return False
-        rules, rs = self.game.stages, state.rules_state
-        if rs.absent is not None and any(d == self.seat for d, _ in rs.absent[1]):
-            return False
-        return self.seat in rules.declarers(rs, due[0])
+            return None
+        return self.game.stages.admits(state.rules_state, due[0], self.seat)
 
     def declare_absent(self, state: PublicState, fresh: bytes) -> bytes:
         """An ABSENT frame naming the seat that owes the next KEY, COMMIT or OPEN (10.8),
-        for when it missed the deadline the seats agreed on; against a sealed OPEN it
-        carries this seat's decryption share of that seat's seal."""
-        if not self.may_declare(state):
+        for when it missed the deadline the seats agreed on. Against a sealed OPEN it
+        carries this seat's decryption share of that seat's seal whenever the rules admit
+        one (the t-th declaration carries it, saving a frame)."""
+        carries = self._carries(state)
+        if carries is None:
             raise LocalError("seat/no-absence", "this seat may not declare anyone absent now")
         due = awaiting(state)
         assert due is not None
-        rules, rs = self.game.stages, state.rules_state
+        rs = state.rules_state
         share = None
-        if rules.sealed(rs, due[0]):
+        if carries is not Carries.NOTHING:
             ctx = holders_context(self.game.game_id, rs.stage, due[0], rs.keys)
             seal = stored_seal(bytes(rs.commits[due[0]]), ctx)
             share = decryption_share(ctx, seal, self.seat, self._seal_x, fresh)

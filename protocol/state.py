@@ -20,7 +20,8 @@ from .elgamal import CIPHERTEXT_BYTES, Ciphertext, decode_deck, encode_deck
 from .errors import EncodingError, LocalError
 from .group import POINT_BYTES, Point, decode_point
 from .hashing import H, Tag
-from .rules.base import DrawingRules, RuleSet, SimultaneousRules
+from .rules.base import DrawingRules, RuleSet
+from .rules.simultaneous import SimultaneousRules
 from .tiles import Tile, parse_tile, tile_text
 
 STATE_MAGIC = "dealerless/state"

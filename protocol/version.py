@@ -18,8 +18,9 @@ VERSION = f"dealerless/{PROTOCOL}".encode()
 #: number in the handshake's signing prefix (protocol/handshake_auth.py). It moves when
 #: 12.3 changes what two seats must agree on to sit at one table: 5 since the fork-choice
 #: rule of 10.8 judges a rival branch whole, 6 since no seat is declared absent on one
-#: seat's word alone and a branch is judged by its seals, then its signers (issue 30).
-PEER_PROTOCOL = 6
+#: seat's word alone and a branch is judged by its seals, then its signers, 7 since
+#: decryption shares against a withheld OPEN wait for t declarations (issue 30).
+PEER_PROTOCOL = 7
 
 
 def check_version(found: int, what: str) -> None:

@@ -100,16 +100,21 @@ def test_at_an_open_the_opening_beats_shares_and_the_lower_declarer_beats_others
     play_to_open(ref, agents)
     answer, by2, by3 = race(ref, agents)
     ba, bb2, bb3 = (alone(ref, w) for w in (answer, by2, by3))
-    # One share of three holders opens nothing (a holder of the others could open the
-    # seal with it, so it counts, rule 2), and the OPEN opens the seal (rule 1).
-    assert (ba.opened, ba.shared) == (1, 0) and (bb2.opened, bb2.shared) == (0, 1)
+    # A first declaration carries no share (shares wait for t = 2 declarations), and the
+    # OPEN opens the seal (rule 1).
+    assert (ba.opened, ba.shared) == (1, 0) and (bb2.opened, bb2.shared) == (0, 0)
     assert takes_place(ba, bb2) and not takes_place(bb2, ba)
     assert takes_place(bb2, bb3) and not takes_place(bb3, bb2)
+    # The t-th declaration carries its share: one share of three holders opens nothing
+    # (a holder of the others could open the seal with it, so it counts, rule 2).
+    ref.receive(by2)
+    second = agents[3].declare_absent(ref.state, os.urandom(32))
+    assert (alone(ref, second).opened, alone(ref, second).shared) == (0, 1)
 
 
 def test_a_late_declaration_never_takes_the_place_of_the_commit_it_names() -> None:
     """Seat 3 declares seat 1 absent at its COMMIT and keeps it. Neither before anything
-    is disclosed (rule 3) nor after seat 2 posts a share of the slow opener's seal (with
+    is disclosed (rule 3) nor after seat 1 posts a share of the slow opener's seal (with
     seat 3's own share that would make the two needed) does it take the place."""
     _, agents, ref = table()
     play_to(ref, agents, (1, MessageType.COMMIT))
@@ -119,6 +124,7 @@ def test_a_late_declaration_never_takes_the_place_of_the_commit_it_names() -> No
     forks = Forks()
     assert forks.judge(ref, *forks.branch_of(ref, late)) is None   # nothing disclosed
     ref.receive(agents[2].declare_absent(ref.state, os.urandom(32)))
+    ref.receive(agents[1].declare_absent(ref.state, os.urandom(32)))   # the t-th, shared
     assert (ref.branch(place).opened, ref.branch(place).shared) == (0, 1)
     assert forks.judge(ref, *forks.branch_of(ref, late)) is None
 

@@ -26,6 +26,8 @@ from protocol.errors import EncodingError, Violation
 from protocol.frames import MessageType, parse_frame
 from protocol.messages import AbsentBody
 from protocol.referee import Referee
+from protocol.seal import DecryptionShare, decryption_share
+from protocol.sealed import holders_context, stored_seal
 from protocol.session import step
 from protocol.state import Phase, PublicState
 from protocol.transcript import Transcript
@@ -146,12 +148,17 @@ def test_a_withheld_open_is_opened_by_a_majority_of_the_other_seats() -> None:
     assert verdict.exit_code == 0 and verdict.complete
     out = verdict.to_json()["outcome"]
     assert out["status"][3] != "forfeit" and out["forfeits"] == []
-    assert out["withheld"] == [{"seat": 3, "stage": 3, "opened_by": [1, 2, 4]}]
-    declarations = [m for m in verdict.moves if "absent" in m["move"]]
-    assert [m["seat"] for m in declarations] == [4, 2, 1]   # any order, not seat order
-    assert "seats 1, 2, 4 open its seal: " in declarations[-1]["move"]
+    # Seats 4 and 2 declare, seat 1 declares third with its share, then seats 0 and 4
+    # post theirs: the three shares open the seal.
+    assert out["withheld"] == [{"seat": 3, "stage": 3, "opened_by": [0, 1, 4]}]
+    declarations = [m for m in verdict.moves if "absent" in m["move"] or "its share" in
+                    m["move"]]
+    assert [m["seat"] for m in declarations] == [4, 2, 1, 0, 4]   # any order
+    assert declarations[2]["move"] == "declares seat 3 absent in stage 3 with its share"
+    assert declarations[-1]["move"].startswith(
+        "posts its share of seat 3's seal in stage 3; seats 0, 1, 4 open its seal: ")
     text = account(verdict)
-    assert "Seat 3 withheld its OPEN in stage 3: seats 1, 2, 4 opened its seal" in text
+    assert "Seat 3 withheld its OPEN in stage 3: seats 0, 1, 4 opened its seal" in text
     # The late OPEN, arriving after the declarations, changes nothing and is evidence
     # against nobody: it raced the first declaration for the same step.
     for ref in t.referees:
@@ -315,22 +322,66 @@ def test_with_one_other_living_seat_left_nobody_may_declare_a_commit_absent() ->
     assert (v.code, v.seat) == ("absent/declarer", 2)
 
 
+def refused(t: Table, sender: int, state: PublicState, body: AbsentBody) -> Violation:
+    """The violation a fresh referee of `t`'s frames finds in `sender`'s ABSENT `body`."""
+    ref = Referee(t.setup)
+    for f in t.referees[0].frames:
+        ref.receive(f.wire)
+    with pytest.raises(Violation) as info:
+        ref.receive(t.agents[sender].sign(state, MessageType.ABSENT, body.encode()))
+    return info.value
+
+
 def test_declarations_must_name_the_owing_seat_and_come_from_an_eligible_seat() -> None:
     t = mined_cheats.table(5)
     mined_cheats.advance_to(t, mined_cheats.owes(Phase.OPEN, 3, 2))
+    mined_cheats.declare(t, [0, 4])                 # t - 1 = 2 of the 4 holders
     s = mined_cheats.state(t)
     good = AbsentBody.decode(parse_frame(t.agents[1].declare_absent(s, bytes(32))).body, 1)
+    assert good.share is not None                   # the t-th carries its share
     for sender, body, code in ((1, AbsentBody(2, 2, good.share), "absent/wrong-seat"),
                                (1, AbsentBody(3, 5, good.share), "absent/wrong-seat"),
                                (3, AbsentBody(3, 2, good.share), "absent/declarer"),
-                               (1, AbsentBody(3, 2), "absent/share"),
+                               (0, AbsentBody(3, 2), "absent/declarer"),
                                (2, good, "seal/decryption-proof")):
-        ref = Referee(t.setup)
-        for f in t.referees[0].frames:
-            ref.receive(f.wire)
-        with pytest.raises(Violation) as info:
-            ref.receive(t.agents[sender].sign(s, MessageType.ABSENT, body.encode()))
-        assert (info.value.code, info.value.seat) == (code, sender)
+        v = refused(t, sender, s, body)
+        assert (v.code, v.seat) == (code, sender)
+
+
+def test_shares_wait_for_t_declarations_and_each_holder_shares_once() -> None:
+    """10.8: against a sealed OPEN the declarations carry no share until t holders have
+    declared (the t-th may carry its own); then each holder posts its share once."""
+    t = mined_cheats.table(5)
+    mined_cheats.advance_to(t, mined_cheats.owes(Phase.OPEN, 3, 2))
+    mined_cheats.declare(t, [0])
+    s = mined_cheats.state(t)
+    early = AbsentBody.decode(parse_frame(t.agents[4].declare_absent(s, bytes(32))).body, 4)
+    assert early.share is None
+    share = declared_share(t, 3, 4)
+    v = refused(t, 4, s, AbsentBody(3, 2, share))
+    assert (v.code, v.seat) == ("absent/share", 4) and "once t holders" in v.describe()
+    for d in (4, 1):                                # the t-th, seat 1, posts its share
+        t.deliver(t.agents[d].declare_absent(mined_cheats.state(t), bytes(32)))
+    s = mined_cheats.state(t)
+    assert [d for d, sh in s.rules_state.absent[1] if sh is not None] == [1]
+    assert t.agents[0].shares_now(s) and t.agents[2].shares_now(s)
+    v = refused(t, 2, s, AbsentBody(3, 2))
+    assert (v.code, v.seat) == ("absent/share", 2)
+    assert not t.agents[1].may_declare(s)
+    v = refused(t, 1, s, AbsentBody(3, 2, declared_share(t, 3, 1)))
+    assert (v.code, v.seat) == ("absent/declarer", 1)
+    t.deliver(t.agents[0].declare_absent(s, bytes(32)))    # a second frame of seat 0: its share
+    t.deliver(t.agents[4].declare_absent(mined_cheats.state(t), bytes(32)))
+    s = mined_cheats.state(t)
+    assert s.rules_state.absent is None and s.rules_state.withheld == ((3, 2, (0, 1, 4)),)
+
+
+def declared_share(t: Table, seat: int, holder: int) -> DecryptionShare:
+    """`holder`'s valid decryption share of `seat`'s seal in the current stage."""
+    rs = mined_cheats.state(t).rules_state
+    ctx = holders_context(t.setup.game_id, rs.stage, seat, rs.keys)
+    seal = stored_seal(bytes(rs.commits[seat]), ctx)
+    return decryption_share(ctx, seal, holder, t.agents[holder]._seal_x, bytes(32))
 
 
 def test_a_seat_declares_a_silent_seat_once() -> None:

@@ -48,8 +48,11 @@ def check_seeds(seeds: range) -> None:
     for seed in seeds:
         honest, withheld, seat, stage = withheld_against_honest(seed)
         record = withheld.pop("withheld")
-        assert record == [{"seat": seat, "stage": stage, "opened_by": [
-            s for s in range(5) if s != seat][-3:]}], seed
+        # The holders h0 < h1 < h2 < h3 declare from the highest: h3 and h2 with no share,
+        # h1 the t-th with its share, then h0 and h3 post theirs.
+        h = [s for s in range(5) if s != seat]
+        assert record == [{"seat": seat, "stage": stage, "opened_by": [h[0], h[1], h[3]]}], \
+            seed
         assert honest.pop("withheld") == []
         assert withheld == honest, f"seed {seed}: the withheld OPEN changed the verdict"
 

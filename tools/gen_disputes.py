@@ -50,8 +50,8 @@ from protocol.messages import (
 )
 from protocol.rules.base import RuleViolation
 from protocol.rules.bram_state import PASS
-from protocol.seal import prove_share_key, seal_secret
-from protocol.sealed import holders_context
+from protocol.seal import decryption_share, prove_share_key, seal_secret
+from protocol.sealed import holders_context, stored_seal
 from protocol.session import step
 from protocol.state import Claim, Phase, PublicState
 from protocol.verifier import check_step, committed_state_hashes, dispute_packages, make_package
@@ -402,14 +402,21 @@ def mined_cases() -> list[Case]:
         c.frame(1, MessageType.OPEN, [bytes([0xff] * 32)]))
     add("OPEN whose secret does not open the seal",
         c.frame(1, MessageType.OPEN, OpenBody(seal_secret(ctx, bytes(32))).encode()))
-    add("ABSENT against a sealed OPEN without a decryption share",
-        c.frame(0, MessageType.ABSENT, AbsentBody(1, stage).encode()))
-    honest = AbsentBody.decode(parse_frame(t.agents[0].declare_absent(
-        c.state, c.fresh())).body, 0)
-    assert honest.share is not None
+    early = decryption_share(ctx, stored_seal(bytes(c.state.rules_state.commits[1]), ctx), 0,
+                             t.agents[0]._seal_x, c.fresh())
+    add("ABSENT with a decryption share before t = 3 of 4 holders have declared",
+        c.frame(0, MessageType.ABSENT, AbsentBody(1, stage, early).encode()))
+    for d in (4, 3):
+        t.deliver(t.agents[d].declare_absent(c.state, c.fresh()))
+    third = t.agents[0].declare_absent(c.state, c.fresh())   # the t-th, with its share
     add("ABSENT whose decryption share is seat 0's but signed by seat 2",
-        c.frame(2, MessageType.ABSENT, honest.encode()))
-    mined_cheats.declare(t, [4, 3])
+        c.frame(2, MessageType.ABSENT, parse_frame(third).body))
+    t.deliver(third)
+    add("ABSENT without a decryption share once t holders have declared",
+        c.frame(2, MessageType.ABSENT, AbsentBody(1, stage).encode()))
+    add("ABSENT posting seat 0's decryption share a second time",
+        c.frame(0, MessageType.ABSENT, parse_frame(third).body))
+    t.deliver(t.agents[3].declare_absent(c.state, c.fresh()))
     add("ABSENT whose share opens a seal of orders naming no action (seat 1's)",
         t.agents[2].declare_absent(c.state, c.fresh()))
     # Two seats: the other seat alone may not declare (10.8), at a COMMIT or an OPEN.

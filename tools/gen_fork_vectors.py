@@ -67,19 +67,20 @@ class Chain:
 
 
 def base_chain() -> tuple[list[bytes], list[dict[int, bytes]]]:
-    """KEY 0-3, COMMIT 0-3, OPEN 0, then seat 2's declaration against seat 1's OPEN; and
-    what each seat keeps to open its COMMIT."""
+    """KEY 0-3, COMMIT 0-3, OPEN 0, then seat 2's declaration against seat 1's OPEN (no
+    share: t = 2 of its seal's 3 holders) and seat 3's, the t-th, with its share; and what
+    each seat keeps to open its COMMIT."""
     c = Chain([])
     for i in range(9):
         c.owed(f"base/{i}")
         if i == 7:
             openings = [a.openings(c.ref.state) for a in c.agents]
-    return c.absent(2, "base/absent-2").wires, openings
+    return c.absent(2, "base/absent-2").absent(3, "base/absent-3").wires, openings
 
 
 CHAIN, OPENINGS = base_chain()
 COMMIT_PLACE = 5     # seat 1 owes its COMMIT
-OPEN_PLACE = 9       # seat 1 owes its OPEN; with seat 2's share in, at 10
+OPEN_PLACE = 9       # seat 1 owes its OPEN; seat 2 has declared at 10, seat 3 shared at 11
 
 
 def case(name: str, note: str, place: int, *branches: list[bytes]) -> dict[str, Any]:
@@ -134,11 +135,12 @@ def cases() -> list[dict[str, Any]]:
                     "branch, one the declaration",
                     COMMIT_PLACE, late, list(table.wires)))
     shared = Chain(p, OPENINGS).owed("c6/commit-1").owed("c6/commit-2").owed("c6/commit-3")
-    shared.absent(1, "c6/absent-1")   # seat 0 is slow to open: a share of its seal
+    shared.absent(1, "c6/absent-1").absent(2, "c6/absent-2")   # seat 0 is slow to open
     out.append(case("late-declaration-after-a-share",
-                    "seat 3 released its declaration after the table posted one share of "
-                    "seat 0's seal: a share discloses part of a seal (a seat holding the "
-                    "others could open it), so the table's branch keeps the place",
+                    "seat 3 released its declaration after seats 1 and 2 declared seat 0 "
+                    "absent at its OPEN, the second with its share: a share discloses "
+                    "part of a seal (a seat holding the others could open it), so the "
+                    "table's branch keeps the place",
                     COMMIT_PLACE, Chain(p).absent(3, "c6/late-3").wires, list(shared.wires)))
     table.owed("c5/open-0")
     out.append(case("late-declaration-after-an-open",
@@ -146,29 +148,37 @@ def cases() -> list[dict[str, Any]]:
                     "branch reveals more and keeps the place (the late ABSENT, issue 30)",
                     COMMIT_PLACE, late, list(table.wires)))
     r = CHAIN[:OPEN_PLACE]
-    out.append(case("open-beats-one-share",
-                    "the OPEN opens seat 1's seal, a declaration with one share only "
-                    "posts a share: the OPEN keeps the place",
-                    OPEN_PLACE, Chain(r, OPENINGS).owed("o1/open-1").wires,
+    out.append(case("open-beats-a-declaration",
+                    "the OPEN opens seat 1's seal; the first declaration against it "
+                    "carries no share (shares wait for t = 2 declarations): the OPEN keeps "
+                    "the place", OPEN_PLACE, Chain(r, OPENINGS).owed("o1/open-1").wires,
                     Chain(r).absent(3, "o1/absent-3").wires))
     out.append(case("three-rivals-at-an-open",
-                    "the OPEN against two declarations with one share each: the OPEN "
-                    "opened a seal, and keeps the place", OPEN_PLACE,
+                    "the OPEN against two first declarations: the OPEN opened a seal, and "
+                    "of the two declarations the lower seat's comes first", OPEN_PLACE,
                     Chain(r, OPENINGS).owed("o3/open-1").wires,
                     Chain(r).absent(2, "o3/absent-2").wires,
-                    Chain(r).absent(3, "o3/absent-3").wires))
+                    Chain(r).absent(0, "o3/absent-0").wires))
     r = CHAIN[:OPEN_PLACE + 1]
+    out.append(case("open-beats-one-share",
+                    "with seat 2's declaration in, seat 3's is the t-th and carries its "
+                    "share: one share opens nothing, and the OPEN keeps the place",
+                    OPEN_PLACE + 1, Chain(r, OPENINGS).owed("o5/open-1").wires,
+                    Chain(r).absent(3, "o5/absent-3").wires))
+    r = CHAIN[:OPEN_PLACE + 2]
     out.append(case("three-rivals-all-revealing",
-                    "with seat 2's share in, the OPEN and two completing shares each "
-                    "open seat 1's seal: the owed OPEN comes first",
-                    OPEN_PLACE + 1, Chain(r, OPENINGS).owed("o4/open-1").wires,
-                    Chain(r).absent(3, "o4/absent-3").wires,
+                    "with seat 3's share in, the OPEN and two completing shares (seat 2's, "
+                    "a second frame of its own, and seat 0's) each open seat 1's seal: the "
+                    "owed OPEN comes first",
+                    OPEN_PLACE + 2, Chain(r, OPENINGS).owed("o4/open-1").wires,
+                    Chain(r).absent(2, "o4/absent-2").wires,
                     Chain(r).absent(0, "o4/absent-0").wires))
-    out.append(case("open-beats-a-completing-share",
-                    "with seat 2's share in, seat 3's completes the table's opening: both "
-                    "open the same seal, and the owed OPEN comes first",
-                    OPEN_PLACE + 1, Chain(r, OPENINGS).owed("o2/open-1").wires,
-                    Chain(r).absent(3, "o2/absent-3").wires))
+    out.append(case("completing-shares-by-rank",
+                    "with seat 3's share in, seat 0's and seat 2's shares each complete the "
+                    "table's opening: both open the same seal with the same signers' "
+                    "count, and the lower seat's comes first",
+                    OPEN_PLACE + 2, Chain(r).absent(2, "o2/absent-2").wires,
+                    Chain(r).absent(0, "o2/absent-0").wires))
     return out
 
 

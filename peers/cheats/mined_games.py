@@ -17,12 +17,14 @@ from typing import Any
 from peers.cheats.deck_games import Cheat
 from peers.entropy import Entropy
 from peers.table.selfplay import Table
+from protocol.errors import Violation
 from protocol.frames import MessageType, parse_frame
 from protocol.group import G, L, add
 from protocol.messages import AbsentBody, ChooseBody, OpenBody
 from protocol.seal import Seal, deal, pad, seal_secret
 from protocol.sealed import PLAINTEXT_BYTES, holders_context, sealed_plaintext
 from protocol.seat import SeatView
+from protocol.session import apply_frame
 from protocol.state import Phase, PublicState
 
 #: A 5 x 3 mine for scripted games: lava on B1 r0 c2 (a map file may put lava anywhere).
@@ -103,14 +105,32 @@ def bad_seal(seed: int = 5, seat: int = 2) -> Cheat:
     return Cheat("mined-bad-seal", prefix(t), bad, seat, "seal/share-proof", table=t)
 
 
-def declare(t: Table, seats: Sequence[int]) -> None:
-    """Each of `seats` in turn declares the seat that now owes the next frame absent, until
-    that seat no longer owes it (its seal opened, or it forfeited)."""
+def declare(t: Table, seats: Sequence[int], hold_last: bool = False) -> bytes | None:
+    """`seats`, in that order, declare the seat that now owes the next frame absent, then
+    post their decryption shares as the rules admit them (10.8: against a sealed OPEN,
+    only once t holders have declared), until that seat no longer owes it (its seal
+    opened, or it forfeited). With `hold_last`, the frame that would end the absence is
+    signed but not sent, and returned."""
     due = t.referees[0].awaiting
-    for d in seats:
+    for d in (*seats, *seats):
         if t.referees[0].awaiting != due:
-            return
-        t.deliver(t.agents[d].declare_absent(state(t), t.entropy.bytes(f"declare {d}")))
+            break
+        if not t.agents[d].may_declare(state(t)):
+            continue
+        wire = t.agents[d].declare_absent(state(t), t.entropy.bytes(f"declare {d}"))
+        if hold_last and _ends_absence(t, wire):
+            return wire
+        t.deliver(wire)
+    return None
+
+
+def _ends_absence(t: Table, wire: bytes) -> bool:
+    """Whether the frame ends the declarations under way, or breaks a rule in doing so."""
+    try:
+        after = apply_frame(t.referees[0].game, state(t), parse_frame(wire))
+    except Violation:
+        return True
+    return after.rules_state.absent is None
 
 
 def holders(t: Table, seat: int) -> list[int]:
@@ -122,6 +142,8 @@ def bad_decryption_share(seed: int = 5, seat: int = 3, liar: int = 0) -> Cheat:
     that is not its own: its sender is blamed at once (10.8, 6.6.7)."""
     t = table(seed)
     advance_to(t, owes(Phase.OPEN, seat, 2))
+    others = [h for h in holders(t, seat) if h != liar]
+    declare(t, others[:(len(others) + 1) // 2])     # t - 1: the liar's is the t-th
     s = state(t)
     wire = t.agents[liar].declare_absent(s, t.entropy.bytes("liar"))
     body = AbsentBody.decode(parse_frame(wire).body, liar)
@@ -142,19 +164,16 @@ def sealed_garbage(seed: int = 5, seat: int = 1) -> Cheat:
     t.deliver(t.agents[seat].sign(state(t), MessageType.COMMIT,
                                   seal_of(t, seat, None, bytes(range(32)), garbage).encode()))
     advance_to(t, owes(Phase.OPEN, seat, 2))
-    needed = holders(t, seat)
-    t_needed = len(needed) // 2 + 1
-    declare(t, needed[:t_needed - 1])
-    last = needed[t_needed - 1]
-    bad = t.agents[last].declare_absent(state(t), t.entropy.bytes("last"))
+    bad = declare(t, holders(t, seat), hold_last=True)
+    assert bad is not None
     return Cheat("mined-sealed-garbage", prefix(t), bad, seat, "open/plaintext", table=t)
 
 
 def withheld_open(seed: int = 5, seat: int = 3, stage: int = 3,
                   declarers: Sequence[int] | None = None) -> tuple[Table, bytes]:
     """The seat seals its orders in `stage` but never opens them; once its deadline passes
-    the other seats declare it absent, each with its decryption share, and the first
-    majority of them opens its seal: the orders count, and the game goes on to the end.
+    the other seats declare it absent and then post their decryption shares, and the
+    first majority of the shares opens its seal: the orders count, and the game goes on to the end.
     Returns the table at the end and the late OPEN the seat would have sent."""
     t = table(seed)
     advance_to(t, owes(Phase.OPEN, seat, stage))

@@ -2,7 +2,7 @@
 
 Only simultaneous games declare absence: a seat that owes a KEY, COMMIT or OPEN past the
 timeout may be declared absent by any other eligible seat, in any order (against a sealed
-OPEN, each declaration carries the declarer's decryption share). Every eligible seat
+OPEN, once t holders have declared, each posts its decryption share at once). Every eligible seat
 declares once the owing seat has been silent for the whole timeout by its own clock, so
 that one seat declaring too early cannot make the others act on a seat still in time;
 the eligible seats are staggered by a fraction of the timeout, counted from the seat
@@ -21,6 +21,8 @@ from protocol.seat import SeatAgent
 ANSWERED = (MessageType.KEY, MessageType.COMMIT, MessageType.OPEN)
 #: The stagger between two eligible declarers, as a fraction of the timeout.
 STAGGER = 0.5
+#: The stagger between two holders posting their decryption shares, likewise.
+SHARE_STAGGER = 0.1
 
 
 class AbsenceClock:
@@ -30,6 +32,8 @@ class AbsenceClock:
         self.timeout = move_timeout
         # (stage, seat, type) -> when this seat first saw that seat owe that frame.
         self.silent_since: dict[tuple[int, int, MessageType], float] = {}
+        # The same key -> when this seat first saw t holders declare it (10.8).
+        self.sharing_since: dict[tuple[int, int, MessageType], float] = {}
 
     def _key(self, ref: Referee) -> tuple[int, int, MessageType] | None:
         due = ref.awaiting
@@ -59,8 +63,13 @@ class AbsenceClock:
         key = self._key(ref)
         if key is None or not agent.may_declare(ref.state):
             return None
-        since = self.silent_since.setdefault(key, time.monotonic())
         slot = self.eligible(ref).index(agent.seat)
+        if agent.shares_now(ref.state):
+            # t holders have declared, so the deadline has passed: the shares only complete
+            # what they agreed on, a short stagger apart so that holders rarely race.
+            since = self.sharing_since.setdefault(key, time.monotonic())
+            return since + self.timeout * SHARE_STAGGER * slot - time.monotonic()
+        since = self.silent_since.setdefault(key, time.monotonic())
         return since + self.timeout * (1 + STAGGER * slot) - time.monotonic()
 
     def give_up_in(self, ref: Referee) -> float | None:

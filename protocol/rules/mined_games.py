@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..errors import EncodingError, LocalError
 from ..tiles import DOUBLE_SIX, Tile, TileSet
-from .base import DealPlan, Outcome, ParamValue, RuleViolation, SimultaneousRules
+from .base import DealPlan, Outcome, ParamValue, RuleViolation
 from .mined_map import MAX_SIDE, MIN_SIDE, parse_map
 from .mined_round import Miner, Orders, RoundReport, parse_orders
 from .mined_stage import MinedOutcome, resolve_stage
@@ -32,6 +32,7 @@ from .mined_state import (
     state_from_json,
     state_to_json,
 )
+from .simultaneous import Carries, SimultaneousRules
 
 NAME = "mined-games"
 DEFAULT_SIDE = 7
@@ -224,10 +225,11 @@ class MinedGamesRules:
                        stage: int, share: bytes | None = None) -> MinedState:
         """`declarer` says `seat`, which owes the next KEY, COMMIT or OPEN of `stage`, missed
         its deadline (section 8, D16, D19, D20). Against a sealed OPEN the declarer is a
-        holder of the seal and `share` its decryption share, which the session checked;
-        the session opens the seal once enough are in (`opened_by`). Otherwise, once a
-        majority of the other living seats has declared, `seat` forfeits: it is dead, and
-        the stage goes on without it."""
+        holder of the seal, and `share` its decryption share (which the session checks),
+        as `admits` allows: none until t holders have declared, then each holder's once;
+        the session opens the seal once t shares are in. Otherwise, once a majority of
+        the other living seats has declared, `seat` forfeits: it is dead, and the stage
+        goes on without it."""
         due = self.due(state)
         if due is None or due[0] == "choose" or seat != due[1] or stage != state.stage:
             owing = "no seat owes" if due is None or due[0] == "choose" else \
@@ -235,23 +237,26 @@ class MinedGamesRules:
             raise RuleViolation("absent/wrong-seat", f"{owing} the next frame of stage "
                                 f"{state.stage}; the declaration names seat {seat} in stage "
                                 f"{stage}")
-        sealed = self.sealed(state, seat)
         eligible = self.declarers(state, seat)
-        before = state.absent[1] if state.absent is not None else ()
-        if declarer not in eligible or any(d == declarer for d, _ in before):
+        carries = state.admits(seat, declarer)
+        if carries is None:
             raise RuleViolation("absent/declarer", f"seat {declarer} may not declare seat "
                                 f"{seat} absent: " + (
                                     "it already has" if declarer in eligible else
                                     "only " + _seats(eligible) + " may" if eligible else
                                     "it is the only seat that could, and one seat's word "
                                     "alone makes nobody forfeit"))
-        if (share is not None) != sealed:
-            raise RuleViolation("absent/share", "a declaration against a sealed OPEN carries "
-                                "a decryption share, and only such a declaration does")
-        declared = (*before, (declarer, share))
-        if sealed or len(declared) < majority(len(eligible)):
+        if (share is None and carries is Carries.SHARE) or (
+                share is not None and carries is Carries.NOTHING):
+            raise RuleViolation("absent/share", _SHARE_RULE[carries])
+        declared = (*(state.absent[1] if state.absent is not None else ()), (declarer, share))
+        if self.sealed(state, seat) or len(declared) < majority(len(eligible)):
             return replace(state, absent=(seat, declared))
         return self._forfeit(game_id, state, seat, tuple(sorted(d for d, _ in declared)))
+
+    def admits(self, state: MinedState, seat: int, declarer: int) -> Carries | None:
+        """What an ABSENT of `declarer` against `seat` may carry now (10.8)."""
+        return state.admits(seat, declarer)
 
     def sealed(self, state: MinedState, seat: int) -> bool:
         """Whether the OPEN `seat` owes can be recovered from its seal without it: its seal
@@ -264,10 +269,10 @@ class MinedGamesRules:
 
     def recovered(self, game_id: bytes, state: MinedState, seat: int, orders: Any,
                   nonce: bytes) -> MinedState:
-        """The table opened `seat`'s seal from the declarers' shares (D20): the orders count
-        as if the seat had opened them, and the state records who opened it."""
+        """The table opened `seat`'s seal from the holders' shares (D20): the orders count
+        as if the seat had opened them, and the state records whose shares opened it."""
         assert state.absent is not None and state.absent[0] == seat
-        openers = tuple(sorted(d for d, _ in state.absent[1]))
+        openers = tuple(sorted(d for d, share in state.absent[1] if share is not None))
         state = replace(state, withheld=(*state.withheld, (seat, state.stage, openers)))
         return self.open(game_id, state, seat, orders, nonce)
 
@@ -326,6 +331,15 @@ def majority(m: int) -> int:
     """t = m // 2 + 1 of m seats (10.8): the declarations a forfeit needs, and the shares
     that open a seal of m holders."""
     return m // 2 + 1
+
+
+_SHARE_RULE = {
+    Carries.NOTHING: "a declaration carries a decryption share only against a sealed OPEN, "
+                     "and there only once t holders have declared (the t-th may carry its "
+                     "own)",
+    Carries.SHARE: "once t holders have declared a sealed OPEN absent, an ABSENT only "
+                   "posts its signer's decryption share",
+}
 
 
 def _seats(seats: list[int]) -> str:

@@ -10,7 +10,7 @@ against the state (4.2); `state_from_json` refuses any state that
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..errors import DealerlessError, EncodingError
@@ -29,6 +29,7 @@ from .mined_round import (
     RoundReport,
     check_orders,
 )
+from .simultaneous import Carries
 
 SEED_STAGE, START_STAGE = 0, 1
 MAX_ROUNDS = 10
@@ -105,6 +106,27 @@ class MinedState:
         seats = self.holders(seat) if self.sealed(seat) else [
             s for s in self.playing() if s != seat]
         return seats if len(seats) >= 2 else []
+
+    def admits(self, seat: int, declarer: int) -> Carries | None:
+        """What an ABSENT of `declarer` against `seat`, which owes the next frame, may
+        carry now (10.8), or None if it may send none. Against a KEY or COMMIT each
+        declarer declares once, with no share. Against a sealed OPEN the declarations
+        carry no share until t are in (the t-th may carry its own), and then each holder
+        posts its share once: a minority's branch kept back from before the stage's OPENs
+        then never holds a share, however many the table's branch has disclosed."""
+        eligible = self.declarers(seat)
+        if declarer not in eligible:
+            return None
+        entries = self.absent[1] if self.absent is not None else ()
+        declared = {d for d, _ in entries}
+        if not self.sealed(seat):
+            return None if declarer in declared else Carries.NOTHING
+        t = len(eligible) // 2 + 1
+        if len(declared) < t:
+            return None if declarer in declared else (
+                Carries.EITHER if len(declared) == t - 1 else Carries.NOTHING)
+        return None if any(d == declarer and s is not None for d, s in entries) \
+            else Carries.SHARE
 
     @property
     def hand_counts(self) -> tuple[int, ...]:
@@ -277,22 +299,27 @@ def _from_json(obj: object, seats: int, width: int, height: int, map_text: str,
 
 
 def _check_absent(state: MinedState, absent: tuple[int, tuple[Declaration, ...]]) -> None:
-    """A declaration under way names a living seat that owes a frame of the stage; against a
-    withheld OPEN every declarer holds a share of its seal and left one (10.8)."""
+    """A declaration under way names a living seat that owes a frame of the stage, and
+    each of its frames was admitted in turn (10.8): it is not complete yet."""
     who, by = absent
-    declarers = [d for d, _ in by]
     living = state.playing()
     owing = next((s for have in (state.keys, state.commits, state.nonces) for s in living
                   if have[s] is None), None)
-    assert who == owing and state.end is None
-    assert len(set(declarers)) == len(declarers) and who not in declarers
-    sealed = state.sealed(who)
-    eligible = state.declarers(who)
-    assert 0 < len(by) < len(eligible) // 2 + 1     # complete declarations take effect
-    for d, share in by:
-        assert (share is not None) == sealed and d in eligible
+    assert who == owing and state.end is None and by
+    so_far = replace(state, absent=None)
+    for i, (d, share) in enumerate(by):
+        carries = so_far.admits(who, d)
+        assert carries is not None and (
+            share is None if carries is Carries.NOTHING else
+            share is not None if carries is Carries.SHARE else True)
         if share is not None:
             decode_point(share)
+        so_far = replace(state, absent=(who, by[:i + 1]))
+    t = len(state.declarers(who)) // 2 + 1
+    if state.sealed(who):                           # t shares open the seal
+        assert sum(share is not None for _, share in by) < t
+    else:                                           # a majority completes a forfeit
+        assert len(by) < t
 
 
 def _miner(obj: object, mine: MineMap | None) -> Miner:

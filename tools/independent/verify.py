@@ -92,6 +92,15 @@ def judge_evidence(g: Game, accepted: list[Frame], wire: bytes) -> Violation:
     return bad("the evidence proves nothing")
 
 
+def absent_text(seat: int, body: list[Any], absent_before: Any) -> str:
+    """11.1 moves: an ABSENT, by whether its seat had declared already and its share."""
+    who, stage = body[0], body[1]
+    if absent_before is not None and seat in [d for d, _ in absent_before[1]]:
+        return f"posts its share of seat {who}'s seal in stage {stage}"
+    share = " with its share" if len(body) == 3 and body[2] is not None else ""
+    return f"declares seat {who} absent in stage {stage}{share}"
+
+
 def verify(data: bytes) -> Verdict:
     tr, err, game = parse_transcript(data)                                   # 1
     if tr is None:
@@ -103,6 +112,7 @@ def verify(data: bytes) -> Verdict:
     accepted: list[Frame] = []
     for wire in tr.frames:                                                   # 3
         before = st.hash()
+        absent_before = getattr(st.rules, "absent", None)
         try:
             st, fr = step(g, st, wire)
         except Violation as vio:  # any failure ends the replay, authenticated or not [D9]
@@ -117,7 +127,7 @@ def verify(data: bytes) -> Verdict:
             verdict.moves.append({"frame": fr.seq, "seat": fr.seat, "move": move.text()})
         elif fr.type in (9, 10, 11):   # 11.1 moves of mined-games
             text = (orders_text(st.rules.last_orders) if fr.type == 9 else
-                    f"declares seat {fr.body[0]} absent in stage {fr.body[1]}"
+                    absent_text(fr.seat, fr.body, absent_before)
                     if fr.type == 10 else f"names seat {fr.body[0]} the elimination candidate")
             if fr.type == 10 and st.rules.opened_now:   # this declaration opened a seal
                 seats = ", ".join(str(d) for d in st.rules.withheld[-1][2])

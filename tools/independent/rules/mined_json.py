@@ -10,7 +10,7 @@ from independent.errors import RuleError, SpecError, fail_rule
 from independent.group.ops import decode_point
 from independent.rules.mined_games import MinedGames
 from independent.rules.mined_map import KIND, WEIGHTS, Miner, State, map_text, parse_map
-from independent.rules.mined_seals import holders, majority, sealed
+from independent.rules.mined_seals import holders, majority, may_carry, sealed
 from independent.wire.msgpack_lib import pack, unpack
 
 ENDS = ("every miner is dead", "a miner died", "no resource is reachable")
@@ -224,19 +224,23 @@ def state_from_json(rules: MinedGames, obj: Any) -> State:
         eligible = holders(st, who) if is_sealed else [s for s in living if s != who]
         if len(eligible) < 2:   # 10.8: nobody declares when only one seat could
             eligible = []
-        decl = []
+        decl: list[Any] = []
         for x in arr(ab[1]):
             d, share = arr(x, 2)
             integer(d, 0, k - 1)
-            need(d in eligible and d not in [e for e, _ in decl], "absent: a declarer")
-            need((share is not None) == is_sealed, "absent: a share where none belongs")
+            allowed = may_carry(eligible, is_sealed, decl, d)
+            need(allowed is not None, "absent: a declarer")
+            need(allowed is not None and (share is not None) in allowed,
+                 "absent: a share where none belongs, or none where one must be")
             if share is not None:
                 try:
                     decode_point(hex32(share) or b"")
                 except SpecError:
                     need(False, "absent: a share that is not a point")
             decl.append([d, share])
-        need(bool(decl) and len(decl) < majority(len(eligible)), "absent: declarations")
+        done = (sum(sh is not None for _, sh in decl) if is_sealed else len(decl)) >= \
+            majority(len(eligible))
+        need(bool(decl) and not done, "absent: declarations")
         st.absent = [who, decl]
     # forfeits (8, D19): a majority of the other living seats, ascending
     gone: list[int] = []

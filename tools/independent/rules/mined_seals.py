@@ -50,6 +50,25 @@ def majority(n: int) -> int:
     return n // 2 + 1
 
 
+def may_carry(eligible: list[int], is_sealed: bool, before: list[Any],
+              declarer: int) -> set[bool] | None:
+    """10.8 "Shares wait for t declarations": the share-presence values an ABSENT of
+    `declarer` may have after the frames `before` ([seat, share or None] in order), or
+    None when it may send no ABSENT at all."""
+    if declarer not in eligible:
+        return None
+    seats = {d for d, _ in before}
+    if not is_sealed:
+        return None if declarer in seats else {False}
+    t = majority(len(eligible))
+    if len(seats) < t - 1:
+        return None if declarer in seats else {False}
+    if len(seats) == t - 1:
+        return None if declarer in seats else {False, True}
+    posted = {d for d, sh in before if sh is not None}
+    return None if declarer in posted else {True}
+
+
 def on_key(gid: bytes, st: State, seat: int, body: Any) -> None:
     """10.8 share keys: [y, c, z], 6.6.2."""
     if not isinstance(body, list) or len(body) != 3:
@@ -129,10 +148,14 @@ def on_absent(gid: bytes, st: State, declarer: int, body: Any,
     if len(eligible) < 2:   # 10.8: one seat's word alone settles nothing
         eligible = []
     before = st.absent[1] if st.absent is not None else []
-    if declarer not in eligible or any(d == declarer for d, _ in before):
+    allowed = may_carry(eligible, is_sealed, before, declarer)
+    if allowed is None:
         fail_rule("absent/declarer")
-    if (share is not None) != is_sealed:
+    elif (share is not None) not in allowed:
         fail_rule("absent/share")
+    if share is None and is_sealed:     # a declaration before the shares
+        st.absent = [who, [*before, [declarer, None]]]
+        return "pending", None
     if not is_sealed:
         declared = [*before, [declarer, None]]
         if len(declared) < majority(len(eligible)):
@@ -144,12 +167,12 @@ def on_absent(gid: bytes, st: State, declarer: int, body: Any,
     s_d = check_dec(ctx, ys, declarer, share)
     declared = [*before, [declarer, s_d.hex()]]
     st.absent = [who, declared]
-    if len(declared) < ctx.t:
+    posted = {d: bytes.fromhex(h) for d, h in declared if h is not None}
+    if len(posted) < ctx.t:
         return "pending", None
     try:
-        orders, nonce = plaintext_orders(combine(ctx, ct, {d: bytes.fromhex(h)
-                                                           for d, h in declared}))
+        orders, nonce = plaintext_orders(combine(ctx, ct, posted))
     except SpecError as e:
         raise Blame(e.code, who) from None
     st.absent = None
-    return "opened", (orders, nonce, sorted(d for d, _ in declared))
+    return "opened", (orders, nonce, sorted(posted))

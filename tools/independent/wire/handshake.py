@@ -42,9 +42,9 @@ from independent.wire.ed25519 import ed25519_verify
 from independent.wire.msgpack_pure import pack, unpack
 
 #: "Authentication": the prefix of every handshake signature.
-PREFIX = b"dealerless/handshake-signature/6\x00"
+PREFIX = b"dealerless/handshake-signature/7\x00"
 #: "Messages": the peer protocol's own version.
-PEER_VERSION = 6
+PEER_VERSION = 7
 #: "Links": the largest message.
 MAX_MESSAGE = 65_536 + 256
 REASONS = ("full", "seated", "key")
