@@ -12,7 +12,10 @@ knowing the others' orders. Now the owed COMMIT comes before a declaration that
 discloses no more (rule 3), so the declaration never takes the place, the result never
 changes and verify names nobody but d. Also here: the review's variant (a held
 declaration that completes a forfeit begun by another seat, then a fresh seal and a
-share), the two-seat table, and a networked table.
+declaration), the read-then-release plays of the last review (F-A, F-B: a pair reads a
+seal from one honest share, then releases a branch from the commit phase; shares wait
+for t declarations, so that branch holds none), the two-seat table, and a networked
+table.
 The checks go through peers/net/fork.py, the code a networked seat runs.
 """
 
@@ -219,8 +222,9 @@ def completing_declaration_held_back(seed: int) -> list[Frame] | None:
     """Three seats (the review's H1): seat 0 declares the slow seat 1 absent at its COMMIT;
     seat 2 signs the declaration that would complete the forfeit and keeps it. Seat 1's
     late COMMIT comes, seat 2 commits, seat 0 opens. Seat 2 then signs, on its own
-    branch where seat 1 forfeited, a new seal and its share of seat 0's seal, and
-    releases them to a seat holding the table's chain: what that seat takes, if any."""
+    branch where seat 1 forfeited, a new seal and a declaration against seat 0's OPEN
+    (the first of t = 2, so with no share), and releases them to a seat holding the
+    table's chain: what that seat takes, if any."""
     t = mined_cheats.table(seed, 3)
     mined_cheats.advance_to(t, mined_cheats.owes(Phase.COMMIT, 1, 2))
     t.deliver(t.agents[0].declare_absent(mined_cheats.state(t), bytes(32)))
@@ -234,13 +238,13 @@ def completing_declaration_held_back(seed: int) -> list[Frame] | None:
     assert (table.branch(place).opened, table.branch(place).shared) == (1, 0)
     seal = mined_cheats.seal_of(t, 2, t.agents[2]._pending[2][0], bytes([7]) * 32)
     fresh = t.agents[2].sign(after, MessageType.COMMIT, seal.encode())
-    share = t.agents[2].declare_absent(apply_frame(game, after, parse_frame(fresh)),
-                                       bytes(32))
-    return released(table, [held, fresh, share])
+    declared = t.agents[2].declare_absent(apply_frame(game, after, parse_frame(fresh)),
+                                          bytes(32))
+    return released(table, [held, fresh, declared])
 
 
 def test_a_completing_declaration_held_back_never_re_commits_after_an_opening() -> None:
-    """The table opened a seal; the held branch only posts a share (rule 1)."""
+    """The table opened a seal; the held branch opens none (rule 1)."""
     assert [completing_declaration_held_back(seed) for seed in range(4)] == [None] * 4
 
 
@@ -248,7 +252,7 @@ def test_a_completing_declaration_held_back_never_re_commits_after_an_opening() 
 def test_a_completing_declaration_held_back_never_re_commits_in_20_games() -> None:
     assert [completing_declaration_held_back(seed) for seed in range(20)] == [None] * 20
     print("20 of 20 three-seat games: the completing declaration, a fresh seal and a "
-          "share, released after the table's first OPEN, never took the place")
+          "declaration, released after the table's first OPEN, never took the place")
 
 
 def pair_completing_a_forfeit(honest_share: bool) -> list[Frame] | None:
@@ -292,7 +296,7 @@ def pair_completing_a_forfeit(honest_share: bool) -> list[Frame] | None:
 
 
 def test_a_minority_of_two_completing_a_forfeit_never_re_commits_after_openings() -> None:
-    """The review's five-seat pair: two shares never outweigh two opened seals (rule 1)."""
+    """The review's five-seat pair: its branch opens no seal, the table's two (rule 1)."""
     assert pair_completing_a_forfeit(honest_share=False) is None
 
 
@@ -305,7 +309,8 @@ def lowest_seat_completes_an_eviction(others_declared: bool) -> list[Frame] | No
     """Three seats: seat 2 (the last to commit) is slow; seat 1 declares it absent, or not;
     seat 0 (the first to open) signs a declaration and keeps it. Seat 2's COMMIT comes
     and the table takes it. Seat 0 then releases its declaration, its OPEN of the seal
-    it made before the place and its share of seat 1's seal: what the table takes."""
+    it made before the place and its declaration against seat 1's OPEN (no share: the
+    first of t = 2): what the table takes."""
     t = mined_cheats.table(0, 3)
     mined_cheats.advance_to(t, mined_cheats.owes(Phase.COMMIT, 2, 2))
     if others_declared:
