@@ -23,7 +23,7 @@ order the frames came in.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from .errors import Violation
@@ -48,19 +48,25 @@ def rank(frame: Frame) -> tuple[bool, int]:
     return frame.type is MessageType.ABSENT, frame.seat
 
 
-def discloses(frame: Frame, after: PublicState) -> tuple[bool, int] | None:
-    """What the accepted `frame` discloses of a seal, given the state after it (10.8):
-    (True, seat) when it opens that seat's seal (an OPEN, or the share that completes
-    the table's opening: the seal is open in the state after it), (False, seat) when it
-    posts a share of it, None otherwise."""
+#: A seal: (its stage, its committer).
+Seal = tuple[int, int]
+
+
+def discloses(frame: Frame, before: PublicState, after: PublicState
+              ) -> tuple[bool, Seal] | None:
+    """What the accepted `frame` discloses of a seal, given the states around it (10.8):
+    (True, seal) when it opens the seal (an OPEN, or the share that completes the table's
+    opening: the declarations are over in the state after it, even when that opening
+    resolved the stage and the next stage holds no nonce), (False, seal) when it posts a
+    share of it, None otherwise."""
     if frame.type is MessageType.OPEN:
-        return True, frame.seat
+        return True, (before.rules_state.stage, frame.seat)
     if frame.type is not MessageType.ABSENT:
         return None
     body = AbsentBody.decode(frame.body, frame.seat)
     if body.share is None:
         return None
-    return after.rules_state.nonces[body.seat] is not None, body.seat
+    return after.rules_state.absent is None, (body.stage, body.seat)
 
 
 @dataclass(frozen=True)
@@ -78,13 +84,15 @@ class Branch:
     broken: Violation | None = None
 
     @classmethod
-    def of(cls, frames: tuple[Frame, ...], states: Iterable[PublicState],
-           broken: Violation | None = None) -> Branch:
-        """The branch of `frames`, given the state after each."""
-        opened: set[int] = set()
-        shared: set[int] = set()
-        for frame, after in zip(frames, states, strict=True):
-            found = discloses(frame, after)
+    def of(cls, frames: tuple[Frame, ...], before: PublicState,
+           states: Sequence[PublicState], broken: Violation | None = None) -> Branch:
+        """The branch of `frames` on the state `before` the place, given the state after
+        each frame."""
+        opened: set[Seal] = set()
+        shared: set[Seal] = set()
+        priors = (before, *states)[:len(states)]
+        for frame, prior, after in zip(frames, priors, states, strict=True):
+            found = discloses(frame, prior, after)
             if found is not None:
                 (opened if found[0] else shared).add(found[1])
         return cls(frames, len(opened), len(shared - opened),
@@ -134,7 +142,7 @@ def branch(game: Game, before: PublicState, frames: Iterable[Frame],
         kept.append(frame)
         states.append(after)
         state = after
-    return Branch.of(tuple(kept), states, broken)
+    return Branch.of(tuple(kept), before, states, broken)
 
 
 def takes_place(challenger: Branch, held: Branch) -> bool:

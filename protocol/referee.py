@@ -156,7 +156,8 @@ class Referee:
     def branch(self, seq: int) -> Branch:
         """The branch this chain holds from place `seq` (10.8): its frames from there."""
         frames = tuple(self.frames[seq:])
-        return Branch.of(frames, [self.state_before(f.seq + 1) for f in frames])
+        return Branch.of(frames, self.state_before(seq),
+                         [self.state_before(f.seq + 1) for f in frames])
 
     def rewind(self, seq: int) -> list[Frame]:
         """Drop the accepted frames from `seq` on and return them: a rival took place

@@ -402,6 +402,52 @@ def test_a_pair_that_reads_a_seal_never_releases_a_branch_in_20_games() -> None:
           "opener's seal, released its branch, and no honest seat took it")
 
 
+def withheld_last_open_released(seats: int, seed: int) -> list[Frame] | None:
+    """The review's stage-end read: M, the last t - 1 seats, holds back the last OPEN of
+    stage 2 (seat k - 1's); the table opens that seal from shares, which resolves the
+    stage. In stage 3 seat 0 is slow to open; the holders declare (M's members last, the
+    t-th among them) and an honest holder posts its share, with which M reads seat 0's
+    orders. M then releases the held OPEN: taken, it would rewind the table into stage
+    3's commit phase. What an honest seat takes."""
+    t = mined_cheats.table(seed, seats)
+    last = seats - 1
+    mined_cheats.advance_to(t, mined_cheats.owes(Phase.OPEN, last, 2))
+    table = t.referees[0]
+    place = len(table.frames)
+    held = t.agents[last].next_frame(table.state, bytes(32))
+    mined_cheats.declare(t, [s for s in range(seats) if s != last])
+    assert table.state.rules_state.stage == 3 and table.branch(place).opened == 1
+    mined_cheats.advance_to(t, mined_cheats.owes(Phase.OPEN, 0, 3))
+    holders = mined_cheats.holders(t, 0)
+    m = len(holders) // 2
+    pair = holders[len(holders) - m:]             # the last t - 1 holders, M
+    honest = [h for h in holders if h not in pair]
+    for d in (*honest[:len(holders) // 2 + 1 - len(pair)], *pair):    # t declarations
+        t.deliver(t.agents[d].sign(table.state, MessageType.ABSENT, AbsentBody(
+            0, 3).encode()))
+    t.deliver(t.agents[honest[0]].declare_absent(table.state, bytes(32)))  # an honest share
+    assert (table.branch(place).opened, table.branch(place).shared) == (1, 1)
+    return released(t.referees[1], [held])
+
+
+@pytest.mark.parametrize("seats", [3, 4, 5, 8])
+def test_a_held_last_open_never_rewinds_a_table_whose_opening_ended_the_stage(
+        seats: int) -> None:
+    """The opening that ends a stage counts as opened (10.8 "opens a seal"), though the
+    next stage holds no nonce of it: the table's branch ties the held OPEN on rule 1 and
+    wins on rule 2 (its share of seat 0's seal)."""
+    assert [withheld_last_open_released(seats, seed) for seed in range(2)] == [None] * 2
+
+
+@pytest.mark.slow
+def test_a_held_last_open_never_rewinds_a_table_in_20_games() -> None:
+    for seats in (3, 4, 5, 6, 8):
+        assert [withheld_last_open_released(seats, s) for s in range(20)] == [None] * 20
+    print("20 of 20 games at each of 3, 4, 5, 6 and 8 seats: the last OPEN of a stage, "
+          "held back and released after the table opened it and read a seal of the next, "
+          "never took its place")
+
+
 class LateDeclarer(Peer):
     """Seat 4 of a networked table: in the last stage it signs a declaration against the
     seat that owes the COMMIT just before its own, keeps it, stays silent (declaring

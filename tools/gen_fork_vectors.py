@@ -68,19 +68,24 @@ class Chain:
 
 def base_chain() -> tuple[list[bytes], list[dict[int, bytes]]]:
     """KEY 0-3, COMMIT 0-3, OPEN 0, then seat 2's declaration against seat 1's OPEN (no
-    share: t = 2 of its seal's 3 holders) and seat 3's, the t-th, with its share; and what
-    each seat keeps to open its COMMIT."""
+    share: t = 2 of its seal's 3 holders) and seat 3's, the t-th, with its share; seat 2's
+    share, which opens seat 1's seal, and seat 2's OPEN; and what each seat keeps to open
+    its COMMIT."""
     c = Chain([])
     for i in range(9):
         c.owed(f"base/{i}")
         if i == 7:
             openings = [a.openings(c.ref.state) for a in c.agents]
-    return c.absent(2, "base/absent-2").absent(3, "base/absent-3").wires, openings
+    c.absent(2, "base/absent-2").absent(3, "base/absent-3").absent(2, "base/share-2")
+    for agent, kept in zip(c.agents, openings, strict=True):
+        agent.restore_openings(c.ref.state, kept)
+    return c.owed("base/open-2").wires, openings
 
 
 CHAIN, OPENINGS = base_chain()
 COMMIT_PLACE = 5     # seat 1 owes its COMMIT
 OPEN_PLACE = 9       # seat 1 owes its OPEN; seat 2 has declared at 10, seat 3 shared at 11
+LAST_OPEN_PLACE = 13  # seat 3 owes the stage's last OPEN
 
 
 def case(name: str, note: str, place: int, *branches: list[bytes]) -> dict[str, Any]:
@@ -179,6 +184,14 @@ def cases() -> list[dict[str, Any]]:
                     "count, and the lower seat's comes first",
                     OPEN_PLACE + 2, Chain(r).absent(2, "o2/absent-2").wires,
                     Chain(r).absent(0, "o2/absent-0").wires))
+    r = CHAIN[:LAST_OPEN_PLACE]
+    out.append(case("an-opening-that-ends-the-stage",
+                    "seat 3's late OPEN, the stage's last, against the table's opening of "
+                    "its seal from shares, which resolved the stage (the next holds no nonce "
+                    "of it): both opened the seal, and three seats signed the table's branch",
+                    LAST_OPEN_PLACE, Chain(r, OPENINGS).owed("s1/open-3").wires,
+                    Chain(r).absent(0, "s1/absent-0").absent(1, "s1/absent-1")
+                    .absent(2, "s1/share-2").wires))
     return out
 
 

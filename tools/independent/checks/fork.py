@@ -43,19 +43,21 @@ class Branch:
 def replay(g: Game, st: State, wires: list[bytes]) -> Branch:
     """Every frame through 10.5 from `st` (a Violation if one is not valid there). An OPEN
     opens its sender's seal; an ABSENT that carries a decryption share (the third item of
-    its body, 10.8 "Absence") opens the declared seat's seal if that seal is open after
-    it (the table's opening completed), else it shares that seal."""
+    its body, 10.8 "Absence") opens the declared seat's seal if the declarations are
+    over after it (the table's opening completed, whether or not it ended the stage),
+    else it shares that seal. A seal is its stage and its committer."""
     frames: list[Frame] = []
-    opened: set[int] = set()
-    shared: set[int] = set()
+    opened: set[tuple[int, int]] = set()
+    shared: set[tuple[int, int]] = set()
     for wire in wires:
+        stage = st.rules.stage
         st, fr = step(g, st, wire)
         frames.append(fr)
         if fr.type == OPEN:
-            opened.add(fr.seat)
+            opened.add((stage, fr.seat))
         elif fr.type == ABSENT and len(fr.body) == 3:
-            who = fr.body[0]
-            (opened if st.rules.nonces[who] is not None else shared).add(who)
+            seal = (fr.body[1], fr.body[0])
+            (opened if st.rules.absent is None else shared).add(seal)
     return Branch(frames, len(opened), len(shared - opened), len({f.seat for f in frames}))
 
 
