@@ -6,16 +6,15 @@
 
 Two kinds of vectors (spec/11-verify.md 11.3 and 11.4):
 
-- `golden`: for every frame of every golden transcript that has a committed
-  state, the SHA-256 of its dispute package, the state hash a referee holding the
-  chain commits to, and check_step's verdict with that hash. The test suite
-  rebuilds every package from the transcript and compares. For a few small
-  transcripts the package bytes themselves are in `<name>.packages`.
-- `crafted`: packages made to fail one check each, so that every code a step can
-  report is expected by some vector: frames that break each check of 10.5 and
-  each body rule of 8.5, moves the rules refuse (found by trying every move a seat
-  can open at every turn of seeded games), and packages that are unusable (11.4
-  rules 1 to 8).
+- `golden`: for every frame of every golden transcript that has a committed state, the
+  SHA-256 of its dispute package, the state hash a referee holding the chain commits to,
+  and check_step's verdict with that hash. The test suite rebuilds every package from
+  the transcript and compares. For a few small transcripts the package bytes themselves
+  are in `<name>.packages`.
+- `crafted`: packages made to fail one check each, so that every code a step can report
+  is expected by some vector: frames that break each check of 10.5 and each body rule of
+  8.5, moves the rules refuse (found by trying every move a seat can open at every turn
+  of seeded games), and packages that are unusable (11.4 rules 1 to 8).
 
 A `.packages` file is a sequence of records `u32(len) || package` (u32 big-endian).
 """
@@ -381,7 +380,9 @@ def mined_cases() -> list[Case]:
     stage = c.state.rules_state.stage
     add("COMMIT that is an array of one commitment, not a seal",
         c.frame(1, MessageType.COMMIT, [bytes(32)]))
-    add("ABSENT of four items", c.frame(3, MessageType.ABSENT, [1, stage, None, None]))
+    for name, body in (("ABSENT of four items", [1, stage, None, None]),
+                       ("ABSENT whose third item is nil, not a share", [1, stage, None])):
+        add(name, c.frame(3, MessageType.ABSENT, body))
     add("ABSENT by seat 3 naming seat 2, while seat 1 owes",
         c.frame(3, MessageType.ABSENT, AbsentBody(2, stage).encode()))
     add("ABSENT by seat 1 naming itself", c.frame(1, MessageType.ABSENT,
@@ -398,8 +399,7 @@ def mined_cases() -> list[Case]:
     ctx = holders_context(c.game.game_id, stage, 1, c.state.rules_state.keys)
     add("OPEN of sealed orders naming no action",
         c.frame(1, MessageType.OPEN, OpenBody(seal_secret(ctx, nonce)).encode()))
-    add("OPEN whose secret is not below L",
-        c.frame(1, MessageType.OPEN, [bytes([0xff] * 32)]))
+    add("OPEN whose secret is not below L", c.frame(1, MessageType.OPEN, [bytes([0xff] * 32)]))
     add("OPEN whose secret does not open the seal",
         c.frame(1, MessageType.OPEN, OpenBody(seal_secret(ctx, bytes(32))).encode()))
     early = decryption_share(ctx, stored_seal(bytes(c.state.rules_state.commits[1]), ctx), 0,

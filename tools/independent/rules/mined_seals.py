@@ -133,7 +133,7 @@ def on_absent(gid: bytes, st: State, declarer: int, body: Any,
         if type(x) is not int or not 0 <= x <= hi:
             fail_rule("schema/int")
     share = body[2] if len(body) == 3 else None
-    if share is not None:   # 8.5: the body's third item by 6.6.7 checks 1-2
+    if len(body) == 3:      # 8.5: the body's third item by 6.6.7 checks 1-2 (nil fails)
         if not (isinstance(share, list) and len(share) == 3
                 and all(isinstance(b, bytes) for b in share)):
             fail("seal/shape")
