@@ -402,13 +402,14 @@ def test_a_pair_that_reads_a_seal_never_releases_a_branch_in_20_games() -> None:
           "opener's seal, released its branch, and no honest seat took it")
 
 
-def withheld_last_open_released(seats: int, seed: int) -> list[Frame] | None:
+def withheld_last_open_released(seats: int, seed: int) -> list[Frame] | str | None:
     """The review's stage-end read: M, the last t - 1 seats, holds back the last OPEN of
     stage 2 (seat k - 1's); the table opens that seal from shares, which resolves the
     stage. In stage 3 seat 0 is slow to open; the holders declare (M's members last, the
     t-th among them) and an honest holder posts its share, with which M reads seat 0's
     orders. M then releases the held OPEN: taken, it would rewind the table into stage
-    3's commit phase. What an honest seat takes."""
+    3's commit phase. What an honest seat takes, or "ended" when the game ended with
+    stage 2 (a seat died), so that there is no stage 3."""
     t = mined_cheats.table(seed, seats)
     last = seats - 1
     mined_cheats.advance_to(t, mined_cheats.owes(Phase.OPEN, last, 2))
@@ -416,7 +417,9 @@ def withheld_last_open_released(seats: int, seed: int) -> list[Frame] | None:
     place = len(table.frames)
     held = t.agents[last].next_frame(table.state, bytes(32))
     mined_cheats.declare(t, [s for s in range(seats) if s != last])
-    assert table.state.rules_state.stage == 3 and table.branch(place).opened == 1
+    assert table.branch(place).opened == 1
+    if table.state.rules_state.end is not None:
+        return "ended"
     mined_cheats.advance_to(t, mined_cheats.owes(Phase.OPEN, 0, 3))
     holders = mined_cheats.holders(t, 0)
     m = len(holders) // 2
@@ -436,16 +439,19 @@ def test_a_held_last_open_never_rewinds_a_table_whose_opening_ended_the_stage(
     """The opening that ends a stage counts as opened (10.8 "opens a seal"), though the
     next stage holds no nonce of it: the table's branch ties the held OPEN on rule 1 and
     wins on rule 2 (its share of seat 0's seal)."""
-    assert [withheld_last_open_released(seats, seed) for seed in range(2)] == [None] * 2
+    played = [withheld_last_open_released(seats, seed) for seed in range(4)]
+    assert [r for r in played if r != "ended"][:2] == [None] * 2
 
 
 @pytest.mark.slow
 def test_a_held_last_open_never_rewinds_a_table_in_20_games() -> None:
     for seats in (3, 4, 5, 6, 8):
-        assert [withheld_last_open_released(seats, s) for s in range(20)] == [None] * 20
-    print("20 of 20 games at each of 3, 4, 5, 6 and 8 seats: the last OPEN of a stage, "
-          "held back and released after the table opened it and read a seal of the next, "
-          "never took its place")
+        played = [withheld_last_open_released(seats, s) for s in range(40)]
+        attacked = [r for r in played if r != "ended"]
+        assert len(attacked) >= 20 and attacked == [None] * len(attacked), seats
+        print(f"{len(attacked)} of {len(attacked)} {seats}-seat games (of 40 seeds, the "
+              "others ended with stage 2): the stage's last OPEN, held back and released "
+              "after the table opened it and read a seal of the next, never took its place")
 
 
 class LateDeclarer(Peer):
