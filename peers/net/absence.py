@@ -35,6 +35,13 @@ class AbsenceClock:
         # The same key -> when this seat first saw t holders declare it (10.8).
         self.sharing_since: dict[tuple[int, int, MessageType], float] = {}
 
+    def restart(self) -> None:
+        """Forget every clock: after a rewind silence and the t-th declaration are judged
+        afresh on the new chain, so that this seat never acts at once on a frame it has
+        not seen there."""
+        self.silent_since.clear()
+        self.sharing_since.clear()
+
     def _key(self, ref: Referee) -> tuple[int, int, MessageType] | None:
         due = ref.awaiting
         if not ref.game.simultaneous or due is None or due[1] not in ANSWERED:

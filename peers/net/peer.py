@@ -261,7 +261,7 @@ class Peer:
             self.forks.give_up(store, ref, place)
             # Silence is judged afresh on the new chain: a clock started on the old one
             # would make this seat declare at once a seat whose frame it has not seen.
-            self.absence.silent_since.clear()
+            self.absence.restart()
             for frame in winner:
                 if not self._take(store, ref, frame.wire):
                     break
