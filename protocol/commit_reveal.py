@@ -6,11 +6,11 @@ orders to the other seats (COMMIT), then opens its seal (OPEN); the session chec
 seals, the openings and the decryption shares (spec/06-proofs.md 6.6) and leaves the
 orders to the rules. A seat that stays silent can be declared absent by the other seats
 (ABSENT), in any order: against a missing OPEN a majority of the seal's holders declare,
-then each posts its decryption share, and a majority of the shares opens the seal without
-the seat; against a missing KEY or
-COMMIT a majority makes the seat forfeit. The winner may owe a choice (CHOOSE). The
-session's phase and turn always follow what the rules' `due` says is owed, so a cut
-transcript names the seat that owes, not its declarers.
+then each posts its decryption share, and a majority of the shares opens the seal
+without the seat; against a missing KEY or COMMIT a majority makes the seat forfeit. The
+winner may owe a choice (CHOOSE). The session's phase and turn always follow what the
+rules' `due` says is owed, so a cut transcript names the seat that owes, not its
+declarers.
 """
 
 from __future__ import annotations

@@ -173,8 +173,8 @@ def withheld_open(seed: int = 5, seat: int = 3, stage: int = 3,
                   declarers: Sequence[int] | None = None) -> tuple[Table, bytes]:
     """The seat seals its orders in `stage` but never opens them; once its deadline passes
     the other seats declare it absent and then post their decryption shares, and the
-    first majority of the shares opens its seal: the orders count, and the game goes on to the end.
-    Returns the table at the end and the late OPEN the seat would have sent."""
+    first majority of the shares opens its seal: the orders count, and the game goes on
+    to the end. Returns the table at the end and the late OPEN the seat would have sent."""
     t = table(seed)
     advance_to(t, owes(Phase.OPEN, seat, stage))
     late = t.agents[seat].next_frame(state(t), t.entropy.bytes("late"))

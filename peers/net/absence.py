@@ -1,12 +1,13 @@
 """When a seat declares a silent seat absent (spec/10-session.md 10.8, spec/12-peers.md 12.3).
 
 Only simultaneous games declare absence: a seat that owes a KEY, COMMIT or OPEN past the
-timeout may be declared absent by any other eligible seat, in any order (against a sealed
-OPEN, once t holders have declared, each posts its decryption share at once). Every eligible seat
-declares once the owing seat has been silent for the whole timeout by its own clock, so
-that one seat declaring too early cannot make the others act on a seat still in time;
-the eligible seats are staggered by a fraction of the timeout, counted from the seat
-after the owing one, so that two honest seats rarely race for the same step.
+timeout may be declared absent by any other eligible seat, in any order (against a
+sealed OPEN, once t holders have declared, each posts its decryption share soon after).
+Every eligible seat declares once the owing seat has been silent for the whole timeout
+by its own clock, so that one seat declaring too early cannot make the others act on a
+seat still in time; the eligible seats are staggered by a fraction of the timeout,
+counted from the seat after the owing one, so that two honest seats rarely race for the
+same step.
 """
 
 from __future__ import annotations

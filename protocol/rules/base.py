@@ -12,12 +12,12 @@ tell it what to shuffle and deal; `played_tile` tells it which tile a move
 reveals (and so which deck opening the mover must prove); moves travel as
 their integer id.
 
-Two families add to it. `DrawingRules`: a deck game with a boneyard and forced
-play (10.4). `SimultaneousRules` (simultaneous.py): a game of simultaneous secret orders with no
-deck, run by the session as stages of commit-reveal (10.8); the session only
-ever asks the rules what is owed (`due`) and hands them each commitment,
-opening, declaration of absence and choice. A new rule set of either family
-needs no session code.
+Two families add to it. `DrawingRules`: a deck game with a boneyard and forced play
+(10.4). `SimultaneousRules` (in simultaneous.py): a game of simultaneous secret orders
+with no deck, run by the session as stages of commit-reveal (10.8); the session only
+ever asks the rules what is owed (`due`) and hands them each commitment, opening,
+declaration of absence and choice. A new rule set of either family needs no session
+code.
 """
 
 from __future__ import annotations

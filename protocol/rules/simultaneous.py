@@ -28,8 +28,8 @@ class StageState(Protocol):
 
     @property
     def absent(self) -> tuple[int, tuple[tuple[int, bytes | None], ...]] | None:
-        """(the seat being declared absent, the declarations so far: each the declarer and
-        its decryption share of that seat's seal, or None), or None."""
+        """(the seat being declared absent, its ABSENT frames so far: each its signer and
+        that signer's decryption share of the seat's seal, or None), or None."""
         ...
 
 
