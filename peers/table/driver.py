@@ -103,7 +103,7 @@ NOTES = {
     MessageType.DRAW: "share of the drawn tile verified (only the drawer can open it)",
     MessageType.COMMIT: "seal of secret orders verified (a majority of the others can open it)",
     MessageType.OPEN: "the seal opened, and its orders obey the rules",
-    MessageType.ABSENT: "declaration that the owing seat missed its deadline",
+    MessageType.ABSENT: "the owing seat missed its deadline (any decryption share proven)",
     MessageType.CHOOSE: "the winner named the elimination candidate",
 }
 

@@ -82,9 +82,9 @@ def headline(verdict: Verdict) -> str:
                 "key", "commit", "open"):
             silence += (f" Past that deadline any other seat may sign that seat {seat} is "
                         "absent: " + (
-                            "with a majority of its seal's holders, each giving its "
-                            "decryption share, its seal opens and its orders count as if it "
-                            "had opened them" if message == "open" else
+                            "once a majority of its seal's holders have declared it, they "
+                            "post their decryption shares, its seal opens and its orders "
+                            "count as if it had opened them" if message == "open" else
                             "with a majority of the other living seats, it forfeits")
                         + " (spec/10-session.md 10.8).")
         d = verdict.decided
