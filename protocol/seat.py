@@ -297,7 +297,7 @@ class SeatAgent:
 
     def shares_now(self, state: PublicState) -> bool:
         """Whether this seat's ABSENT now would post its decryption share because t
-        holders have declared (10.8): it sends that at once, with no deadline to wait."""
+        holders have declared (10.8): the deadline has passed, so it sends that soon."""
         return self._carries(state) is Carries.SHARE
 
     def _carries(self, state: PublicState) -> Carries | None:

@@ -29,6 +29,7 @@ from .mined_state import (
     MinedState,
     check_stage_orders,
     decode_stage_orders,
+    majority,
     state_from_json,
     state_to_json,
 )
@@ -246,8 +247,7 @@ class MinedGamesRules:
                                     "only " + _seats(eligible) + " may" if eligible else
                                     "it is the only seat that could, and one seat's word "
                                     "alone makes nobody forfeit"))
-        if (share is None and carries is Carries.SHARE) or (
-                share is not None and carries is Carries.NOTHING):
+        if not carries.allows(share):
             raise RuleViolation("absent/share", _SHARE_RULE[carries])
         declared = (*(state.absent[1] if state.absent is not None else ()), (declarer, share))
         if self.sealed(state, seat) or len(declared) < majority(len(eligible)):
@@ -325,12 +325,6 @@ class MinedGamesRules:
 
     def state_from_json(self, obj: object) -> MinedState:
         return state_from_json(obj, self.seats, self.width, self.height, self.map, self.rounds)
-
-
-def majority(m: int) -> int:
-    """t = m // 2 + 1 of m seats (10.8): the declarations a forfeit needs, and the shares
-    that open a seal of m holders."""
-    return m // 2 + 1
 
 
 _SHARE_RULE = {

@@ -121,7 +121,7 @@ class MinedState:
         declared = {d for d, _ in entries}
         if not self.sealed(seat):
             return None if declarer in declared else Carries.NOTHING
-        t = len(eligible) // 2 + 1
+        t = majority(len(eligible))
         if len(declared) < t:
             return None if declarer in declared else (
                 Carries.EITHER if len(declared) == t - 1 else Carries.NOTHING)
@@ -298,6 +298,12 @@ def _from_json(obj: object, seats: int, width: int, height: int, map_text: str,
     return state
 
 
+def majority(m: int) -> int:
+    """t = m // 2 + 1 of m seats (10.8): the declarations a forfeit needs, and the shares
+    that open a seal of m holders."""
+    return m // 2 + 1
+
+
 def _check_absent(state: MinedState, absent: tuple[int, tuple[Declaration, ...]]) -> None:
     """A declaration under way names a living seat that owes a frame of the stage, and
     each of its frames was admitted in turn (10.8): it is not complete yet."""
@@ -309,13 +315,11 @@ def _check_absent(state: MinedState, absent: tuple[int, tuple[Declaration, ...]]
     so_far = replace(state, absent=None)
     for i, (d, share) in enumerate(by):
         carries = so_far.admits(who, d)
-        assert carries is not None and (
-            share is None if carries is Carries.NOTHING else
-            share is not None if carries is Carries.SHARE else True)
+        assert carries is not None and carries.allows(share)
         if share is not None:
             decode_point(share)
         so_far = replace(state, absent=(who, by[:i + 1]))
-    t = len(state.declarers(who)) // 2 + 1
+    t = majority(len(state.declarers(who)))
     if state.sealed(who):                           # t shares open the seal
         assert sum(share is not None for _, share in by) < t
     else:                                           # a majority completes a forfeit

@@ -46,6 +46,10 @@ class Carries(Enum):
     EITHER = "its decryption share or none"
     SHARE = "its decryption share"
 
+    def allows(self, share: object) -> bool:
+        """Whether an ABSENT carrying `share` (None: no share) fits."""
+        return self is Carries.EITHER or (share is not None) == (self is Carries.SHARE)
+
 
 StageStateT = TypeVar("StageStateT", bound=StageState)
 
