@@ -24,7 +24,7 @@ linear relations, in the witnesses r and a = r*x_s,
 Soundness: the first relation forces a = r*x_s, received K_j and Q_t are never
 O so r != 0, and K_j != Q_t (byte comparison of canonical encodings) is then
 exactly M_j != P_t. Cost: O(|hand| + |F|) group operations instead of
-O(|hand| * |F|), and a proof of 32*(|hand| + |F| + 3) bytes. The points K_j, Q_t
+O(|hand| * |F|), and a proof of |hand| + |F| elements and three scalars. The points K_j, Q_t
 are outputs of the function P -> r*P on distinct hash-to-point inputs, which
 look random under DDH: the assumption that already hides every hand (ElGamal).
 The spec (6.5.6) gives the full argument.
@@ -39,21 +39,9 @@ from itertools import pairwise
 from .context import Context
 from .elgamal import Ciphertext
 from .errors import EncodingError, LocalError, ProofError
-from .group import (
-    POINT_BYTES,
-    SCALAR_BYTES,
-    G,
-    L,
-    Point,
-    base_mul,
-    decode_point,
-    decode_scalar,
-    mul,
-    point_sum,
-    scalar_bytes,
-    sub,
-)
-from .hashing import Tag, hash_to_scalar, lp, nonce_scalars, require_fresh, u64
+from .groups import Element
+from .suite import Suite
+from .tags import Tag, lp, require_fresh, u64
 from .tiles import Tile, TileSet
 
 #: At most one hand position per tile of the largest set (double-twelve).
@@ -70,8 +58,8 @@ class HandPosition:
     """
 
     position: int
-    c1: Point
-    partial: Point
+    c1: Element
+    partial: Element
 
     def encode(self) -> bytes:
         """u64(j) || c1_j || R_j: 72 bytes."""
@@ -88,8 +76,9 @@ class CannotPlayStatement:
     verifier builds the statement from its own public state.
     """
 
+    suite: Suite
     tile_set: TileSet
-    key: Point
+    key: Element
     hand: tuple[HandPosition, ...]
     forbidden: tuple[Tile, ...]
 
@@ -111,71 +100,72 @@ class CannotPlayStatement:
                              "forbidden tiles must be strictly increasing in canonical order")
 
     @property
-    def forbidden_points(self) -> tuple[Point, ...]:
-        return tuple(self.tile_set.point(t) for t in self.forbidden)
+    def forbidden_points(self) -> tuple[Element, ...]:
+        return tuple(self.tile_set.point(self.suite, t) for t in self.forbidden)
 
     def encode(self, ctx: Context) -> bytes:
         """stmt = ctx || G || Y_s || lp(set) || lp(hand block) || lp(forbidden block)."""
         hand = b"".join(h.encode() for h in self.hand)
         forbidden = b"".join(bytes(t) + p.data
                              for t, p in zip(self.forbidden, self.forbidden_points, strict=True))
-        return (ctx.encode() + G.data + self.key.data + lp(self.tile_set.name.encode())
-                + lp(hand) + lp(forbidden))
+        return (ctx.encode() + self.suite.group.generator.data + self.key.data
+                + lp(self.tile_set.name.encode()) + lp(hand) + lp(forbidden))
 
 
 @dataclass(frozen=True, slots=True)
 class CannotPlayProof:
     """(K_0..K_{h-1}, Q_0..Q_{f-1}, c, z_r, z_a) of spec 6.5.3."""
 
-    blinded_hand: tuple[Point, ...]
+    blinded_hand: tuple[Element, ...]
     """K_j = r*M_j, one per hand position, in statement order."""
-    blinded_forbidden: tuple[Point, ...]
+    blinded_forbidden: tuple[Element, ...]
     """Q_t = r*P_t, one per forbidden tile, in statement order."""
     c: int
     z_r: int
     z_a: int
 
-    def encode(self) -> bytes:
+    def encode(self, suite: Suite) -> bytes:
         """K_0 || .. || K_{h-1} || Q_0 || .. || Q_{f-1} || c || z_r || z_a (spec 6.5.4)."""
         return (b"".join(p.data for p in self.blinded_hand + self.blinded_forbidden)
-                + scalar_bytes(self.c) + scalar_bytes(self.z_r) + scalar_bytes(self.z_a))
+                + b"".join(map(suite.encode_scalar, (self.c, self.z_r, self.z_a))))
 
     @classmethod
     def decode(cls, data: bytes, statement: CannotPlayStatement) -> CannotPlayProof:
         """Strict decoding for the statement's sizes (spec 6.5.4): exact length, then
         every point by 2.3 and every scalar by 2.4, in order."""
         h, f = len(statement.hand), len(statement.forbidden)
-        size = POINT_BYTES * (h + f) + 3 * SCALAR_BYTES
+        suite = statement.suite
+        pw, sw = suite.point_bytes, suite.scalar_bytes
+        size = pw * (h + f) + 3 * sw
         if not isinstance(data, bytes) or len(data) != size:
             raise EncodingError("cannot-play/length",
                                 f"a proof for {h} positions and {f} tiles is {size} bytes")
-        points = tuple(decode_point(data[i:i + POINT_BYTES])
-                       for i in range(0, POINT_BYTES * (h + f), POINT_BYTES))
-        off = POINT_BYTES * (h + f)
-        c, z_r, z_a = (decode_scalar(data[off + i:off + i + SCALAR_BYTES])
-                       for i in range(0, 3 * SCALAR_BYTES, SCALAR_BYTES))
+        off = pw * (h + f)
+        points = tuple(suite.decode_point(data[i:i + pw]) for i in range(0, off, pw))
+        c, z_r, z_a = (suite.decode_scalar(data[off + i:off + i + sw])
+                       for i in range(0, 3 * sw, sw))
         return cls(points[:h], points[h:], c, z_r, z_a)
 
 
-def partial_opening(ct: Ciphertext, other_shares: Sequence[Point]) -> Point:
+def partial_opening(suite: Suite, ct: Ciphertext, other_shares: Sequence[Element]) -> Element:
     """R_j = c2 - sum of the other seats' verified shares (spec 5.6, 6.5.1)."""
-    return sub(ct.c2, point_sum(list(other_shares)))
+    return suite.group.sub(ct.c2, suite.group.sum(other_shares))
 
 
 @dataclass(frozen=True, slots=True)
 class _Commitments:
-    t0: Point
-    t_hand: tuple[Point, ...]
-    u_forbidden: tuple[Point, ...]
+    t0: Element
+    t_hand: tuple[Element, ...]
+    u_forbidden: tuple[Element, ...]
 
 
-def _challenge(statement: CannotPlayStatement, ctx: Context, proof_k: tuple[Point, ...],
-               proof_q: tuple[Point, ...], com: _Commitments) -> int:
+def _challenge(statement: CannotPlayStatement, ctx: Context, proof_k: tuple[Element, ...],
+               proof_q: tuple[Element, ...], com: _Commitments) -> int:
     """c = H_scalar(CANNOT_PLAY, stmt, K block, Q block, T_0, T block, U block)."""
-    return hash_to_scalar(Tag.CANNOT_PLAY, statement.encode(ctx),
-                          b"".join(p.data for p in proof_k), b"".join(p.data for p in proof_q),
-                          com.t0.data, b"".join(p.data for p in com.t_hand),
-                          b"".join(p.data for p in com.u_forbidden))
+    return statement.suite.hash_to_scalar(
+        Tag.CANNOT_PLAY, statement.encode(ctx), b"".join(p.data for p in proof_k),
+        b"".join(p.data for p in proof_q), com.t0.data, b"".join(p.data for p in com.t_hand),
+        b"".join(p.data for p in com.u_forbidden))
 
 
 def prove_cannot_play(secret: int, statement: CannotPlayStatement, ctx: Context,
@@ -187,53 +177,58 @@ def prove_cannot_play(secret: int, statement: CannotPlayStatement, ctx: Context,
     play never gets a proof out of this function.
     """
     require_fresh(fresh)
-    secret %= L
-    if base_mul(secret) != statement.key:
+    g = statement.suite.group
+    secret %= g.order
+    if g.base_mul(secret) != statement.key:
         raise LocalError("cannot-play/witness", "the secret is not the key share's")
     plain = _hand_points(secret, statement)
     forbidden = set(statement.forbidden)
     for h, m in zip(statement.hand, plain, strict=True):
-        held = statement.tile_set.decode(m)
+        held = statement.tile_set.decode(statement.suite, m)
         if held in forbidden:
             raise LocalError("cannot-play/witness",
                              f"position {h.position} holds the forbidden tile {held}")
     return _prove(secret, statement, ctx, fresh, plain)
 
 
-def _hand_points(secret: int, statement: CannotPlayStatement) -> tuple[Point, ...]:
+def _hand_points(secret: int, statement: CannotPlayStatement) -> tuple[Element, ...]:
     """M_j = R_j - x_s*c1_j: the prover's own tiles."""
-    return tuple(sub(h.partial, mul(secret, h.c1)) for h in statement.hand)
+    g = statement.suite.group
+    return tuple(g.sub(h.partial, g.mul(secret, h.c1)) for h in statement.hand)
 
 
 def _prove_unchecked(secret: int, statement: CannotPlayStatement, ctx: Context,
                      fresh: bytes) -> CannotPlayProof:
     """The prover of 6.5.3 without the witness check; tests and vectors use it to
     build the proof of a false claim, which verification must reject."""
-    return _prove(secret % L, statement, ctx, fresh, _hand_points(secret % L, statement))
+    secret %= statement.suite.order
+    return _prove(secret, statement, ctx, fresh, _hand_points(secret, statement))
 
 
 def _prove(secret: int, statement: CannotPlayStatement, ctx: Context, fresh: bytes,
-           plain: tuple[Point, ...]) -> CannotPlayProof:
+           plain: tuple[Element, ...]) -> CannotPlayProof:
     require_fresh(fresh)
+    suite, g = statement.suite, statement.suite.group
     stmt = statement.encode(ctx)
-    r, k_r, k_a = nonce_scalars(Tag.CANNOT_PLAY.value, scalar_bytes(secret), stmt, fresh, 3)
+    r, k_r, k_a = suite.nonce_scalars(Tag.CANNOT_PLAY.value, suite.encode_scalar(secret), stmt,
+                                      fresh, 3)
     if r == 0:  # probability 2^-252; K_j and Q_t would be O
         raise LocalError("cannot-play/nonce", "the blinding scalar r is zero")
-    a = r * secret % L
-    blinded_hand = tuple(mul(r, m) for m in plain)
+    a = r * secret % g.order
+    blinded_hand = tuple(g.mul(r, m) for m in plain)
     points = statement.forbidden_points
-    blinded_forbidden = tuple(mul(r, p) for p in points)
+    blinded_forbidden = tuple(g.mul(r, p) for p in points)
     com = _Commitments(
-        base_mul(k_a - k_r * secret),          # = k_a*G - k_r*Y_s
-        tuple(sub(mul(k_r, h.partial), mul(k_a, h.c1)) for h in statement.hand),
-        tuple(mul(k_r, p) for p in points))
+        g.base_mul(k_a - k_r * secret),          # = k_a*G - k_r*Y_s
+        tuple(g.sub(g.mul(k_r, h.partial), g.mul(k_a, h.c1)) for h in statement.hand),
+        tuple(g.mul(k_r, p) for p in points))
     c = _challenge(statement, ctx, blinded_hand, blinded_forbidden, com)
-    return CannotPlayProof(blinded_hand, blinded_forbidden, c, (k_r + c * r) % L,
-                           (k_a + c * a) % L)
+    return CannotPlayProof(blinded_hand, blinded_forbidden, c, (k_r + c * r) % g.order,
+                           (k_a + c * a) % g.order)
 
 
 def recompute_commitments(statement: CannotPlayStatement,
-                          proof: CannotPlayProof) -> tuple[Point, ...]:
+                          proof: CannotPlayProof) -> tuple[Element, ...]:
     """T_0', T_0'..T_{h-1}', U_0'..U_{f-1}' of spec 6.5.5, in hashed order."""
     com = _recompute(statement, proof)
     return (com.t0, *com.t_hand, *com.u_forbidden)
@@ -243,12 +238,13 @@ def _recompute(statement: CannotPlayStatement, proof: CannotPlayProof) -> _Commi
     if (len(proof.blinded_hand) != len(statement.hand)
             or len(proof.blinded_forbidden) != len(statement.forbidden)):
         raise EncodingError("cannot-play/length", "the proof does not fit the statement")
+    g = statement.suite.group
     c, z_r, z_a = proof.c, proof.z_r, proof.z_a
     return _Commitments(
-        sub(base_mul(z_a), mul(z_r, statement.key)),
-        tuple(sub(sub(mul(z_r, h.partial), mul(z_a, h.c1)), mul(c, k))
+        g.sub(g.base_mul(z_a), g.mul(z_r, statement.key)),
+        tuple(g.sub(g.sub(g.mul(z_r, h.partial), g.mul(z_a, h.c1)), g.mul(c, k))
               for h, k in zip(statement.hand, proof.blinded_hand, strict=True)),
-        tuple(sub(mul(z_r, p), mul(c, q))
+        tuple(g.sub(g.mul(z_r, p), g.mul(c, q))
               for p, q in zip(statement.forbidden_points, proof.blinded_forbidden,
                               strict=True)))
 

@@ -57,9 +57,10 @@ def claim_statement(game: Game, state: PublicState,
             raise Violation("claim/unopened", f"position {p} is not opened to seat {seat}",
                             seat, state.seq)
         hand.append(HandPosition(p, state.deck[p].c1,
-                                 partial_opening(state.deck[p],
+                                 partial_opening(game.suite, state.deck[p],
                                                  [s for s in others if s is not None])))
-    return CannotPlayStatement(game.rules.tile_set, state.key_shares[seat], tuple(hand),
+    return CannotPlayStatement(game.suite, game.rules.tile_set, state.key_shares[seat],
+                               tuple(hand),
                                forbidden)
 
 

@@ -21,7 +21,6 @@ from .canonical import pack
 from .errors import DealerlessError, LocalError, SealError, Violation
 from .frames import Frame, MessageType
 from .game import Game
-from .group import decode_point
 from .messages import AbsentBody, ChooseBody, CommitBody, OpenBody, SealKeyBody
 from .rules.base import RuleViolation
 from .rules.simultaneous import StageState
@@ -53,14 +52,14 @@ def _answering(game: Game, state: PublicState) -> StageState:
 
 def seal_context_of(game: Game, rs: StageState, seat: int) -> SealContext:
     """The context of `seat`'s seal in the current stage (10.8)."""
-    return holders_context(game.game_id, rs.stage, seat, rs.keys)
+    return holders_context(game.suite, game.game_id, rs.stage, seat, rs.keys)
 
 
 def on_seal_key(game: Game, state: PublicState, frame: Frame) -> PublicState:
     """KEY of a simultaneous game: the seat's share key and its proof (10.8, 6.6.2)."""
     rs = _answering(game, state)
-    body = SealKeyBody.decode(frame.body)
-    verify_share_key(body.key, body.proof, game.game_id, frame.seat)
+    body = SealKeyBody.decode(game.suite, frame.body)
+    verify_share_key(game.suite, body.key, body.proof, game.game_id, frame.seat)
     return with_stage(game, state, game.stages.share_key(rs, frame.seat, body.key.data))
 
 
@@ -70,14 +69,15 @@ def on_commit(game: Game, state: PublicState, frame: Frame) -> PublicState:
     ctx = seal_context_of(game, rs, frame.seat)
     body = CommitBody.decode(frame.body, ctx)
     verify_seal(ctx, body.seal)
-    return with_stage(game, state, game.stages.commit(rs, frame.seat, pack(body.encode())))
+    sealed = pack(body.encode(game.suite))
+    return with_stage(game, state, game.stages.commit(rs, frame.seat, sealed))
 
 
 def on_open(game: Game, state: PublicState, frame: Frame) -> PublicState:
     """The seal secret must open the seat's seal to orders that obey the rules (10.8)."""
     rs = _answering(game, state)
     ctx, seal = _seal_of(game, rs, frame.seat)
-    body = OpenBody.decode(frame.body)
+    body = OpenBody.decode(game.suite, frame.body)
     orders, nonce = read_plaintext(open_with_secret(ctx, seal, body.secret), frame.seat)
     rules = game.stages
     decoded = rules.decode_orders(rs, orders)
@@ -93,7 +93,7 @@ def on_absent(game: Game, state: PublicState, frame: Frame) -> PublicState:
     if not game.simultaneous:
         raise DealerlessError("frame/unexpected-type", "only a simultaneous game declares "
                               "absence")
-    body = AbsentBody.decode(frame.body, frame.seat)
+    body = AbsentBody.decode(game.suite, frame.body, frame.seat)
     rules = game.stages
     rs: StageState = state.rules_state
     share = None if body.share is None else body.share.point.data
@@ -126,7 +126,7 @@ def _shares(declared: tuple[tuple[int, bytes | None], ...]) -> int:
 def _recover(ctx: SealContext, seal: Seal,
              declared: tuple[tuple[int, bytes | None], ...]) -> tuple[Any, bytes]:
     """(orders, nonce) of a seal from its holders' checked decryption shares (6.6.8)."""
-    shares = {d: decode_point(s) for d, s in declared if s is not None}
+    shares = {d: ctx.suite.decode_point(s) for d, s in declared if s is not None}
     return read_plaintext(combine(ctx, seal, shares), ctx.committer)
 
 
@@ -136,10 +136,10 @@ def opened_orders(game: Game, before: PublicState, frame: Frame) -> Any:
     rs: StageState = before.rules_state
     if frame.type is MessageType.OPEN:
         ctx, seal = _seal_of(game, rs, frame.seat)
-        secret = OpenBody.decode(frame.body).secret
+        secret = OpenBody.decode(game.suite, frame.body).secret
         return read_plaintext(open_with_secret(ctx, seal, secret), frame.seat)[0]
     if frame.type is MessageType.ABSENT:
-        body = AbsentBody.decode(frame.body, frame.seat)
+        body = AbsentBody.decode(game.suite, frame.body, frame.seat)
         before_shares = rs.absent[1] if rs.absent is not None else ()
         if body.share is not None:
             ctx, seal = _seal_of(game, rs, body.seat)

@@ -5,19 +5,22 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .errors import LocalError
-from .hashing import u64
+from .suite import Suite
+from .tags import u64
 
 GAME_ID_BYTES = 32
 
 
 @dataclass(frozen=True, slots=True)
 class Context:
-    """Where a proof belongs: the game, the protocol step and the proving seat.
+    """Where a proof belongs: the game, the protocol step and the proving seat; and the
+    suite the game is played in, which the game id binds.
 
     A proof made for one context never verifies under another, so a proof
     cannot be replayed into another game, another step or for another seat.
     """
 
+    suite: Suite
     game_id: bytes
     step: int
     seat: int

@@ -16,7 +16,7 @@ from .context import Context
 from .dleq import DleqProof, prove_dleq, verify_dleq
 from .elgamal import Ciphertext
 from .errors import DeckError, LocalError
-from .group import G, Point, add, mul, point_sum, sub
+from .groups import Element
 from .shuffle import (
     Deck,
     ShuffleProof,
@@ -25,25 +25,26 @@ from .shuffle import (
     prove_shuffle,
     shuffle_hedge,
 )
+from .suite import Suite
 from .tiles import Tile, TileSet
 
 MIN_SEATS = 2
 MAX_SEATS = 8
 
 
-def joint_key(keys: Sequence[Point]) -> Point:
+def joint_key(suite: Suite, keys: Sequence[Element]) -> Element:
     """Y = sum Y_i over 2..8 key shares; never the identity (spec/05-deck.md 5.3)."""
     if not MIN_SEATS <= len(keys) <= MAX_SEATS:
         raise LocalError("deck/seats", f"a game has {MIN_SEATS} to {MAX_SEATS} seats")
-    y = point_sum(list(keys))
-    if y.is_identity:
+    y = suite.group.sum(keys)
+    if y == suite.group.identity:
         # Only possible if the shares cancel, which a Schnorr-proven set of keys
         # cannot do by accident; refusing it keeps every tile from being public.
         raise DeckError("deck/joint-key-identity", "the joint key is the identity")
     return y
 
 
-def initial_deck(ts: TileSet, tiles: Sequence[Tile], key: Point) -> Deck:
+def initial_deck(suite: Suite, ts: TileSet, tiles: Sequence[Tile], key: Element) -> Deck:
     """(G, M_t + Y) for each tile, in the given order (spec/05-deck.md 5.4).
 
     The randomness is the public value 1, since (identity, M_t) would not be a
@@ -51,10 +52,11 @@ def initial_deck(ts: TileSet, tiles: Sequence[Tile], key: Point) -> Deck:
     """
     if len(set(tiles)) != len(tiles) or not tiles:
         raise LocalError("deck/tiles", "the deck needs distinct tiles")
-    return tuple(Ciphertext(G, add(ts.point(t), key)) for t in tiles)
+    g = suite.group
+    return tuple(Ciphertext(g.generator, g.add(ts.point(suite, t), key)) for t in tiles)
 
 
-def shuffle_round(deck: Deck, key: Point, ctx: Context, fresh: bytes,
+def shuffle_round(deck: Deck, key: Element, ctx: Context, fresh: bytes,
                   secret: bytes) -> tuple[Deck, ShuffleProof]:
     """One seat's shuffle: permute and re-encrypt `deck`, and prove it.
 
@@ -63,8 +65,8 @@ def shuffle_round(deck: Deck, key: Point, ctx: Context, fresh: bytes,
     seat's `secret`, the context and the deck (7.3); the proof nonces are hedged
     with the witness and the statement (3.4).
     """
-    witness = derive_witness(len(deck), fresh, shuffle_hedge(secret, ctx, deck))
-    out = apply_shuffle(deck, key, witness)
+    witness = derive_witness(ctx.suite, len(deck), fresh, shuffle_hedge(secret, ctx, deck))
+    out = apply_shuffle(ctx.suite, deck, key, witness)
     return out, prove_shuffle(deck, out, key, witness, ctx, fresh)
 
 
@@ -72,7 +74,7 @@ def shuffle_round(deck: Deck, key: Point, ctx: Context, fresh: bytes,
 class DecryptionShare:
     """D_i = x_i*c1 with its DLEQ proof against the seat's key share Y_i."""
 
-    share: Point
+    share: Element
     proof: DleqProof
 
 
@@ -81,16 +83,17 @@ def make_share(secret: int, ct: Ciphertext, ctx: Context, fresh: bytes) -> Decry
     return DecryptionShare(share, proof)
 
 
-def verify_share(key_share: Point, ct: Ciphertext, ds: DecryptionShare, ctx: Context) -> None:
+def verify_share(key_share: Element, ct: Ciphertext, ds: DecryptionShare, ctx: Context) -> None:
     """Raise ProofError unless ds.share = x_i*c1 for the x_i behind key_share."""
     verify_dleq(key_share, ct.c1, ds.share, ds.proof, ctx)
 
 
-def own_share(secret: int, ct: Ciphertext) -> Point:
+def own_share(suite: Suite, secret: int, ct: Ciphertext) -> Element:
     """The share a seat computes privately to finish a private opening."""
-    return mul(secret, ct.c1)
+    return suite.group.mul(secret, ct.c1)
 
 
-def open_tile(ts: TileSet, ct: Ciphertext, shares: Sequence[Point]) -> Tile:
+def open_tile(suite: Suite, ts: TileSet, ct: Ciphertext, shares: Sequence[Element]) -> Tile:
     """M = c2 - sum D_i, decoded to a tile. `shares` must hold one per seat."""
-    return ts.decode(sub(ct.c2, point_sum(list(shares))))
+    g = suite.group
+    return ts.decode(suite, g.sub(ct.c2, g.sum(shares)))

@@ -17,24 +17,25 @@ from .deck import initial_deck, joint_key, open_tile, verify_share
 from .errors import DealerlessError, EncodingError, LocalError
 from .frames import Frame
 from .game import Game
-from .group import Point
-from .hashing import H, Tag
+from .groups import Element
 from .messages import KeyBody, MoveBody, NonceBody, SharesBody, ShuffleBody
 from .rules.base import DrawingRules, Outcome
 from .schnorr import verify_key
 from .shuffle import verify_shuffle
 from .state import BONEYARD, HIDDEN, Phase, PublicState
+from .suite import Suite
+from .tags import Tag
 from .tiles import Tile
 
 
-def commitment(game_id: bytes, seat: int, nonce: bytes) -> bytes:
+def commitment(suite: Suite, game_id: bytes, seat: int, nonce: bytes) -> bytes:
     """The first-player commitment H(COMMIT, game_id, u8 seat, nonce), 32 bytes."""
-    return H(Tag.COMMIT, game_id, bytes([seat]), nonce)[:32]
+    return suite.H(Tag.COMMIT, game_id, bytes([seat]), nonce)[:32]
 
 
-def first_player(game_id: bytes, nonces: tuple[bytes, ...]) -> int:
+def first_player(suite: Suite, game_id: bytes, nonces: tuple[bytes, ...]) -> int:
     """H(FIRST_PLAYER, game_id, nonce_0, ..., nonce_{k-1}) mod k: uniform if one seat is."""
-    return int.from_bytes(H(Tag.FIRST_PLAYER, game_id, *nonces), "big") % len(nonces)
+    return int.from_bytes(suite.H(Tag.FIRST_PLAYER, game_id, *nonces), "big") % len(nonces)
 
 
 def _next_in_order(game: Game, state: PublicState, done: int,
@@ -44,13 +45,14 @@ def _next_in_order(game: Game, state: PublicState, done: int,
 
 
 def on_key(game: Game, state: PublicState, frame: Frame) -> PublicState:
-    body = KeyBody.decode(frame.body)
+    body = KeyBody.decode(game.suite, frame.body)
     verify_key(body.key_share, body.proof, game.ctx(frame))
     state = state.with_(key_shares=(*state.key_shares, body.key_share),
                         commitments=(*state.commitments, body.commitment))
 
     def keys_done() -> PublicState:
-        joint_key(state.key_shares)  # raises deck/joint-key-identity, blamed on the last seat
+        # Raises deck/joint-key-identity, blamed on the last seat.
+        joint_key(game.suite, state.key_shares)
         return state.with_(phase=Phase.NONCES, turn=0)
 
     return _next_in_order(game, state, len(state.key_shares), keys_done)
@@ -58,24 +60,26 @@ def on_key(game: Game, state: PublicState, frame: Frame) -> PublicState:
 
 def on_nonce(game: Game, state: PublicState, frame: Frame) -> PublicState:
     body = NonceBody.decode(frame.body)
-    if commitment(game.game_id, frame.seat, body.nonce) != state.commitments[frame.seat]:
+    if commitment(game.suite, game.game_id, frame.seat,
+                  body.nonce) != state.commitments[frame.seat]:
         raise DealerlessError("nonce/commitment-mismatch",
                               "the nonce does not open the seat's commitment")
     state = state.with_(nonces=(*state.nonces, body.nonce))
 
     def nonces_done() -> PublicState:
         ts = game.rules.tile_set
-        deck = initial_deck(ts, game.deck_tiles, joint_key(state.key_shares))
+        deck = initial_deck(game.suite, ts, game.deck_tiles,
+                            joint_key(game.suite, state.key_shares))
         return state.with_(phase=Phase.SHUFFLE, turn=0, deck=deck,
                            first_player=game.rules.first_player(
-                               first_player(game.game_id, state.nonces)))
+                               first_player(game.suite, game.game_id, state.nonces)))
 
     return _next_in_order(game, state, len(state.nonces), nonces_done)
 
 
 def on_shuffle(game: Game, state: PublicState, frame: Frame) -> PublicState:
-    body = ShuffleBody.decode(frame.body, len(state.deck))
-    verify_shuffle(state.deck, body.deck, joint_key(state.key_shares), body.proof,
+    body = ShuffleBody.decode(game.suite, frame.body, len(state.deck))
+    verify_shuffle(state.deck, body.deck, joint_key(game.suite, state.key_shares), body.proof,
                    game.ctx(frame))
     state = state.with_(deck=body.deck)
     return _next_in_order(game, state, frame.seat + 1,
@@ -83,7 +87,7 @@ def on_shuffle(game: Game, state: PublicState, frame: Frame) -> PublicState:
 
 
 def _with_shares(game: Game, state: PublicState, frame: Frame, body: SharesBody,
-                 expected: list[int], what: str) -> list[list[Point | None]]:
+                 expected: list[int], what: str) -> list[list[Element | None]]:
     """Check that `body` covers exactly `expected` and every share's proof; return shares."""
     if body.positions != expected:
         raise DealerlessError(f"{what}/positions",
@@ -99,7 +103,7 @@ def _with_shares(game: Game, state: PublicState, frame: Frame, body: SharesBody,
 
 def on_deal(game: Game, state: PublicState, frame: Frame) -> PublicState:
     """Seat i publishes its share of every position dealt to another seat (section 10.4)."""
-    body = SharesBody.decode(frame.body)
+    body = SharesBody.decode(game.suite, frame.body)
     expected = [p for p, o in enumerate(state.owners) if o >= 0 and o != frame.seat]
     shares = _with_shares(game, state, frame, body, expected, "deal")
     state = state.with_(shares=tuple(tuple(r) for r in shares))
@@ -114,7 +118,7 @@ def on_deal(game: Game, state: PublicState, frame: Frame) -> PublicState:
 
 
 def on_move(game: Game, state: PublicState, frame: Frame) -> PublicState:
-    body = MoveBody.decode(frame.body)
+    body = MoveBody.decode(game.suite, frame.body)
     rules = game.rules
     try:
         move = rules.move_from_id(body.move_id)
@@ -147,7 +151,8 @@ def on_move(game: Game, state: PublicState, frame: Frame) -> PublicState:
                      game.ctx(frame))
         row = list(state.shares[p])
         row[frame.seat] = body.opening.share.share
-        got = open_tile(rules.tile_set, state.deck[p], [s for s in row if s is not None])
+        got = open_tile(game.suite, rules.tile_set, state.deck[p],
+                        [s for s in row if s is not None])
         if got != tile:
             raise DealerlessError("move/tile-mismatch",
                                   f"position {p} holds {got}, not the {tile} claimed")
@@ -184,7 +189,7 @@ def on_draw(game: Game, state: PublicState, frame: Frame) -> PublicState:
     p = state.drawing
     if p is None:
         raise LocalError("session/state", "no position is being drawn")
-    body = SharesBody.decode(frame.body)
+    body = SharesBody.decode(game.suite, frame.body)
     shares = _with_shares(game, state, frame, body, [p], "draw")
     state = state.with_(shares=tuple(tuple(r) for r in shares))
     drawer = state.owners[p]
@@ -197,7 +202,7 @@ def on_draw(game: Game, state: PublicState, frame: Frame) -> PublicState:
 
 def on_reveal(game: Game, state: PublicState, frame: Frame) -> PublicState:
     """Seat i opens its unplayed positions and adds its share of the hidden ones."""
-    body = SharesBody.decode(frame.body)
+    body = SharesBody.decode(game.suite, frame.body)
     seat = frame.seat
     expected = [p for p, o in enumerate(state.owners)
                 if (o == seat and state.opened[p] is None) or o == HIDDEN]
@@ -205,7 +210,7 @@ def on_reveal(game: Game, state: PublicState, frame: Frame) -> PublicState:
     opened = list(state.opened)
     for p in expected:
         if all(s is not None for s in shares[p]):
-            opened[p] = open_tile(game.rules.tile_set, state.deck[p],
+            opened[p] = open_tile(game.suite, game.rules.tile_set, state.deck[p],
                                   [s for s in shares[p] if s is not None])
     state = state.with_(shares=tuple(tuple(r) for r in shares), opened=tuple(opened))
 

@@ -10,31 +10,38 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .errors import EncodingError
-from .group import POINT_BYTES, Point, add, base_mul, decode_point, mul
-
-CIPHERTEXT_BYTES = 2 * POINT_BYTES
+from .groups import Element
+from .suite import Suite
 
 
 @dataclass(frozen=True, slots=True)
 class Ciphertext:
     """(c1, c2): c1 = r*G, c2 = M + r*Y."""
 
-    c1: Point
-    c2: Point
+    c1: Element
+    c2: Element
 
     def encode(self) -> bytes:
         return self.c1.data + self.c2.data
 
     @classmethod
-    def decode(cls, data: bytes) -> Ciphertext:
-        if not isinstance(data, bytes) or len(data) != CIPHERTEXT_BYTES:
-            raise EncodingError("ciphertext/length", "a ciphertext is exactly 64 bytes")
-        return cls(decode_point(data[:POINT_BYTES]), decode_point(data[POINT_BYTES:]))
+    def decode(cls, suite: Suite, data: bytes) -> Ciphertext:
+        size = ciphertext_bytes(suite)
+        if not isinstance(data, bytes) or len(data) != size:
+            raise EncodingError("ciphertext/length", f"a ciphertext is exactly {size} bytes")
+        half = suite.point_bytes
+        return cls(suite.decode_point(data[:half]), suite.decode_point(data[half:]))
 
 
-def reencrypt(ct: Ciphertext, r: int, joint_key: Point) -> Ciphertext:
+def ciphertext_bytes(suite: Suite) -> int:
+    """Two elements."""
+    return 2 * suite.point_bytes
+
+
+def reencrypt(suite: Suite, ct: Ciphertext, r: int, joint_key: Element) -> Ciphertext:
     """ct + (r*G, r*Y)."""
-    return Ciphertext(add(ct.c1, base_mul(r)), add(ct.c2, mul(r, joint_key)))
+    g = suite.group
+    return Ciphertext(g.add(ct.c1, g.base_mul(r)), g.add(ct.c2, g.mul(r, joint_key)))
 
 
 def encode_deck(deck: tuple[Ciphertext, ...] | list[Ciphertext]) -> bytes:
@@ -42,8 +49,9 @@ def encode_deck(deck: tuple[Ciphertext, ...] | list[Ciphertext]) -> bytes:
     return b"".join(ct.c1.data + ct.c2.data for ct in deck)
 
 
-def decode_deck(data: bytes) -> tuple[Ciphertext, ...]:
-    if not isinstance(data, bytes) or len(data) % CIPHERTEXT_BYTES:
-        raise EncodingError("deck/length", "a deck is a whole number of 64-byte ciphertexts")
-    return tuple(Ciphertext.decode(data[i:i + CIPHERTEXT_BYTES])
-                 for i in range(0, len(data), CIPHERTEXT_BYTES))
+def decode_deck(suite: Suite, data: bytes) -> tuple[Ciphertext, ...]:
+    size = ciphertext_bytes(suite)
+    if not isinstance(data, bytes) or len(data) % size:
+        raise EncodingError("deck/length", f"a deck is a whole number of {size}-byte "
+                            "ciphertexts")
+    return tuple(Ciphertext.decode(suite, data[i:i + size]) for i in range(0, len(data), size))

@@ -32,6 +32,7 @@ from .game import Game
 from .messages import AbsentBody
 from .session import apply_frame
 from .state import PublicState
+from .suite import Suite
 
 
 def rivals(held: Frame, other: Frame) -> bool:
@@ -52,7 +53,7 @@ def rank(frame: Frame) -> tuple[bool, int]:
 Seal = tuple[int, int]
 
 
-def discloses(frame: Frame, before: PublicState, after: PublicState
+def discloses(suite: Suite, frame: Frame, before: PublicState, after: PublicState
               ) -> tuple[bool, Seal] | None:
     """What the accepted `frame` discloses of a seal, given the states around it (10.8):
     (True, seal) when it opens the seal (an OPEN, or the share that completes the table's
@@ -63,7 +64,7 @@ def discloses(frame: Frame, before: PublicState, after: PublicState
         return True, (before.rules_state.stage, frame.seat)
     if frame.type is not MessageType.ABSENT:
         return None
-    body = AbsentBody.decode(frame.body, frame.seat)
+    body = AbsentBody.decode(suite, frame.body, frame.seat)
     if body.share is None:
         return None
     return after.rules_state.absent is None, (body.stage, body.seat)
@@ -84,7 +85,7 @@ class Branch:
     broken: Violation | None = None
 
     @classmethod
-    def of(cls, frames: tuple[Frame, ...], before: PublicState,
+    def of(cls, suite: Suite, frames: tuple[Frame, ...], before: PublicState,
            states: Sequence[PublicState], broken: Violation | None = None) -> Branch:
         """The branch of `frames` on the state `before` the place, given the state after
         each frame."""
@@ -92,7 +93,7 @@ class Branch:
         shared: set[Seal] = set()
         priors = (before, *states)[:len(states)]
         for frame, prior, after in zip(frames, priors, states, strict=True):
-            found = discloses(frame, prior, after)
+            found = discloses(suite, frame, prior, after)
             if found is not None:
                 (opened if found[0] else shared).add(found[1])
         return cls(frames, len(opened), len(shared - opened),
@@ -142,7 +143,7 @@ def branch(game: Game, before: PublicState, frames: Iterable[Frame],
         kept.append(frame)
         states.append(after)
         state = after
-    return Branch.of(tuple(kept), before, states, broken)
+    return Branch.of(game.suite, tuple(kept), before, states, broken)
 
 
 def takes_place(challenger: Branch, held: Branch) -> bool:

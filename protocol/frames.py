@@ -16,14 +16,15 @@ against the seat's identity, the chain, the turn and the body.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import IntEnum
 from typing import Any
 
 from .canonical import as_array, as_bytes, as_int, pack, unpack
 from .errors import EncodingError
-from .hashing import H, Tag
 from .identity import SIGNATURE_BYTES, Identity
+from .suite import Suite
+from .tags import Tag
 from .version import PROTOCOL, check_version
 
 FRAME_VERSION = PROTOCOL
@@ -63,7 +64,8 @@ class MessageType(IntEnum):
 
 @dataclass(frozen=True)
 class Frame:
-    """A parsed frame. `wire` is the exact bytes received, `payload` what was signed."""
+    """A parsed frame. `wire` is the exact bytes received, `payload` what was signed;
+    `suite` is the game's, whose H gives the frame's hash."""
 
     version: int
     game_id: bytes
@@ -76,15 +78,16 @@ class Frame:
     signature: bytes
     payload: bytes
     wire: bytes
+    suite: Suite = field(compare=False, repr=False)
 
     @property
     def hash(self) -> bytes:
         """H(FRAME, wire bytes), first 32 bytes: the next frame's `prev`."""
-        return frame_hash(self.wire)
+        return frame_hash(self.suite, self.wire)
 
 
-def frame_hash(wire: bytes) -> bytes:
-    return H(Tag.FRAME, wire)[:HASH_BYTES]
+def frame_hash(suite: Suite, wire: bytes) -> bytes:
+    return suite.H(Tag.FRAME, wire)[:HASH_BYTES]
 
 
 def signed_message(payload: bytes) -> bytes:
@@ -102,8 +105,9 @@ def build_frame(identity: Identity, game_id: bytes, seq: int, prev: bytes, seat:
     return wire
 
 
-def parse_frame(wire: bytes) -> Frame:
-    """Strictly decode a frame's structure; raises EncodingError (frame/..., msgpack/...)."""
+def parse_frame(wire: bytes, suite: Suite) -> Frame:
+    """Strictly decode a frame's structure; raises EncodingError (frame/..., msgpack/...).
+    `suite` is the game's (it hashes the frame)."""
     outer = as_array(unpack(wire, MAX_FRAME_BYTES), 2, "frame")
     payload = as_bytes(outer[0], "frame payload", max_len=MAX_FRAME_BYTES)
     signature = as_bytes(outer[1], "frame signature", SIGNATURE_BYTES)
@@ -127,4 +131,5 @@ def parse_frame(wire: bytes) -> Frame:
         signature=signature,
         payload=payload,
         wire=wire,
+        suite=suite,
     )

@@ -18,6 +18,7 @@ from .rules.base import RuleSet
 from .rules.simultaneous import SimultaneousRules
 from .setup import GameSetup
 from .state import BONEYARD, HIDDEN, Phase, PublicState, stage_position
+from .suite import Suite
 from .tiles import Tile
 
 
@@ -39,6 +40,10 @@ class Game:
     @property
     def game_id(self) -> bytes:
         return self.setup.game_id
+
+    @property
+    def suite(self) -> Suite:
+        return self.setup.suite
 
     @cached_property
     def simultaneous(self) -> bool:
@@ -97,4 +102,4 @@ class Game:
 
     def ctx(self, frame: Frame) -> Context:
         """Every proof in a frame is bound to (game id, the frame's seq, its sender)."""
-        return Context(self.game_id, frame.seq, frame.seat)
+        return Context(self.suite, self.game_id, frame.seq, frame.seat)

@@ -30,8 +30,8 @@ from typing import Any
 from .canonical import pack
 from .deck import MAX_SEATS
 from .errors import EncodingError
-from .group import Point, decode_point, mul
-from .hashing import H, Tag, hash_to_point, nonce_scalars
+from .groups import Element
+from .hashing import PEER, H, Tag
 from .identity import SIGNATURE_BYTES, Identity, SignatureError, verify_signature
 from .version import PEER_PROTOCOL
 
@@ -87,21 +87,21 @@ def seat_secret(table: bytes, seat: int) -> bytes:
     return H(Tag.INVITE_SEAT, table, bytes([seat]))[:SECRET_BYTES]
 
 
-def pake_generator(secret: bytes, rid: bytes) -> Point:
-    return hash_to_point(Tag.PAKE_GENERATOR, secret, rid)
+def pake_generator(secret: bytes, rid: bytes) -> Element:
+    return PEER.hash_to_point(Tag.PAKE_GENERATOR, secret, rid)
 
 
 def pake_scalar(identity: Identity, rid: bytes, commitment: bytes, seat: int,
                 fresh: bytes) -> int:
     """A seat's fresh exchange scalar for joining seat `seat`, hedged with its own seed
     (3.4; the public part is rid || commitment || u8(seat))."""
-    return nonce_scalars(b"pake", identity.seed, rid + commitment + bytes([seat]), fresh,
-                         1)[0]
+    return PEER.nonce_scalars(b"pake", identity.seed, rid + commitment + bytes([seat]),
+                              fresh, 1)[0]
 
 
 def pake_share(secret: bytes, rid: bytes, scalar: int) -> bytes:
     """Y = y*G, sent in the hello."""
-    return mul(scalar, pake_generator(secret, rid)).data
+    return PEER.group.mul(scalar, pake_generator(secret, rid)).data
 
 
 def pake_confirm(rid: bytes, seat: int, scalar: int, host_share: bytes, join_share: bytes,
@@ -110,7 +110,7 @@ def pake_confirm(rid: bytes, seat: int, scalar: int, host_share: bytes, join_sha
     """The confirmation of the joiner of seat `seat`, as either side computes it from its
     own scalar and the other side's share (`their_share`, validated first: EncodingError
     point/*)."""
-    shared = mul(scalar, decode_point(their_share))
+    shared = PEER.group.mul(scalar, PEER.decode_point(their_share))
     isk = H(Tag.PAKE_KEY, rid, bytes([seat]), host_share, join_share, shared.data)
     return H(Tag.PAKE_CONFIRM, isk, joiner, join_commitment, host_commitment)[:CONFIRM_BYTES]
 

@@ -15,7 +15,8 @@ from nacl.exceptions import BadSignatureError
 from nacl.signing import SigningKey, VerifyKey
 
 from .errors import EncodingError, LocalError
-from .group import OPS, sha512_blocks
+from .groups.edwards25519 import GROUP as EDWARDS25519
+from .groups.ops import OPS, sha512_blocks
 from .hashing import H, Tag
 
 PUBLIC_KEY_BYTES = 32
@@ -38,6 +39,14 @@ class Identity:
 
     def sign(self, message: bytes) -> bytes:
         return SigningKey(self.seed).sign(message).signature
+
+
+def check_public_key(key: bytes) -> None:
+    """EncodingError `point/*` unless `key` is a canonical point of edwards25519's
+    prime-order subgroup (8.2): a key of small or mixed order verifies differently under
+    cofactored and cofactorless Ed25519, and refusing it keeps every port's verdicts the
+    same."""
+    EDWARDS25519.decode(key)
 
 
 class SignatureError(EncodingError):

@@ -61,8 +61,10 @@ def link_of(transcript: bytes) -> str:
     """What the next round's `after` must be: the hash of this round's last frame, hex.
     Only a complete round is followed (11.5), and a complete round has frames; the empty
     text of a round without frames is never a link."""
-    frames = Transcript.decode(transcript).frames
-    return frame_hash(frames[-1]).hex() if frames else ""
+    decoded = Transcript.decode(transcript)
+    if not decoded.frames:
+        return ""
+    return frame_hash(decoded.setup.suite, decoded.frames[-1]).hex()
 
 
 @dataclass(frozen=True)

@@ -12,40 +12,45 @@ from typing import Any
 
 from .canonical import as_array, as_bytes, as_int, as_list
 from .deck import DecryptionShare
-from .dleq import DLEQ_PROOF_BYTES, DleqProof
-from .elgamal import CIPHERTEXT_BYTES, decode_deck, encode_deck
+from .dleq import DleqProof, dleq_proof_bytes
+from .elgamal import ciphertext_bytes, decode_deck, encode_deck
 from .errors import EncodingError
-from .group import POINT_BYTES, SCALAR_BYTES, Point, decode_point, decode_scalar, scalar_bytes
-from .schnorr import SCHNORR_PROOF_BYTES, SchnorrProof
+from .groups import Element
+from .schnorr import SchnorrProof, schnorr_proof_bytes
 from .seal import DecryptionShare as SealShare
 from .seal import Seal, SealContext, SealProof
 from .sealed import decode_seal
 from .shuffle import Deck, ShuffleProof, proof_bytes
+from .suite import Suite
 
 COMMITMENT_BYTES = 32
 NONCE_BYTES = 32
-#: The largest "cannot play" proof: 32 * (hand + forbidden + 3) with hand + forbidden
-#: at most the 91 tiles of double-twelve (spec/06-proofs.md 6.5).
-MAX_CLAIM_BYTES = 32 * (91 + 3)
+
+
+def max_claim_bytes(suite: Suite) -> int:
+    """The largest "cannot play" proof: hand + forbidden elements, at most the 91 tiles of
+    double-twelve, and three scalars (spec/06-proofs.md 6.5)."""
+    return 91 * suite.point_bytes + 3 * suite.scalar_bytes
 
 
 @dataclass(frozen=True, slots=True)
 class KeyBody:
     """KEY: the seat's key share Y_i, its Schnorr proof, and its first-player commitment."""
 
-    key_share: Point
+    key_share: Element
     proof: SchnorrProof
     commitment: bytes
 
-    def encode(self) -> list[Any]:
-        return [self.key_share.data, self.proof.encode(), self.commitment]
+    def encode(self, suite: Suite) -> list[Any]:
+        return [self.key_share.data, self.proof.encode(suite), self.commitment]
 
     @classmethod
-    def decode(cls, obj: Any) -> KeyBody:
+    def decode(cls, suite: Suite, obj: Any) -> KeyBody:
         key, proof, commit = as_array(obj, 3, "key body")
-        return cls(decode_point(as_bytes(key, "key share", max_len=POINT_BYTES + 1)),
-                   SchnorrProof.decode(as_bytes(proof, "key proof",
-                                                max_len=SCHNORR_PROOF_BYTES + 1)),
+        return cls(suite.decode_point(as_bytes(key, "key share",
+                                               max_len=suite.point_bytes + 1)),
+                   SchnorrProof.decode(suite, as_bytes(proof, "key proof",
+                                                       max_len=schnorr_proof_bytes(suite) + 1)),
                    as_bytes(commit, "commitment", COMMITMENT_BYTES))
 
 
@@ -71,18 +76,19 @@ class ShuffleBody:
     deck: Deck
     proof: ShuffleProof
 
-    def encode(self) -> list[Any]:
-        return [encode_deck(self.deck), self.proof.encode()]
+    def encode(self, suite: Suite) -> list[Any]:
+        return [encode_deck(self.deck), self.proof.encode(suite)]
 
     @classmethod
-    def decode(cls, obj: Any, n: int) -> ShuffleBody:
+    def decode(cls, suite: Suite, obj: Any, n: int) -> ShuffleBody:
         deck, proof = as_array(obj, 2, "shuffle body")
         # Each field is read as at most its length plus one byte, like every byte field
         # (8.5); the decoders then check the lengths with their own codes (deck/length,
         # shuffle/length), and only a shorter deck is left for the proof's shuffle/size.
-        return cls(decode_deck(as_bytes(deck, "deck", max_len=n * CIPHERTEXT_BYTES + 1)),
-                   ShuffleProof.decode(as_bytes(proof, "shuffle proof",
-                                                max_len=proof_bytes(n) + 1), n))
+        return cls(decode_deck(suite, as_bytes(deck, "deck",
+                                               max_len=n * ciphertext_bytes(suite) + 1)),
+                   ShuffleProof.decode(suite, as_bytes(proof, "shuffle proof",
+                                                       max_len=proof_bytes(suite, n) + 1), n))
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,20 +98,21 @@ class ShareEntry:
     position: int
     share: DecryptionShare
 
-    def encode(self) -> list[Any]:
-        return [self.position, self.share.share.data, self.share.proof.encode()]
+    def encode(self, suite: Suite) -> list[Any]:
+        return [self.position, self.share.share.data, self.share.proof.encode(suite)]
 
     @classmethod
-    def decode(cls, obj: Any) -> ShareEntry:
+    def decode(cls, suite: Suite, obj: Any) -> ShareEntry:
         position, share, proof = as_array(obj, 3, "share entry")
         return cls(as_int(position, "position", 0, 4095),
-                   decode_share(share, proof))
+                   decode_share(suite, share, proof))
 
 
-def decode_share(share: Any, proof: Any) -> DecryptionShare:
-    return DecryptionShare(decode_point(as_bytes(share, "share", max_len=POINT_BYTES + 1)),
-                           DleqProof.decode(as_bytes(proof, "share proof",
-                                                     max_len=DLEQ_PROOF_BYTES + 1)))
+def decode_share(suite: Suite, share: Any, proof: Any) -> DecryptionShare:
+    return DecryptionShare(
+        suite.decode_point(as_bytes(share, "share", max_len=suite.point_bytes + 1)),
+        DleqProof.decode(suite, as_bytes(proof, "share proof",
+                                         max_len=dleq_proof_bytes(suite) + 1)))
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,12 +121,12 @@ class SharesBody:
 
     entries: tuple[ShareEntry, ...]
 
-    def encode(self) -> list[Any]:
-        return [e.encode() for e in self.entries]
+    def encode(self, suite: Suite) -> list[Any]:
+        return [e.encode(suite) for e in self.entries]
 
     @classmethod
-    def decode(cls, obj: Any) -> SharesBody:
-        entries = tuple(ShareEntry.decode(e) for e in as_list(obj, "shares"))
+    def decode(cls, suite: Suite, obj: Any) -> SharesBody:
+        entries = tuple(ShareEntry.decode(suite, e) for e in as_list(obj, "shares"))
         positions = [e.position for e in entries]
         if positions != sorted(set(positions)):
             raise EncodingError("body/positions", "positions must be strictly ascending")
@@ -144,21 +151,21 @@ class MoveBody:
     claim: bytes | None = None
     """A "cannot play" proof (6.5) when the rules force play and the move is none."""
 
-    def encode(self) -> list[Any]:
-        head = [self.move_id, *(self.opening.encode() if self.opening else (None,) * 3)]
+    def encode(self, suite: Suite) -> list[Any]:
+        head = [self.move_id, *(self.opening.encode(suite) if self.opening else (None,) * 3)]
         return head if self.claim is None else [*head, self.claim]
 
     @classmethod
-    def decode(cls, obj: Any) -> MoveBody:
+    def decode(cls, suite: Suite, obj: Any) -> MoveBody:
         items = as_list(obj, "move body", 5)
         claim = None
         if len(items) == 5:  # a claim is never nil: without one the body has 4 items
-            claim = as_bytes(items[4], "claim", max_len=MAX_CLAIM_BYTES + 1)
+            claim = as_bytes(items[4], "claim", max_len=max_claim_bytes(suite) + 1)
         move_id, position, share, proof = as_array(items[:4], 4, "move body")
         move_id = as_int(move_id, "move id", 0, 1 << 20)
         if position is None and share is None and proof is None:
             return cls(move_id, None, claim)
-        return cls(move_id, ShareEntry.decode([position, share, proof]), claim)
+        return cls(move_id, ShareEntry.decode(suite, [position, share, proof]), claim)
 
 
 @dataclass(frozen=True, slots=True)
@@ -166,18 +173,20 @@ class SealKeyBody:
     """KEY of a simultaneous game: the seat's share key y and its proof of possession
     (spec/10-session.md 10.8, 06-proofs.md 6.6.2)."""
 
-    key: Point
+    key: Element
     proof: SealProof
 
-    def encode(self) -> list[Any]:
-        return [self.key.data, *self.proof.encode()]
+    def encode(self, suite: Suite) -> list[Any]:
+        return [self.key.data, *self.proof.encode(suite)]
 
     @classmethod
-    def decode(cls, obj: Any) -> SealKeyBody:
+    def decode(cls, suite: Suite, obj: Any) -> SealKeyBody:
         key, c, z = as_array(obj, 3, "share key body")
-        return cls(decode_point(as_bytes(key, "share key", max_len=POINT_BYTES + 1)),
-                   SealProof.decode(as_bytes(c, "key proof c", max_len=SCALAR_BYTES + 1),
-                                    as_bytes(z, "key proof z", max_len=SCALAR_BYTES + 1)))
+        width = suite.scalar_bytes + 1
+        return cls(suite.decode_point(as_bytes(key, "share key",
+                                               max_len=suite.point_bytes + 1)),
+                   SealProof.decode(suite, as_bytes(c, "key proof c", max_len=width),
+                                    as_bytes(z, "key proof z", max_len=width)))
 
 
 @dataclass(frozen=True, slots=True)
@@ -186,8 +195,8 @@ class CommitBody:
 
     seal: Seal
 
-    def encode(self) -> list[Any]:
-        return self.seal.encode()
+    def encode(self, suite: Suite) -> list[Any]:
+        return self.seal.encode(suite)
 
     @classmethod
     def decode(cls, obj: Any, ctx: SealContext) -> CommitBody:
@@ -202,13 +211,14 @@ class OpenBody:
 
     secret: int
 
-    def encode(self) -> list[Any]:
-        return [scalar_bytes(self.secret)]
+    def encode(self, suite: Suite) -> list[Any]:
+        return [suite.encode_scalar(self.secret)]
 
     @classmethod
-    def decode(cls, obj: Any) -> OpenBody:
+    def decode(cls, suite: Suite, obj: Any) -> OpenBody:
         (secret,) = as_array(obj, 1, "open body")
-        return cls(decode_scalar(as_bytes(secret, "seal secret", max_len=SCALAR_BYTES + 1)))
+        return cls(suite.decode_scalar(as_bytes(secret, "seal secret",
+                                                max_len=suite.scalar_bytes + 1)))
 
 
 @dataclass(frozen=True, slots=True)
@@ -220,12 +230,12 @@ class AbsentBody:
     stage: int
     share: SealShare | None = None
 
-    def encode(self) -> list[Any]:
+    def encode(self, suite: Suite) -> list[Any]:
         head: list[Any] = [self.seat, self.stage]
-        return head if self.share is None else [*head, self.share.encode()]
+        return head if self.share is None else [*head, self.share.encode(suite)]
 
     @classmethod
-    def decode(cls, obj: Any, sender: int) -> AbsentBody:
+    def decode(cls, suite: Suite, obj: Any, sender: int) -> AbsentBody:
         """Strictly; a decryption share by 6.6.7 checks 1-2, blaming `sender`."""
         items = as_list(obj, "absent body", 3)
         if len(items) < 2:
@@ -235,7 +245,7 @@ class AbsentBody:
         stage = as_int(items[1], "stage", 0, 1 << 16)
         if len(items) == 2:
             return cls(seat, stage)
-        return cls(seat, stage, SealShare.decode(items[2], sender))
+        return cls(seat, stage, SealShare.decode(suite, items[2], sender))
 
 
 @dataclass(frozen=True, slots=True)

@@ -67,7 +67,7 @@ def stage_text(game: Game, before: PublicState, after: PublicState, frame: Frame
     """An accepted OPEN, ABSENT or CHOOSE frame for people (10.8), from the states before
     and after it: the orders an OPEN opened, and the orders a seal the table opened held."""
     if frame.type is MessageType.ABSENT:
-        body = AbsentBody.decode(frame.body, frame.seat)
+        body = AbsentBody.decode(game.suite, frame.body, frame.seat)
         absent = before.rules_state.absent
         if absent is not None and any(d == frame.seat for d, _ in absent[1]):
             text = f"posts its share of seat {body.seat}'s seal in stage {body.stage}"
@@ -156,7 +156,7 @@ class Referee:
     def branch(self, seq: int) -> Branch:
         """The branch this chain holds from place `seq` (10.8): its frames from there."""
         frames = tuple(self.frames[seq:])
-        return Branch.of(frames, self.state_before(seq),
+        return Branch.of(self.game.suite, frames, self.state_before(seq),
                          [self.state_before(f.seq + 1) for f in frames])
 
     def rewind(self, seq: int) -> list[Frame]:
@@ -203,5 +203,6 @@ class Referee:
         if self.game.simultaneous:
             return list(self._stage_moves)
         return [{"frame": f.seq, "seat": f.seat,
-                 "move": rules.move_text(rules.move_from_id(MoveBody.decode(f.body).move_id))}
+                 "move": rules.move_text(rules.move_from_id(
+                     MoveBody.decode(self.game.suite, f.body).move_id))}
                 for f in self.frames if f.type is MessageType.MOVE]

@@ -11,45 +11,54 @@ from dataclasses import dataclass
 
 from .context import Context
 from .errors import EncodingError, ProofError
-from .group import SCALAR_BYTES, G, L, Point, base_mul, decode_scalar, mul, scalar_bytes, sub
-from .hashing import Tag, hash_to_scalar, nonce_scalars
+from .groups import Element
+from .suite import Suite
+from .tags import Tag
 
-SCHNORR_PROOF_BYTES = 2 * SCALAR_BYTES
+
+def schnorr_proof_bytes(suite: Suite) -> int:
+    return 2 * suite.scalar_bytes
 
 
 @dataclass(frozen=True, slots=True)
 class SchnorrProof:
-    """(c, s): challenge c and response s = k + c*x mod L."""
+    """(c, s): challenge c and response s = k + c*x mod the order."""
 
     c: int
     s: int
 
-    def encode(self) -> bytes:
-        return scalar_bytes(self.c) + scalar_bytes(self.s)
+    def encode(self, suite: Suite) -> bytes:
+        return suite.encode_scalar(self.c) + suite.encode_scalar(self.s)
 
     @classmethod
-    def decode(cls, data: bytes) -> SchnorrProof:
-        if not isinstance(data, bytes) or len(data) != SCHNORR_PROOF_BYTES:
-            raise EncodingError("schnorr/length", "a Schnorr proof is exactly 64 bytes")
-        return cls(decode_scalar(data[:32]), decode_scalar(data[32:]))
+    def decode(cls, suite: Suite, data: bytes) -> SchnorrProof:
+        size = schnorr_proof_bytes(suite)
+        if not isinstance(data, bytes) or len(data) != size:
+            raise EncodingError("schnorr/length", f"a Schnorr proof is exactly {size} bytes")
+        half = suite.scalar_bytes
+        return cls(suite.decode_scalar(data[:half]), suite.decode_scalar(data[half:]))
 
 
-def schnorr_challenge(ctx: Context, key: Point, commitment: Point) -> int:
+def schnorr_challenge(ctx: Context, key: Element, commitment: Element) -> int:
     """c = H_scalar(SCHNORR, ctx, G, Y, R)."""
-    return hash_to_scalar(Tag.SCHNORR, ctx.encode(), G.data, key.data, commitment.data)
+    s = ctx.suite
+    return s.hash_to_scalar(Tag.SCHNORR, ctx.encode(), s.group.generator.data, key.data,
+                            commitment.data)
 
 
 def prove_key(secret: int, ctx: Context, fresh: bytes) -> SchnorrProof:
     """Prove knowledge of `secret` = log_G(secret*G) under `ctx`."""
-    key = base_mul(secret)
-    (k,) = nonce_scalars(Tag.SCHNORR.value, scalar_bytes(secret),
-                         ctx.encode() + key.data, fresh, 1)
-    c = schnorr_challenge(ctx, key, base_mul(k))
-    return SchnorrProof(c, (k + c * secret) % L)
+    s = ctx.suite
+    key = s.group.base_mul(secret)
+    (k,) = s.nonce_scalars(Tag.SCHNORR.value, s.encode_scalar(secret),
+                           ctx.encode() + key.data, fresh, 1)
+    c = schnorr_challenge(ctx, key, s.group.base_mul(k))
+    return SchnorrProof(c, (k + c * secret) % s.order)
 
 
-def verify_key(key: Point, proof: SchnorrProof, ctx: Context) -> None:
+def verify_key(key: Element, proof: SchnorrProof, ctx: Context) -> None:
     """Raise ProofError unless `proof` shows knowledge of log_G(key) under `ctx`."""
-    commitment = sub(base_mul(proof.s), mul(proof.c, key))
+    g = ctx.suite.group
+    commitment = g.sub(g.base_mul(proof.s), g.mul(proof.c, key))
     if schnorr_challenge(ctx, key, commitment) != proof.c:
         raise ProofError("schnorr/challenge", "recomputed challenge differs: key proof invalid")

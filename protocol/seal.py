@@ -19,20 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .errors import EncodingError, LocalError, SealError
-from .group import (
-    SCALAR_BYTES,
-    G,
-    L,
-    Point,
-    add,
-    base_mul,
-    decode_point,
-    decode_scalar,
-    mul,
-    point_sum,
-    scalar_bytes,
-)
-from .hashing import H, Tag, hash_to_scalar, nonce_scalars, u64
+from .groups import Element, Group
 from .seal_proofs import (
     SealProof,
     prove_equal_logs,
@@ -42,19 +29,18 @@ from .seal_proofs import (
     share_key,
     verify_share_key,
 )
+from .suite import Suite
+from .tags import Tag, u64
 
-__all__ = ["SEAL_CONTEXT_BYTES", "SEAL_KEY_BYTES", "SEAL_NONCE_BYTES", "DecryptionShare",
+__all__ = ["SEAL_CONTEXT_BYTES", "SEAL_NONCE_BYTES", "DecryptionShare",
            "EncryptedShare", "Seal", "SealContext", "SealProof", "combine", "deal",
            "decode_secret", "decryption_share", "open_with_secret", "pad", "prove_share_key",
            "seal_context", "seal_generator", "seal_secret", "seal_threshold", "share_key",
            "unpad", "verify_decryption_share", "verify_seal", "verify_share_key"]
 
-#: The opening secret s on the wire: one scalar (2.4).
-SEAL_KEY_BYTES = SCALAR_BYTES
 #: The committer's opening nonce, from which every coefficient derives (6.6.3).
 SEAL_NONCE_BYTES = 32
 SEAL_CONTEXT_BYTES = 32
-STREAM_BLOCK = 64
 
 
 def seal_threshold(m: int) -> int:
@@ -66,11 +52,13 @@ def seal_threshold(m: int) -> int:
 
 @dataclass(frozen=True, slots=True)
 class SealContext:
-    """Who seals for whom (6.6.3): `digest` is hashed into every seal hash."""
+    """Who seals for whom (6.6.3), in which suite: `digest` is hashed into every seal
+    hash."""
 
+    suite: Suite
     digest: bytes
     committer: int
-    recipients: tuple[tuple[int, Point], ...]
+    recipients: tuple[tuple[int, Element], ...]
     t: int
 
     @property
@@ -89,8 +77,8 @@ class SealContext:
         raise LocalError("seal/not-recipient", f"seat {seat} is not a recipient of this seal")
 
 
-def seal_context(game_id: bytes, stage: int, seat: int,
-                 recipients: list[tuple[int, Point]]) -> SealContext:
+def seal_context(suite: Suite, game_id: bytes, stage: int, seat: int,
+                 recipients: list[tuple[int, Element]]) -> SealContext:
     """The context of seat `seat`'s seal in `stage` (6.6.3):
     digest = H(SEAL_CONTEXT, game_id, u64 stage, u64 seat, u64 t, u64 j_1 || y_1 || ...)[:32].
     Recipients are (seat, share key) with seats strictly increasing and not the
@@ -104,15 +92,15 @@ def seal_context(game_id: bytes, stage: int, seat: int,
                                             "below 2^64 - 1 and not the committer")
     t = seal_threshold(len(recipients))
     listed = b"".join(u64(r) + y.data for r, y in recipients)
-    digest = H(Tag.SEAL_CONTEXT, game_id, u64(stage), u64(seat), u64(t), listed)
-    return SealContext(digest[:SEAL_CONTEXT_BYTES], seat, tuple(recipients), t)
+    digest = suite.H(Tag.SEAL_CONTEXT, game_id, u64(stage), u64(seat), u64(t), listed)
+    return SealContext(suite, digest[:SEAL_CONTEXT_BYTES], seat, tuple(recipients), t)
 
 
 @dataclass(frozen=True, slots=True)
 class EncryptedShare:
     """Y_e = p(e)*y_e and the proof that log_Hs X_e = log_{y_e} Y_e (6.6.4)."""
 
-    point: Point
+    point: Element
     proof: SealProof
 
 
@@ -120,13 +108,13 @@ class EncryptedShare:
 class Seal:
     """The wire value [commitments, shares, ciphertext] of 6.6.5."""
 
-    commitments: tuple[Point, ...]
+    commitments: tuple[Element, ...]
     shares: tuple[EncryptedShare, ...]
     ciphertext: bytes
 
-    def encode(self) -> list[Any]:
+    def encode(self, suite: Suite) -> list[Any]:
         return [[c.data for c in self.commitments],
-                [[s.point.data, *s.proof.encode()] for s in self.shares], self.ciphertext]
+                [[s.point.data, *s.proof.encode(suite)] for s in self.shares], self.ciphertext]
 
     @classmethod
     def decode(cls, value: Any, ctx: SealContext, size: int) -> Seal:
@@ -156,8 +144,9 @@ class Seal:
             shape(isinstance(entry, list) and len(entry) == 3
                   and all(isinstance(item, bytes) for item in entry),
                   "a share is an array of 3 byte strings")
-        points = tuple(decode_point(c) for c in commits)
-        decoded = [EncryptedShare(decode_point(y), SealProof.decode(c, z))
+        suite = ctx.suite
+        points = tuple(suite.decode_point(c) for c in commits)
+        decoded = [EncryptedShare(suite.decode_point(y), SealProof.decode(suite, c, z))
                    for y, c, z in shares]
         return cls(points, tuple(decoded), text)
 
@@ -165,7 +154,8 @@ class Seal:
 def _coefficients(ctx: SealContext, nonce: bytes) -> list[int]:
     if not isinstance(nonce, bytes) or len(nonce) != SEAL_NONCE_BYTES:
         raise LocalError("seal/nonce", "a seal nonce is exactly 32 bytes")
-    coeffs = [hash_to_scalar(Tag.SEAL_COEFF, ctx.digest, nonce, u64(j)) for j in range(ctx.t)]
+    coeffs = [ctx.suite.hash_to_scalar(Tag.SEAL_COEFF, ctx.digest, nonce, u64(j))
+              for j in range(ctx.t)]
     if 0 in coeffs:  # probability t * 2^-252; a zero C_j would not decode (2.3)
         raise LocalError("seal/zero-coefficient", "a seal coefficient derived to zero")
     return coeffs
@@ -176,51 +166,53 @@ def seal_secret(ctx: SealContext, nonce: bytes) -> int:
     return _coefficients(ctx, nonce)[0]
 
 
-def _keystream_xor(ctx: SealContext, point: Point, data: bytes) -> bytes:
+def _keystream_xor(ctx: SealContext, point: Element, data: bytes) -> bytes:
     """data XOR H(SEAL_STREAM, ctx, S, u64 k) for blocks k = 0, 1, ... (6.6.3)."""
-    stream = b"".join(H(Tag.SEAL_STREAM, ctx.digest, point.data, u64(k))
-                      for k in range(-(-len(data) // STREAM_BLOCK)))
     n = len(data)
-    mixed = int.from_bytes(data, "little") ^ int.from_bytes(stream[:n], "little")
+    stream = ctx.suite.stream(Tag.SEAL_STREAM, n, ctx.digest, point.data)
+    mixed = int.from_bytes(data, "little") ^ int.from_bytes(stream, "little")
     return mixed.to_bytes(n, "little")
 
 
-def _share_statement(ctx: SealContext, e: int, key: Point, commitments: bytes,
-                     share: Point) -> tuple[bytes, ...]:
-    return (ctx.digest, u64(e), seal_generator().data, key.data, commitments, share.data)
+def _share_statement(ctx: SealContext, e: int, key: Element, commitments: bytes,
+                     share: Element) -> tuple[bytes, ...]:
+    return (ctx.digest, u64(e), seal_generator(ctx.suite).data, key.data, commitments,
+            share.data)
 
 
 def deal(ctx: SealContext, nonce: bytes, plaintext: bytes, fresh: bytes) -> Seal:
     """Seal `plaintext` for ctx's recipients (6.6.3, 6.6.4); `nonce` is the committer's
     32-byte secret, `fresh` the proofs' hedging randomness (3.4)."""
     coeffs = _coefficients(ctx, nonce)
-    hs = seal_generator()
-    commitments = tuple(mul(a, hs) for a in coeffs)
+    suite, g = ctx.suite, ctx.suite.group
+    hs = seal_generator(suite)
+    commitments = tuple(g.mul(a, hs) for a in coeffs)
     listed = b"".join(c.data for c in commitments)
     shares = []
     if ctx.share_count:
-        ks = nonce_scalars(Tag.SEAL_SHARE.value, nonce, ctx.digest + listed, fresh, ctx.m)
+        ks = suite.nonce_scalars(Tag.SEAL_SHARE.value, nonce, ctx.digest + listed, fresh, ctx.m)
         for (seat, key), k in zip(ctx.recipients, ks, strict=True):
             e = seat + 1
             value = 0
-            for a in reversed(coeffs):  # Horner: p(e) mod L
-                value = (value * e + a) % L
-            point = mul(value, key)
-            proof = prove_equal_logs(Tag.SEAL_SHARE, _share_statement(ctx, e, key, listed, point),
+            for a in reversed(coeffs):  # Horner: p(e) mod g.order
+                value = (value * e + a) % g.order
+            point = g.mul(value, key)
+            proof = prove_equal_logs(suite, Tag.SEAL_SHARE,
+                                     _share_statement(ctx, e, key, listed, point),
                                      value, (hs, key), k)
             shares.append(EncryptedShare(point, proof))
     return Seal(commitments, tuple(shares),
-                _keystream_xor(ctx, base_mul(coeffs[0]), plaintext))
+                _keystream_xor(ctx, g.base_mul(coeffs[0]), plaintext))
 
 
-def _small_mul(n: int, point: Point) -> Point:
+def _small_mul(g: Group, n: int, point: Element) -> Element:
     """n*P for a small positive n by doubling and adding: a few additions instead of a
     full scalar multiplication (6.6.9)."""
     acc = point
     for bit in bin(n)[3:]:
-        acc = add(acc, acc)
+        acc = g.add(acc, acc)
         if bit == "1":
-            acc = add(acc, point)
+            acc = g.add(acc, point)
     return acc
 
 
@@ -235,23 +227,25 @@ def verify_seal(ctx: SealContext, seal: Seal) -> None:
     _check_counts(ctx, seal)
     if not ctx.share_count:
         return
-    hs = seal_generator()
+    g = ctx.suite.group
+    hs = seal_generator(ctx.suite)
     listed = b"".join(c.data for c in seal.commitments)
     for (seat, key), share in zip(ctx.recipients, seal.shares, strict=True):
         e = seat + 1
         x_e = seal.commitments[-1]
         for c in reversed(seal.commitments[:-1]):
-            x_e = add(_small_mul(e, x_e), c)
-        require_equal_logs(Tag.SEAL_SHARE, _share_statement(ctx, e, key, listed, share.point),
-                           (hs, key), (x_e, share.point), share.proof,
+            x_e = g.add(_small_mul(g, e, x_e), c)
+        require_equal_logs(ctx.suite, Tag.SEAL_SHARE,
+                           _share_statement(ctx, e, key, listed, share.point), (hs, key),
+                           (x_e, share.point), share.proof,
                            SealError("seal/share-proof", f"the share for seat {seat} does not "
                                      f"match seat {ctx.committer}'s commitments", ctx.committer))
 
 
 def decode_secret(ctx: SealContext, data: bytes) -> int:
-    """The opening secret s from its 32 wire bytes (2.4); a failure blames the committer."""
+    """The opening secret s from its wire bytes (2.4); a failure blames the committer."""
     try:
-        return decode_scalar(data)
+        return ctx.suite.decode_scalar(data)
     except EncodingError as exc:
         raise SealError(exc.code, exc.detail, ctx.committer) from None
 
@@ -260,40 +254,43 @@ def open_with_secret(ctx: SealContext, seal: Seal, s: int) -> bytes:
     """The plaintext from the committer's own opening s (6.6.6): s*Hs must be C_0,
     else SealError `seal/opening` blames the committer."""
     _check_counts(ctx, seal)
-    if not 0 <= s < L:
-        raise SealError("scalar/out-of-range", "an opening secret is less than L", ctx.committer)
-    if mul(s, seal_generator()) != seal.commitments[0]:
+    g = ctx.suite.group
+    if not 0 <= s < g.order:
+        raise SealError("scalar/out-of-range", "an opening secret is less than the group "
+                        "order", ctx.committer)
+    if g.mul(s, seal_generator(ctx.suite)) != seal.commitments[0]:
         raise SealError("seal/opening", f"seat {ctx.committer}'s opening secret does not "
                         "open its seal", ctx.committer)
-    return _keystream_xor(ctx, base_mul(s), seal.ciphertext)
+    return _keystream_xor(ctx, g.base_mul(s), seal.ciphertext)
 
 
 @dataclass(frozen=True, slots=True)
 class DecryptionShare:
     """S_e = x_e^-1 * Y_e and the proof that log_B y_e = log_{S_e} Y_e (6.6.7)."""
 
-    point: Point
+    point: Element
     proof: SealProof
 
-    def encode(self) -> list[bytes]:
-        return [self.point.data, *self.proof.encode()]
+    def encode(self, suite: Suite) -> list[bytes]:
+        return [self.point.data, *self.proof.encode(suite)]
 
     @classmethod
-    def decode(cls, value: Any, seat: int) -> DecryptionShare:
+    def decode(cls, suite: Suite, value: Any, seat: int) -> DecryptionShare:
         """Strict [S_e, c, z] (points by 2.3, scalars by 2.4); a failure blames `seat`."""
         if not (isinstance(value, list) and len(value) == 3
                 and all(isinstance(item, bytes) for item in value)):
             raise SealError("seal/shape", "a decryption share is an array of 3 byte strings",
                             seat)
         try:
-            return cls(decode_point(value[0]), SealProof.decode(value[1], value[2]))
+            return cls(suite.decode_point(value[0]), SealProof.decode(suite, value[1], value[2]))
         except EncodingError as exc:
             raise SealError(exc.code, exc.detail, seat) from None
 
 
-def _decrypt_statement(ctx: SealContext, e: int, key: Point, point: Point,
-                       share: Point) -> tuple[bytes, ...]:
-    return (ctx.digest, u64(e), G.data, key.data, point.data, share.data)
+def _decrypt_statement(ctx: SealContext, e: int, key: Element, point: Element,
+                       share: Element) -> tuple[bytes, ...]:
+    return (ctx.digest, u64(e), ctx.suite.group.generator.data, key.data, point.data,
+            share.data)
 
 
 def decryption_share(ctx: SealContext, seal: Seal, seat: int, x: int,
@@ -303,15 +300,16 @@ def decryption_share(ctx: SealContext, seal: Seal, seat: int, x: int,
     if not ctx.share_count:
         raise LocalError("seal/no-shares", "a seal for fewer than 2 recipients has no shares")
     key = ctx.recipients[pos][1]
-    if not 0 < x < L or base_mul(x) != key:
+    suite, g = ctx.suite, ctx.suite.group
+    if not 0 < x < g.order or g.base_mul(x) != key:
         raise LocalError("seal/witness", f"this is not seat {seat}'s seal key")
     share = seal.shares[pos].point
-    point = mul(pow(x, -1, L), share)
-    (k,) = nonce_scalars(Tag.SEAL_DECRYPT.value, scalar_bytes(x),
-                         ctx.digest + u64(seat + 1) + key.data + share.data, fresh, 1)
-    proof = prove_equal_logs(Tag.SEAL_DECRYPT,
+    point = g.mul(pow(x, -1, g.order), share)
+    (k,) = suite.nonce_scalars(Tag.SEAL_DECRYPT.value, suite.encode_scalar(x),
+                               ctx.digest + u64(seat + 1) + key.data + share.data, fresh, 1)
+    proof = prove_equal_logs(suite, Tag.SEAL_DECRYPT,
                              _decrypt_statement(ctx, seat + 1, key, point, share),
-                             x, (G, point), k)
+                             x, (g.generator, point), k)
     return DecryptionShare(point, proof)
 
 
@@ -325,14 +323,14 @@ def verify_decryption_share(ctx: SealContext, seal: Seal, seat: int,
         raise LocalError("seal/no-shares", "a seal for fewer than 2 recipients has no shares")
     key = ctx.recipients[pos][1]
     encrypted = seal.shares[pos].point
-    require_equal_logs(Tag.SEAL_DECRYPT,
+    require_equal_logs(ctx.suite, Tag.SEAL_DECRYPT,
                        _decrypt_statement(ctx, seat + 1, key, share.point, encrypted),
-                       (G, share.point), (key, encrypted), share.proof,
+                       (ctx.suite.group.generator, share.point), (key, encrypted), share.proof,
                        SealError("seal/decryption-proof", f"seat {seat}'s decryption share of "
                                  f"seat {ctx.committer}'s seal does not verify", seat))
 
 
-def combine(ctx: SealContext, seal: Seal, shares: dict[int, Point]) -> bytes:
+def combine(ctx: SealContext, seal: Seal, shares: dict[int, Element]) -> bytes:
     """The plaintext from verified decryption shares (6.6.8): the t lowest seats given
     are combined by Lagrange at 0, S = sum lambda_e S_e. Any t give the same S."""
     _check_counts(ctx, seal)
@@ -343,11 +341,12 @@ def combine(ctx: SealContext, seal: Seal, shares: dict[int, Point]) -> bytes:
     seats = sorted(shares)[:ctx.t]
     for seat in seats:
         ctx.position(seat)
-    return _keystream_xor(ctx, _interpolate({s: shares[s] for s in seats}), seal.ciphertext)
+    return _keystream_xor(ctx, _interpolate(ctx.suite.group, {s: shares[s] for s in seats}),
+                          seal.ciphertext)
 
 
-def _interpolate(shares: dict[int, Point]) -> Point:
-    """sum_e lambda_e * S_e with lambda_e = prod_{f != e} f / (f - e) mod L, at the
+def _interpolate(g: Group, shares: dict[int, Element]) -> Element:
+    """sum_e lambda_e * S_e with lambda_e = prod_{f != e} f / (f - e) mod g.order, at the
     evaluation points e = seat + 1 (6.6.8). One modular inversion serves every
     denominator (Montgomery's trick): an inversion costs about half a V in Python."""
     seats = list(shares)
@@ -357,19 +356,19 @@ def _interpolate(shares: dict[int, Point]) -> Point:
         num, den = 1, 1
         for f in xs:
             if f != e:
-                num = num * f % L
-                den = den * (f - e) % L
+                num = num * f % g.order
+                den = den * (f - e) % g.order
         nums.append(num)
         dens.append(den)
     prefix = [1]
     for den in dens:
-        prefix.append(prefix[-1] * den % L)
-    inv = pow(prefix[-1], -1, L)
+        prefix.append(prefix[-1] * den % g.order)
+    inv = pow(prefix[-1], -1, g.order)
     lambdas = [0] * len(xs)
     for i in reversed(range(len(xs))):
-        lambdas[i] = nums[i] * inv * prefix[i] % L
-        inv = inv * dens[i] % L
-    return point_sum([mul(lam, shares[seat]) for lam, seat in zip(lambdas, seats, strict=True)])
+        lambdas[i] = nums[i] * inv * prefix[i] % g.order
+        inv = inv * dens[i] % g.order
+    return g.sum([g.mul(lam, shares[seat]) for lam, seat in zip(lambdas, seats, strict=True)])
 
 
 def pad(data: bytes, size: int) -> bytes:

@@ -16,8 +16,8 @@ from typing import Any
 
 from .canonical import pack, unpack
 from .errors import DealerlessError, EncodingError, SealError
-from .group import decode_point
 from .seal import Seal, SealContext, seal_context, seal_threshold, unpad
+from .suite import Suite
 
 #: Every sealed plaintext is this long (10.8): u16 length, msgpack([orders, nonce]) of at
 #: most 128 + 35 bytes, zeros. Fixed, so a ciphertext's length tells nothing of the orders.
@@ -28,13 +28,13 @@ NONCE_BYTES = 32
 MAX_ORDERS_BYTES = 128
 
 
-def holders_context(game_id: bytes, stage: int, seat: int,
+def holders_context(suite: Suite, game_id: bytes, stage: int, seat: int,
                     keys: Sequence[bytes | None]) -> SealContext:
     """The context of `seat`'s seal in `stage`: its holders are every other seat with a
     share key, in seat order (10.8). The keys were checked when they were sent."""
-    recipients = [(s, decode_point(y)) for s, y in enumerate(keys)
+    recipients = [(s, suite.decode_point(y)) for s, y in enumerate(keys)
                   if s != seat and y is not None]
-    return seal_context(game_id, stage, seat, recipients)
+    return seal_context(suite, game_id, stage, seat, recipients)
 
 
 def decode_seal(value: Any, ctx: SealContext) -> Seal:
@@ -51,7 +51,7 @@ def stored_seal(data: bytes, ctx: SealContext) -> Seal:
     return decode_seal(value, ctx)
 
 
-def check_seal_bytes(data: bytes, holders: int) -> None:
+def check_seal_bytes(suite: Suite, data: bytes, holders: int) -> None:
     """ValueError unless `data` is the msgpack of a seal's shape for this many holders: a
     state's stored seal (rules/mined-games.md 9). Its points and proofs were checked when
     it was sent; a forged state is refused by shape here and cannot crash a later step."""
@@ -61,13 +61,13 @@ def check_seal_bytes(data: bytes, holders: int) -> None:
         raise ValueError(f"a stored seal is not msgpack: {exc.detail}") from None
     t = seal_threshold(holders)
     shares = holders if holders >= 2 else 0
+    sizes = [suite.point_bytes, suite.scalar_bytes, suite.scalar_bytes]
     if not (isinstance(value, list) and len(value) == 3 and isinstance(value[0], list)
             and len(value[0]) == t and isinstance(value[1], list) and len(value[1]) == shares
             and isinstance(value[2], bytes) and len(value[2]) == PLAINTEXT_BYTES
-            and all(isinstance(c, bytes) and len(c) == 32 for c in value[0])
-            and all(isinstance(e, list) and len(e) == 3
-                    and all(isinstance(b, bytes) and len(b) == 32 for b in e)
-                    for e in value[1])
+            and all(isinstance(c, bytes) and len(c) == suite.point_bytes for c in value[0])
+            and all(isinstance(e, list) and [len(b) if isinstance(b, bytes) else -1
+                                             for b in e] == sizes for e in value[1])
             and pack(value) == data):
         raise ValueError("a stored seal has the shape of 6.6.5 for its holders")
 

@@ -26,8 +26,6 @@ from .deck_phases import commitment
 from .errors import DealerlessError, LocalError
 from .frames import MAX_FRAME_BYTES, MessageType, build_frame
 from .game import Game
-from .group import base_mul, scalar_bytes
-from .hashing import H, Tag, hash_to_scalar, require_fresh, u64
 from .identity import Identity
 from .messages import (
     AbsentBody,
@@ -56,6 +54,7 @@ from .seal import (
 from .sealed import PLAINTEXT_BYTES, holders_context, sealed_plaintext, stored_seal
 from .session import awaiting
 from .state import HIDDEN, Phase, PublicState
+from .tags import Tag, require_fresh, u64
 from .tiles import Tile
 
 
@@ -86,13 +85,14 @@ class SeatAgent:
         self.identity = identity
         # Bound to the game: a seed reused by mistake still gives unrelated secrets.
         gid = game.game_id
-        self._x = hash_to_scalar(Tag.KEY_SHARE, secret_seed, gid, b"x") or 1
-        self._nonce = H(Tag.KEY_SHARE, secret_seed, gid, b"first-player nonce")[:32]
+        self.suite = suite = game.suite
+        self._x = suite.hash_to_scalar(Tag.KEY_SHARE, secret_seed, gid, b"x") or 1
+        self._nonce = suite.H(Tag.KEY_SHARE, secret_seed, gid, b"first-player nonce")[:32]
         self._hand: dict[int, Tile] | None = None
-        self._orders_key = H(Tag.MINED_NONCE, secret_seed, gid, b"orders nonce key")[:32]
+        self._orders_key = suite.H(Tag.MINED_NONCE, secret_seed, gid, b"orders nonce key")[:32]
         self._pending: dict[int, tuple[Any, bytes]] = {}  # stage -> (orders, nonce)
         # The share key of a simultaneous game (10.8): its seals' holders decrypt with it.
-        self._seal_x = share_key(secret_seed, gid) if game.simultaneous else 0
+        self._seal_x = share_key(suite, secret_seed, gid) if game.simultaneous else 0
 
     def __repr__(self) -> str:  # never print secrets
         return f"SeatAgent(seat={self.seat})"
@@ -124,8 +124,8 @@ class SeatAgent:
             if owner == self.seat and p not in hand and p != state.drawing:
                 others = [s for i, s in enumerate(state.shares[p])
                           if i != self.seat and s is not None]
-                hand[p] = open_tile(ts, state.deck[p], [*others,
-                                                       own_share(self._x, state.deck[p])])
+                hand[p] = open_tile(self.suite, ts, state.deck[p], [
+                    *others, own_share(self.suite, self._x, state.deck[p])])
         self._hand = hand
         return {p: t for p, t in hand.items() if not state.played[p]}
 
@@ -144,34 +144,35 @@ class SeatAgent:
         """The body of the frame this seat owes now, as (type, canonical value)."""
         if not self.owes(state):
             raise LocalError("seat/not-our-turn", f"seat {self.seat} owes nothing now")
-        ctx = Context(self.game.game_id, state.seq, self.seat)
+        suite = self.suite
+        ctx = Context(suite, self.game.game_id, state.seq, self.seat)
         phase = state.phase
         if self.game.simultaneous:
             return self._stage_body(state, fresh, choose)
         if phase is Phase.KEYS:
             return MessageType.KEY, KeyBody(
-                base_mul(self._x), prove_key(self._x, ctx, fresh),
-                commitment(self.game.game_id, self.seat, self._nonce)).encode()
+                suite.group.base_mul(self._x), prove_key(self._x, ctx, fresh),
+                commitment(suite, self.game.game_id, self.seat, self._nonce)).encode(suite)
         if phase is Phase.NONCES:
             return MessageType.NONCE, NonceBody(self._nonce).encode()
         if phase is Phase.SHUFFLE:
-            deck, proof = shuffle_round(state.deck, joint_key(state.key_shares), ctx, fresh,
-                                        scalar_bytes(self._x))
-            return MessageType.SHUFFLE, ShuffleBody(deck, proof).encode()
+            deck, proof = shuffle_round(state.deck, joint_key(suite, state.key_shares), ctx,
+                                        fresh, suite.encode_scalar(self._x))
+            return MessageType.SHUFFLE, ShuffleBody(deck, proof).encode(suite)
         if phase is Phase.DEAL:
             positions = [p for p, o in enumerate(state.owners) if o >= 0 and o != self.seat]
-            return MessageType.DEAL, self._shares(state, positions, fresh).encode()
+            return MessageType.DEAL, self._shares(state, positions, fresh).encode(suite)
         if phase is Phase.PLAY:
             move = self._choice(state, choose)
-            return MessageType.MOVE, self._move_body(state, move, fresh).encode()
+            return MessageType.MOVE, self._move_body(state, move, fresh).encode(suite)
         if phase is Phase.DRAW:
             if state.drawing is None:
                 raise LocalError("seat/state", "a draw phase without a position")
-            return MessageType.DRAW, self._shares(state, [state.drawing], fresh).encode()
+            return MessageType.DRAW, self._shares(state, [state.drawing], fresh).encode(suite)
         if phase is Phase.REVEAL:
             positions = [p for p, o in enumerate(state.owners)
                          if (o == self.seat and state.opened[p] is None) or o == HIDDEN]
-            return MessageType.REVEAL, self._shares(state, positions, fresh).encode()
+            return MessageType.REVEAL, self._shares(state, positions, fresh).encode(suite)
         raise LocalError("seat/done", "the game is over")
 
     def _stage_body(self, state: PublicState, fresh: bytes,
@@ -180,12 +181,12 @@ class SeatAgent:
         rules = self.game.stages
         rs = state.rules_state
         phase = state.phase
-        gid = self.game.game_id
+        gid, suite = self.game.game_id, self.suite
         if phase is Phase.KEYS:
-            key, proof = prove_share_key(self._seal_x, gid, self.seat, fresh)
-            return MessageType.KEY, SealKeyBody(key, proof).encode()
+            key, proof = prove_share_key(suite, self._seal_x, gid, self.seat, fresh)
+            return MessageType.KEY, SealKeyBody(key, proof).encode(suite)
         if phase is Phase.COMMIT:
-            ctx = holders_context(gid, rs.stage, self.seat, rs.keys)
+            ctx = holders_context(suite, gid, rs.stage, self.seat, rs.keys)
             kept = self._recommit(rs)
             if kept is not None:
                 # Committed in this stage already, on a branch a rival took (10.8): the
@@ -204,11 +205,11 @@ class SeatAgent:
                     raise LocalError("seat/illegal-choice", f"the chooser's orders "
                                      f"{orders!r} break {exc.code}: {exc.detail}") from None
                 require_fresh(fresh)
-                nonce = H(Tag.MINED_NONCE, self._orders_key, u64(rs.stage), fresh)[:32]
+                nonce = suite.H(Tag.MINED_NONCE, self._orders_key, u64(rs.stage), fresh)[:32]
             # The one thing to remember until the OPEN: the seal is rebuilt from it.
             self._pending[rs.stage] = (orders, nonce)
             plaintext = pad(sealed_plaintext(orders, nonce), PLAINTEXT_BYTES)
-            return MessageType.COMMIT, deal(ctx, nonce, plaintext, fresh).encode()
+            return MessageType.COMMIT, deal(ctx, nonce, plaintext, fresh).encode(suite)
         if phase is Phase.OPEN:
             if rs.stage not in self._pending:
                 raise LocalError("seat/lost-orders", f"this seat's orders of stage {rs.stage} "
@@ -217,8 +218,8 @@ class SeatAgent:
             # state (sent while the other seats were declaring this seat absent), or
             # after a rival took a place in an earlier stage (10.8) and the chain rewound.
             _orders, nonce = self._pending[rs.stage]
-            ctx = holders_context(gid, rs.stage, self.seat, rs.keys)
-            return MessageType.OPEN, OpenBody(seal_secret(ctx, nonce)).encode()
+            ctx = holders_context(suite, gid, rs.stage, self.seat, rs.keys)
+            return MessageType.OPEN, OpenBody(seal_secret(ctx, nonce)).encode(suite)
         if phase is Phase.CHOOSE:
             return MessageType.CHOOSE, ChooseBody(self._choice(state, choose)).encode()
         raise LocalError("seat/done", "the game is over")
@@ -267,7 +268,7 @@ class SeatAgent:
         except DealerlessError as exc:
             raise LocalError("seat/bad-opening", f"the kept opening of stage {stage} does "
                              f"not decode: {exc.detail}") from None
-        ctx = holders_context(self.game.game_id, stage, self.seat, rs.keys)
+        ctx = holders_context(self.suite, self.game.game_id, stage, self.seat, rs.keys)
         try:
             sealed = open_with_secret(ctx, stored_seal(rs.commits[self.seat], ctx),
                                       seal_secret(ctx, nonce))
@@ -320,14 +321,15 @@ class SeatAgent:
         rs = state.rules_state
         share = None
         if carries is not Carries.NOTHING:
-            ctx = holders_context(self.game.game_id, rs.stage, due[0], rs.keys)
+            ctx = holders_context(self.suite, self.game.game_id, rs.stage, due[0], rs.keys)
             seal = stored_seal(bytes(rs.commits[due[0]]), ctx)
             share = decryption_share(ctx, seal, self.seat, self._seal_x, fresh)
-        return self.sign(state, MessageType.ABSENT, AbsentBody(due[0], rs.stage, share).encode())
+        return self.sign(state, MessageType.ABSENT,
+                         AbsentBody(due[0], rs.stage, share).encode(self.suite))
 
     def share_for(self, state: PublicState, position: int, fresh: bytes) -> DecryptionShare:
         """This seat's decryption share of `position`, proven for the current step."""
-        ctx = Context(self.game.game_id, state.seq, self.seat)
+        ctx = Context(self.suite, self.game.game_id, state.seq, self.seat)
         return make_share(self._x, state.deck[position], ctx, fresh)
 
     def _shares(self, state: PublicState, positions: list[int], fresh: bytes) -> SharesBody:
@@ -341,9 +343,9 @@ class SeatAgent:
                                                                        self.seat, move):
             statement = claim_statement(self.game, state, self.seat)
             if statement is not None:
-                ctx = Context(self.game.game_id, state.seq, self.seat)
+                ctx = Context(self.suite, self.game.game_id, state.seq, self.seat)
                 proof = prove_cannot_play(self._x, statement, ctx, fresh)
-                return MoveBody(rules.move_id(move), None, proof.encode())
+                return MoveBody(rules.move_id(move), None, proof.encode(self.suite))
         if tile is None:
             return MoveBody(rules.move_id(move), None)
         position = next(p for p, t in self.hand_positions(state).items() if t == tile)
@@ -353,7 +355,7 @@ class SeatAgent:
     def sign(self, state: PublicState, mtype: MessageType, body: Any) -> bytes:
         """Wrap a body into this seat's signed frame for the current step."""
         return build_frame(self.identity, self.game.game_id, state.seq, state.prev, self.seat,
-                           mtype, state.hash(self.game.rules), body)
+                           mtype, state.hash(self.game.rules, self.suite), body)
 
     def next_frame(self, state: PublicState, fresh: bytes, choose: Chooser | None = None) -> bytes:
         return self.sign(state, *self.body(state, fresh, choose))

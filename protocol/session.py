@@ -93,7 +93,7 @@ def awaiting(state: PublicState) -> tuple[int, MessageType] | None:
 def authenticate(game: Game, wire: bytes, index: int | None) -> Frame:
     """Checks 1-2: parse the frame and verify its signature. Raises Violation."""
     try:
-        frame = parse_frame(wire)
+        frame = parse_frame(wire, game.suite)
     except EncodingError as exc:
         raise Violation(exc.code, exc.detail, seat=None, frame=index) from None
     if frame.seat >= game.seats:
@@ -137,7 +137,7 @@ def apply_frame(game: Game, state: PublicState, frame: Frame) -> PublicState:
         # seat may have signed on the other branch. Not evidence against this seat.
         raise Violation("frame/chain", "prev is not the hash of the previous frame", seat,
                         index, authenticated=False)
-    if frame.state_hash != state.hash(game.rules):                             # 6
+    if frame.state_hash != state.hash(game.rules, game.suite):                             # 6
         # Same history, different state: the sender computed or claimed a state
         # that this history does not give. That is the sender's doing.
         raise blame("state/hash-mismatch", "the frame commits to a different public state")

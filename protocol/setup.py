@@ -15,12 +15,15 @@ from typing import Any
 
 from .canonical import as_array, as_bytes, as_int, as_list, as_str, pack, unpack
 from .errors import EncodingError, LocalError
-from .group import decode_point
-from .hashing import H, Tag
-from .identity import PUBLIC_KEY_BYTES
+from .identity import PUBLIC_KEY_BYTES, check_public_key
 from .rules import make_rules
 from .rules.base import ParamValue, RuleSet
+from .suite import Suite, suite
+from .tags import Tag
 from .version import PROTOCOL, check_version
+
+#: The suite of every dealerless/2 game (spec/02-group.md 2.5).
+DEFAULT_SUITE = "edwards25519-sha512"
 
 SETUP_MAGIC = "dealerless/setup"
 SETUP_VERSION = PROTOCOL
@@ -49,9 +52,7 @@ class GameSetup:
             if not isinstance(key, bytes) or len(key) != PUBLIC_KEY_BYTES:
                 raise LocalError("setup/identity", "an identity key is 32 bytes")
             try:
-                # A key of small or mixed order verifies differently under cofactored and
-                # cofactorless Ed25519: refusing it keeps every port's verdicts the same.
-                decode_point(key)
+                check_public_key(key)
             except EncodingError as exc:
                 raise LocalError("setup/identity", f"an identity key is no point of the "
                                  f"prime-order group ({exc.code})") from None
@@ -72,9 +73,14 @@ class GameSetup:
     @cached_property
     def ruleset(self) -> RuleSet[Any, Any]:
         try:
-            return make_rules(self.rules, dict(self.params))
+            return make_rules(self.rules, dict(self.params), self.suite)
         except EncodingError as exc:
             raise LocalError(exc.code, exc.detail) from None
+
+    @property
+    def suite(self) -> Suite:
+        """The game's ciphersuite (2.5), at the setup's protocol version."""
+        return suite(DEFAULT_SUITE, SETUP_VERSION)
 
     @property
     def seats(self) -> int:
@@ -87,7 +93,7 @@ class GameSetup:
     @cached_property
     def game_id(self) -> bytes:
         """H(GAME, setup bytes), first 32 bytes."""
-        return H(Tag.GAME, self.encode())[:32]
+        return self.suite.H(Tag.GAME, self.encode())[:32]
 
     @classmethod
     def decode(cls, data: bytes) -> GameSetup:

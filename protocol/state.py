@@ -16,12 +16,13 @@ from functools import cached_property
 from typing import Any
 
 from .canonical import as_array, as_bool, as_bytes, as_int, as_list, as_str, pack_record, unpack
-from .elgamal import CIPHERTEXT_BYTES, Ciphertext, decode_deck, encode_deck
+from .elgamal import Ciphertext, ciphertext_bytes, decode_deck, encode_deck
 from .errors import EncodingError, LocalError
-from .group import POINT_BYTES, Point, decode_point
-from .hashing import H, Tag
+from .groups import Element
 from .rules.base import DrawingRules, RuleSet
 from .rules.simultaneous import SimultaneousRules
+from .suite import Suite
+from .tags import Tag
 from .tiles import Tile, parse_tile, tile_text
 
 STATE_MAGIC = "dealerless/state"
@@ -82,13 +83,13 @@ class PublicState:
     prev: bytes                                # the hash that frame must carry as prev
     phase: Phase
     turn: int | None                           # the seat that owes the next frame
-    key_shares: tuple[Point, ...]              # Y_i, in seat order, as received
+    key_shares: tuple[Element, ...]              # Y_i, in seat order, as received
     commitments: tuple[bytes, ...]             # first-player commitments, seat order
     nonces: tuple[bytes, ...]                  # their openings, seat order
     first_player: int | None
     deck: tuple[Ciphertext, ...]               # the current encrypted deck
     owners: tuple[int, ...]                    # per position: seat, HIDDEN or BONEYARD
-    shares: tuple[tuple[Point | None, ...], ...]  # [position][seat] published D_i
+    shares: tuple[tuple[Element | None, ...], ...]  # [position][seat] published D_i
     opened: tuple[Tile | None, ...]            # per position: the tile, once public
     played: tuple[bool, ...]                   # per position: opened by a move in play
     rules_state: Any = field(default=None)     # the rule set's public state, in PLAY on
@@ -124,21 +125,22 @@ class PublicState:
         return pack_record(self.to_obj(rules), "rules")
 
     @cached_property
-    def _hash_memo(self) -> list[tuple[RuleSet[Any, Any], bytes]]:
+    def _hash_memo(self) -> list[tuple[RuleSet[Any, Any], Suite, bytes]]:
         return []
 
-    def hash(self, rules: RuleSet[Any, Any]) -> bytes:
+    def hash(self, rules: RuleSet[Any, Any], suite: Suite) -> bytes:
         """H(STATE, canonical encoding), first 32 bytes: the state_hash frames carry."""
         memo = self._hash_memo  # holds `rules` itself, so an identity match is exact
-        for known, digest in memo:
-            if known is rules:
+        for known, in_suite, digest in memo:
+            if known is rules and in_suite is suite:
                 return digest
-        digest = H(Tag.STATE, self.encode(rules))[:32]
-        memo.append((rules, digest))
+        digest = suite.H(Tag.STATE, self.encode(rules))[:32]
+        memo.append((rules, suite, digest))
         return digest
 
     @classmethod
-    def decode(cls, data: bytes, rules: RuleSet[Any, Any], seats: int) -> PublicState:
+    def decode(cls, data: bytes, rules: RuleSet[Any, Any], seats: int,
+               suite: Suite) -> PublicState:
         """Strictly decode a state (e.g. from a dispute package): EncodingError if malformed."""
         obj = unpack(data, MAX_STATE_BYTES)
         keys = ["claims", "commitments", "deck", "drawing", "first_player", "game_id",
@@ -147,7 +149,7 @@ class PublicState:
         if not isinstance(obj, dict) or sorted(obj) != keys or obj["magic"] != STATE_MAGIC:
             raise EncodingError("state/schema", "not a dealerless public state")
         try:
-            state = cls._from_obj(obj, rules, seats)
+            state = cls._from_obj(obj, rules, seats, suite)
         except (LocalError, EncodingError, ValueError) as exc:
             detail = exc.detail if isinstance(exc, LocalError | EncodingError) else str(exc)
             raise EncodingError("state/schema", detail) from None
@@ -161,7 +163,7 @@ class PublicState:
 
     @classmethod
     def _from_obj(cls, obj: dict[str, Any], rules: RuleSet[Any, Any],
-                  seats: int) -> PublicState:
+                  seats: int, suite: Suite) -> PublicState:
         def tile_of(text: Any) -> Tile:
             t = parse_tile(as_str(text, "tile"))
             if t not in rules.tile_set:
@@ -185,7 +187,7 @@ class PublicState:
             prev=as_bytes(obj["prev"], "prev", 32),
             phase=Phase(as_str(obj["phase"], "phase")),
             turn=None if turn is None else as_int(turn, "turn", 0, seats - 1),
-            key_shares=tuple(decode_point(as_bytes(k, "key share", POINT_BYTES))
+            key_shares=tuple(suite.decode_point(as_bytes(k, "key share", suite.point_bytes))
                              for k in as_list(obj["key_shares"], "key shares", seats)),
             commitments=tuple(as_bytes(c, "commitment", 32)
                               for c in as_list(obj["commitments"], "commitments", seats)),
@@ -193,11 +195,12 @@ class PublicState:
                                                                     seats)),
             first_player=None if first is None else as_int(first, "first player", 0,
                                                            seats - 1),
-            deck=decode_deck(as_bytes(obj["deck"], "deck", max_len=4096 * CIPHERTEXT_BYTES)),
+            deck=decode_deck(suite, as_bytes(obj["deck"], "deck",
+                                             max_len=4096 * ciphertext_bytes(suite))),
             owners=tuple(as_int(o, "owner", BONEYARD, seats - 1)
                          for o in as_list(obj["owners"], "owners")),
-            shares=tuple(tuple(None if x is None else decode_point(as_bytes(x, "share",
-                                                                            POINT_BYTES))
+            shares=tuple(tuple(None if x is None else suite.decode_point(
+                                   as_bytes(x, "share", suite.point_bytes))
                                for x in as_array(row, seats, "shares row"))
                          for row in as_list(obj["shares"], "shares")),
             opened=tuple(None if t is None else tile_of(t) for t in as_list(obj["opened"],

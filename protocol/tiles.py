@@ -8,11 +8,12 @@ discrete-log relation between tile points, and they decode back by table lookup.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cached_property, lru_cache
 
 from .errors import DeckError, LocalError
-from .group import Point
-from .hashing import Tag, hash_to_point
+from .groups import Element
+from .suite import Suite
+from .tags import Tag
 
 Tile = tuple[int, int]
 
@@ -53,33 +54,35 @@ class TileSet:
     def index(self) -> dict[Tile, int]:
         return {t: i for i, t in enumerate(self.tiles)}
 
-    @cached_property
-    def points(self) -> tuple[Point, ...]:
-        return tuple(tile_point(self, t) for t in self.tiles)
-
-    @cached_property
-    def _by_point(self) -> dict[bytes, Tile]:
-        return {p.data: t for p, t in zip(self.points, self.tiles, strict=True)}
-
     def __contains__(self, t: object) -> bool:
         return t in self.index
 
-    def point(self, t: Tile) -> Point:
+    def points(self, suite: Suite) -> tuple[Element, ...]:
+        """The message points of the tiles in `suite`, in tile order."""
+        return _points(suite, self)[0]
+
+    def point(self, suite: Suite, t: Tile) -> Element:
         if t not in self.index:
             raise LocalError("tile/not-in-set", f"{t} is not a tile of the {self.name} set")
-        return self.points[self.index[t]]
+        return self.points(suite)[self.index[t]]
 
-    def decode(self, pt: Point) -> Tile:
+    def decode(self, suite: Suite, pt: Element) -> Tile:
         """The tile whose message point is `pt`, or DeckError."""
         try:
-            return self._by_point[pt.data]
+            return _points(suite, self)[1][pt.data]
         except KeyError:
             raise DeckError("deck/not-a-tile",
                             f"the opened point is no tile of the {self.name} set") from None
 
 
-def tile_point(ts: TileSet, t: Tile) -> Point:
-    return hash_to_point(Tag.TILE, ts.name.encode(), bytes(t))
+def tile_point(suite: Suite, ts: TileSet, t: Tile) -> Element:
+    return suite.hash_to_point(Tag.TILE, ts.name.encode(), bytes(t))
+
+
+@lru_cache(maxsize=16)
+def _points(suite: Suite, ts: TileSet) -> tuple[tuple[Element, ...], dict[bytes, Tile]]:
+    points = tuple(tile_point(suite, ts, t) for t in ts.tiles)
+    return points, {p.data: t for p, t in zip(points, ts.tiles, strict=True)}
 
 
 DOUBLE_SIX = TileSet("double-six", 6)

@@ -204,13 +204,13 @@ def committed_state_hashes(data: bytes) -> list[bytes]:
     what a referee holding the chain passes to `check_step` (11.4)."""
     transcript = Transcript.decode(data)
     ref = Referee(transcript.setup)
-    hashes = [ref.state.hash(ref.game.rules)]
+    hashes = [ref.state.hash(ref.game.rules, ref.game.suite)]
     for wire in transcript.frames:
         try:
             ref.receive(wire, dedupe=False)
         except Violation:
             break
-        hashes.append(ref.state.hash(ref.game.rules))
+        hashes.append(ref.state.hash(ref.game.rules, ref.game.suite))
     return hashes
 
 
@@ -303,11 +303,12 @@ def check_step(package: bytes, committed_state_hash: bytes | None = None) -> Ste
     index = as_int(obj[3], "frame index")
     game = Game(setup)
     state = PublicState.decode(as_bytes(obj[4], "state", max_len=MAX_STATE_BYTES),
-                               game.rules, setup.seats)
+                               game.rules, setup.seats, game.suite)
     if (state.game_id != setup.game_id or state.seq != index
             or not game.owners_reachable(state.owners)):
         raise EncodingError("dispute/state", "the state is not of this game at this frame")
-    if committed_state_hash is not None and state.hash(game.rules) != committed_state_hash:
+    if committed_state_hash is not None and \
+            state.hash(game.rules, game.suite) != committed_state_hash:
         raise EncodingError("dispute/state", "the package's state is not the committed one")
     wire = as_bytes(obj[5], "frame", max_len=MAX_FRAME_BYTES)
     evidence = [as_bytes(e, "evidence", max_len=MAX_FRAME_BYTES)
@@ -329,7 +330,7 @@ def check_step(package: bytes, committed_state_hash: bytes | None = None) -> Ste
     if findings:
         return StepVerdict(index, next((f for f in findings if not f.authenticated),
                                        findings[0]), None)
-    return StepVerdict(index, None, new.hash(game.rules))
+    return StepVerdict(index, None, new.hash(game.rules, game.suite))
 
 
 def judge_evidence(game: Game, accepted: Mapping[int, Frame], wire: bytes) -> Violation:

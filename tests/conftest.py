@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from protocol.context import Context
+from protocol.suite import Suite, default_suite
 
 VECTORS = Path(__file__).resolve().parent.parent / "spec" / "vectors"
 
@@ -15,8 +16,9 @@ def load_vectors(name: str) -> dict[str, Any]:
     return json.loads((VECTORS / f"{name}.json").read_text())
 
 
-def ctx_from(obj: dict[str, Any]) -> Context:
-    return Context(bytes.fromhex(obj["game_id"]), obj["step"], obj["seat"])
+def ctx_from(obj: dict[str, Any], suite: Suite | None = None) -> Context:
+    return Context(suite or default_suite(), bytes.fromhex(obj["game_id"]), obj["step"],
+                   obj["seat"])
 
 
 def with_case(negative: dict[str, Any], positives: list[dict[str, Any]]) -> dict[str, Any]:

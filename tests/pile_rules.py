@@ -172,5 +172,5 @@ class PileRules:
 def register(monkeypatch: Any) -> None:
     """Make `make_rules("pile", {"seats": k})` work for one test."""
     registry = dict(rules_pkg.RULESETS)
-    registry["pile"] = lambda params: PileRules(int(params.get("seats", 3)))
+    registry["pile"] = lambda params, suite=None: PileRules(int(params.get("seats", 3)))
     monkeypatch.setattr(rules_pkg, "RULESETS", registry)

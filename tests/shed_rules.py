@@ -20,6 +20,7 @@ from typing import Any
 
 from protocol.errors import EncodingError
 from protocol.rules.base import DealPlan, Outcome, RuleViolation
+from protocol.suite import Suite
 from protocol.tiles import DOUBLE_SIX, Tile
 
 NAME = "shed"
@@ -143,8 +144,9 @@ class ShedRules:
         raise NotImplementedError
 
 
-def factory(params: Mapping[str, object]) -> ShedRules:
-    """`seats` (2..8, default 3) is the only parameter; anything else is refused."""
+def factory(params: Mapping[str, object], suite: Suite | None = None) -> ShedRules:
+    """`seats` (2..8, default 3) is the only parameter; anything else is refused. The
+    rules hold no group element, so the game's suite changes nothing."""
     unknown = set(params) - {"seats"}
     if unknown:
         raise EncodingError("rules/params", f"unknown parameters {sorted(unknown)}")

@@ -28,8 +28,19 @@ from protocol.cannot_play import (
 from protocol.context import Context
 from protocol.elgamal import Ciphertext
 from protocol.errors import DealerlessError, EncodingError, LocalError, ProofError
-from protocol.group import IDENTITY, G, L, Point, base_mul, decode_point, mul
+from protocol.groups import Element as Point
+from protocol.suite import default_suite
 from protocol.tiles import DOUBLE_SIX, TILE_SETS, Tile, parse_tile
+
+S = default_suite()  # edwards25519-sha512, dealerless/2
+IDENTITY = S.group.identity
+G = S.group.generator
+L = S.order
+base_mul = S.group.base_mul
+decode_point = S.decode_point
+mul = S.group.mul
+add = S.group.add
+sub = S.group.sub
 
 VECTORS = load_vectors("cannot_play")
 SECRETS = (1234567, 7654321, 1111111)            # three seats; seat 1 proves
@@ -41,18 +52,18 @@ def deal(tiles: list[Tile], seat: int = 1) -> tuple[HandPosition, ...]:
     hand = []
     for i, t in enumerate(tiles):
         rho = 1000 + 17 * i
-        ct = Ciphertext(base_mul(rho), DOUBLE_SIX.point(t) + mul(rho, JOINT))
+        ct = Ciphertext(base_mul(rho), add(DOUBLE_SIX.point(S, t), mul(rho, JOINT)))
         shares = [mul(x, ct.c1) for s, x in enumerate(SECRETS) if s != seat]
-        hand.append(HandPosition(2 * i + 2, ct.c1, partial_opening(ct, shares)))
+        hand.append(HandPosition(2 * i + 2, ct.c1, partial_opening(S, ct, shares)))
     return tuple(hand)
 
 
 def statement(tiles: list[Tile], forbidden: list[Tile], seat: int = 1) -> CannotPlayStatement:
-    return CannotPlayStatement(DOUBLE_SIX, base_mul(SECRETS[seat]), deal(tiles, seat),
+    return CannotPlayStatement(S, DOUBLE_SIX, base_mul(SECRETS[seat]), deal(tiles, seat),
                                tuple(sorted(forbidden)))
 
 
-CTX = Context(bytes(range(32)), 9, 1)
+CTX = Context(S, bytes(range(32)), 9, 1)
 FRESH = bytes(32)
 HAND = [(0, 0), (1, 3), (2, 2)]
 FORBIDDEN = [t for t in DOUBLE_SIX.tiles if 5 in t or 6 in t]
@@ -61,13 +72,13 @@ FORBIDDEN = [t for t in DOUBLE_SIX.tiles if 5 in t or 6 in t]
 def test_round_trip_and_sizes() -> None:
     stmt = statement(HAND, FORBIDDEN)
     proof = prove_cannot_play(SECRETS[1], stmt, CTX, FRESH)
-    data = proof.encode()
+    data = proof.encode(S)
     assert len(data) == 32 * (len(HAND) + len(FORBIDDEN) + 3)
     assert CannotPlayProof.decode(data, stmt) == proof
     verify_cannot_play(stmt, CannotPlayProof.decode(data, stmt), CTX)
     # Hedged nonces: another `fresh` gives another proof of the same claim.
     other = prove_cannot_play(SECRETS[1], stmt, CTX, bytes([1]) * 32)
-    assert other.encode() != data
+    assert other.encode(S) != data
     verify_cannot_play(stmt, other, CTX)
 
 
@@ -111,23 +122,23 @@ def _changed(stmt: CannotPlayStatement, proof: CannotPlayProof, which: int,
     h0 = stmt.hand[0]
     k, q = proof.blinded_hand, proof.blinded_forbidden
     changes: list[tuple[CannotPlayStatement, CannotPlayProof, Context]] = [
-        (stmt, replace(proof, blinded_hand=(k[0] + other, *k[1:])), CTX),
-        (stmt, replace(proof, blinded_forbidden=(*q[:-1], q[-1] + other)), CTX),
+        (stmt, replace(proof, blinded_hand=(add(k[0], other), *k[1:])), CTX),
+        (stmt, replace(proof, blinded_forbidden=(*q[:-1], add(q[-1], other))), CTX),
         (stmt, replace(proof, c=(proof.c + delta) % L), CTX),
         (stmt, replace(proof, z_r=(proof.z_r + delta) % L), CTX),
         (stmt, replace(proof, z_a=(proof.z_a + delta) % L), CTX),
-        (replace(stmt, key=stmt.key + other), proof, CTX),
-        (replace(stmt, hand=(replace(h0, c1=h0.c1 + other), *stmt.hand[1:])), proof, CTX),
-        (replace(stmt, hand=(replace(h0, partial=h0.partial + other), *stmt.hand[1:])),
+        (replace(stmt, key=add(stmt.key, other)), proof, CTX),
+        (replace(stmt, hand=(replace(h0, c1=add(h0.c1, other)), *stmt.hand[1:])), proof, CTX),
+        (replace(stmt, hand=(replace(h0, partial=add(h0.partial, other)), *stmt.hand[1:])),
          proof, CTX),
         (replace(stmt, hand=(replace(h0, position=h0.position - 1), *stmt.hand[1:])),
          proof, CTX),
         (replace(stmt, forbidden=((0, 4), *stmt.forbidden[1:])), proof, CTX),
         (replace(stmt, tile_set=TILE_SETS["double-nine"]), proof, CTX),
-        (stmt, proof, Context(bytes([CTX.game_id[0] ^ 1]) + CTX.game_id[1:], CTX.step,
+        (stmt, proof, Context(S, bytes([CTX.game_id[0] ^ 1]) + CTX.game_id[1:], CTX.step,
                               CTX.seat)),
-        (stmt, proof, Context(CTX.game_id, CTX.step + 1, CTX.seat)),
-        (stmt, proof, Context(CTX.game_id, CTX.step, CTX.seat + 1)),
+        (stmt, proof, Context(S, CTX.game_id, CTX.step + 1, CTX.seat)),
+        (stmt, proof, Context(S, CTX.game_id, CTX.step, CTX.seat + 1)),
     ]
     return changes[which]
 
@@ -147,7 +158,7 @@ def test_any_single_change_is_rejected(which: int, delta: int) -> None:
 def test_any_changed_byte_is_rejected(offset: int, xor: int) -> None:
     """Hostile bytes: every corruption fails with a typed error, never an exception."""
     stmt = statement(HAND, FORBIDDEN)
-    data = bytearray(prove_cannot_play(SECRETS[1], stmt, CTX, FRESH).encode())
+    data = bytearray(prove_cannot_play(SECRETS[1], stmt, CTX, FRESH).encode(S))
     data[offset] ^= xor
     with pytest.raises((EncodingError, ProofError)):
         verify_cannot_play(stmt, CannotPlayProof.decode(bytes(data), stmt), CTX)
@@ -176,7 +187,7 @@ def test_statement_limits() -> None:
     ]
     for args, code in bad:
         with pytest.raises(LocalError) as err:
-            CannotPlayStatement(*args)
+            CannotPlayStatement(S, *args)
         assert err.value.code == code
     with pytest.raises(LocalError, match="nonce/fresh-too-short"):
         prove_cannot_play(SECRETS[1], statement(HAND, FORBIDDEN), CTX, bytes(31))
@@ -187,9 +198,9 @@ def test_verifier_equations_give_back_the_prover_commitments() -> None:
     stmt = statement(HAND, FORBIDDEN)
     proof = prove_cannot_play(SECRETS[1], stmt, CTX, FRESH)
     t0 = recompute_commitments(stmt, proof)[0]
-    assert t0 == base_mul(proof.z_a) - mul(proof.z_r, stmt.key)
+    assert t0 == sub(base_mul(proof.z_a), mul(proof.z_r, stmt.key))
     assert len(recompute_commitments(stmt, proof)) == 1 + len(HAND) + len(FORBIDDEN)
-    assert not {p.data for p in proof.blinded_hand} & {p.data for p in DOUBLE_SIX.points}
+    assert not {p.data for p in proof.blinded_hand} & {p.data for p in DOUBLE_SIX.points(S)}
     assert G not in proof.blinded_hand and IDENTITY not in proof.blinded_hand
 
 
@@ -201,12 +212,12 @@ def _statement_from(v: dict[str, Any]) -> CannotPlayStatement:
         c1 = decode_point(bytes.fromhex(e["c1"]))
         if "shares" in e:
             ct = Ciphertext(c1, decode_point(bytes.fromhex(e["c2"])))
-            partial = partial_opening(ct, [decode_point(bytes.fromhex(d)) for d in e["shares"]])
+            partial = partial_opening(S, ct, [decode_point(bytes.fromhex(d)) for d in e["shares"]])
             assert partial.data.hex() == e["partial"]
         else:
             partial = Point(bytes.fromhex(e["partial"]))
         hand.append(HandPosition(e["position"], c1, partial))
-    return CannotPlayStatement(TILE_SETS[v["set"]], key, tuple(hand),
+    return CannotPlayStatement(S, TILE_SETS[v["set"]], key, tuple(hand),
                                tuple(parse_tile(t) for t in v["forbidden"]))
 
 
@@ -225,7 +236,7 @@ def test_positive_vectors(vec: dict[str, Any]) -> None:
     assert _check(vec) == "ok"
     stmt, ctx = _statement_from(vec), ctx_from(vec["context"])
     proof = prove_cannot_play(int(vec["secret"]), stmt, ctx, bytes.fromhex(vec["fresh"]))
-    assert proof.encode().hex() == vec["proof"]
+    assert proof.encode(S).hex() == vec["proof"]
     assert [p.data.hex() for p in proof.blinded_hand] == vec["blinded_hand"]
     assert [p.data.hex() for p in proof.blinded_forbidden] == vec["blinded_forbidden"]
     assert [p.data.hex() for p in recompute_commitments(stmt, proof)] == vec["commitments"]

@@ -23,15 +23,19 @@ from protocol.canonical import pack, unpack
 from protocol.elgamal import encode_deck
 from protocol.errors import Violation
 from protocol.frames import MAX_FRAME_BYTES, MessageType, build_frame
-from protocol.group import G
 from protocol.messages import MoveBody, ShareEntry, SharesBody, ShuffleBody
 from protocol.referee import Referee
 from protocol.rules.mexican_train_state import Draw, Play
 from protocol.seat import SeatAgent
 from protocol.setup import GameSetup
 from protocol.state import Phase
+from protocol.suite import default_suite
 from protocol.transcript import Transcript
 from protocol.verifier import replay
+
+S = default_suite()  # edwards25519-sha512, dealerless/2
+G = S.group.generator
+add = S.group.add
 
 SEATS = 3
 
@@ -80,7 +84,7 @@ def honest_body(t: Table, seat: int, label: str = "cheat") -> tuple[MessageType,
 def play_body(t: Table, seat: int, move: Play, position: int) -> Any:
     share = t.agents[seat].share_for(state(t), position, t.entropy.bytes("cheat"))
     return MoveBody(t.referees[0].game.rules.move_id(move), ShareEntry(position,
-                                                                       share)).encode()
+                                                                       share)).encode(S)
 
 
 def judged(t: Table, wire: bytes, seat: int, code: str, frames: tuple[bytes, ...] | None = None,
@@ -103,10 +107,10 @@ def test_bad_shuffle_proof() -> None:
     t = table()
     advance(t, at(Phase.SHUFFLE, 2))
     mtype, raw = honest_body(t, 2)
-    body = ShuffleBody.decode(raw, len(state(t).deck))
+    body = ShuffleBody.decode(S, raw, len(state(t).deck))
     deck = list(body.deck)
     deck[0], deck[1] = deck[1], deck[0]
-    judged(t, sign(t, 2, mtype, [encode_deck(deck), body.proof.encode()]), 2,
+    judged(t, sign(t, 2, mtype, [encode_deck(deck), body.proof.encode(S)]), 2,
            "shuffle/challenge")
 
 
@@ -114,11 +118,11 @@ def test_wrong_decryption_share_in_the_deal() -> None:
     t = table()
     advance(t, at(Phase.DEAL, 1))
     mtype, raw = honest_body(t, 1)
-    body = SharesBody.decode(raw)
+    body = SharesBody.decode(S, raw)
     first = body.entries[0]
-    bad = dataclasses.replace(first.share, share=first.share.share + G)
+    bad = dataclasses.replace(first.share, share=add(first.share.share, G))
     judged(t, sign(t, 1, mtype, SharesBody((ShareEntry(first.position, bad),
-                                            *body.entries[1:])).encode()), 1, "dleq/challenge")
+                                            *body.entries[1:])).encode(S)), 1, "dleq/challenge")
 
 
 def test_wrong_share_of_a_drawn_tile() -> None:
@@ -126,9 +130,9 @@ def test_wrong_share_of_a_drawn_tile() -> None:
     advance(t, at(Phase.DRAW))
     seat = due(t)
     mtype, raw = honest_body(t, seat)
-    entry = SharesBody.decode(raw).entries[0]
-    bad = dataclasses.replace(entry.share, share=entry.share.share + G)
-    judged(t, sign(t, seat, mtype, SharesBody((ShareEntry(entry.position, bad),)).encode()),
+    entry = SharesBody.decode(S, raw).entries[0]
+    bad = dataclasses.replace(entry.share, share=add(entry.share.share, G))
+    judged(t, sign(t, seat, mtype, SharesBody((ShareEntry(entry.position, bad),)).encode(S)),
            seat, "dleq/challenge")
 
 
@@ -138,7 +142,7 @@ def test_the_drawer_cannot_send_a_share_of_its_own_draw() -> None:
     p = state(t).drawing
     drawer = state(t).owners[p]
     share = t.agents[drawer].share_for(state(t), p, t.entropy.bytes("cheat"))
-    judged(t, sign(t, drawer, MessageType.DRAW, SharesBody((ShareEntry(p, share),)).encode()),
+    judged(t, sign(t, drawer, MessageType.DRAW, SharesBody((ShareEntry(p, share),)).encode(S)),
            drawer, "frame/out-of-turn")
 
 
@@ -192,7 +196,7 @@ def test_frame_out_of_turn() -> None:
     t = table()
     advance(t, at(Phase.PLAY))
     seat = (due(t) + 1) % SEATS
-    judged(t, sign(t, seat, MessageType.MOVE, MoveBody(0, None).encode()), seat,
+    judged(t, sign(t, seat, MessageType.MOVE, MoveBody(0, None).encode(S)), seat,
            "frame/out-of-turn")
 
 
@@ -267,7 +271,7 @@ def test_state_hash_tampered_and_resigned() -> None:
     advance(t, at(Phase.PLAY))
     seat, s = due(t), state(t)
     wire = build_frame(t.agents[seat].identity, t.setup.game_id, s.seq, s.prev, seat,
-                       MessageType.MOVE, bytes(32), MoveBody(0, None).encode())
+                       MessageType.MOVE, bytes(32), MoveBody(0, None).encode(S))
     judged(t, wire, seat, "state/hash-mismatch")
 
 
@@ -276,7 +280,7 @@ def test_a_draw_without_its_cannot_play_proof() -> None:
     advance(t, a_play(t))
     seat = due(t)
     judged(t, sign(t, seat, MessageType.MOVE, MoveBody(
-        t.referees[0].game.rules.move_id(Draw()), None).encode()), seat, "move/missing-claim")
+        t.referees[0].game.rules.move_id(Draw()), None).encode(S)), seat, "move/missing-claim")
 
 
 @pytest.fixture(scope="module")
@@ -288,7 +292,7 @@ def at_reveal() -> Table:
 
 def test_withheld_reveal(at_reveal: Table) -> None:
     t = at_reveal
-    wire = sign(t, SEATS - 1, MessageType.REVEAL, SharesBody(()).encode())
+    wire = sign(t, SEATS - 1, MessageType.REVEAL, SharesBody(()).encode(S))
     prefix = tuple(f.wire for f in t.referees[0].frames)
     verdict = replay(Transcript(t.setup, (*prefix, wire)).encode())
     assert verdict.exit_code == 1

@@ -48,7 +48,7 @@ def holds_a_playable_tile(table: Table) -> bool:
 def send(table: Table, seat: int, body: MoveBody) -> bytes:
     """Sign `body` as `seat`'s MOVE and deliver it; return the wire."""
     state = table.referees[seat].state
-    wire = table.agents[seat].sign(state, MessageType.MOVE, body.encode())
+    wire = table.agents[seat].sign(state, MessageType.MOVE, body.encode(table.suite))
     for ref in table.referees:
         with pytest.raises(Violation):
             ref.receive(wire)
@@ -75,9 +75,10 @@ def test_a_false_claim_is_caught_live_and_blamed(pile: None) -> None:
     statement = claim_statement(ref.game, state, seat)
     assert statement is not None
     agent = table.agents[seat]
-    forged = _prove_unchecked(agent._x, statement, Context(ref.game.game_id, state.seq, seat),
+    forged = _prove_unchecked(agent._x, statement,
+                              Context(ref.game.suite, ref.game.game_id, state.seq, seat),
                               b"\x07" * 32)
-    send(table, seat, MoveBody(DRAW_ID, None, forged.encode()))
+    send(table, seat, MoveBody(DRAW_ID, None, forged.encode(ref.game.suite)))
     for r in table.referees:
         assert r.violation is not None and r.violation.seat == seat
         assert r.violation.code == "cannot-play/identity" and r.violation.authenticated

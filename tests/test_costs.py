@@ -13,7 +13,7 @@ sys.path.insert(0, str(ROOT / "tools"))
 
 import gen_costs  # noqa: E402
 
-from protocol.group import sha512_blocks  # noqa: E402
+from protocol.groups.ops import sha512_blocks  # noqa: E402
 
 #: The figures of anza-xyz/agave program-runtime/src/execution_budget.rs at commit
 #: 0eca9c3ef0e47d50d67d15b5a0ac39f37086b152 (`SVMTransactionExecutionCost::default` and

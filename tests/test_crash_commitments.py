@@ -25,8 +25,10 @@ from test_processes import finish, free_port, invitations, start, wait_for
 from peers.store.games import GameStore
 from protocol.canonical import unpack
 from protocol.frames import MessageType, parse_frame
+from protocol.suite import default_suite
 from protocol.verifier import replay
 
+S = default_suite()  # edwards25519-sha512, dealerless/2
 COMMIT, OPEN = MessageType.COMMIT, MessageType.OPEN
 
 
@@ -40,7 +42,7 @@ def stored(home: Path) -> tuple[list[tuple[MessageType, int]], dict[int, bytes]]
             contextlib.closing(sqlite3.connect(games[0], timeout=0.1)) as db:
         wires = [w for (w,) in db.execute("SELECT wire FROM frames ORDER BY seq")]
         kept = dict(db.execute("SELECT stage, value FROM openings").fetchall())
-        return [(f.type, f.seat) for f in map(parse_frame, wires)], kept
+        return [(f.type, f.seat) for f in (parse_frame(w, S) for w in wires)], kept
     return [], {}
 
 

@@ -29,9 +29,11 @@ from protocol.seat import SeatAgent
 from protocol.session import apply_frame
 from protocol.setup import GameSetup
 from protocol.state import Phase
+from protocol.suite import default_suite
 from protocol.transcript import Transcript
 from protocol.verifier import replay
 
+S = default_suite()  # edwards25519-sha512, dealerless/2
 SEATS = 4
 
 
@@ -71,7 +73,7 @@ def race(ref: Referee, agents: list[SeatAgent]) -> tuple[bytes, bytes, bytes]:
 
 def alone(ref: Referee, wire: bytes) -> Branch:
     """The branch of one frame at the current place."""
-    return branch(ref.game, ref.state, [parse_frame(wire)])
+    return branch(ref.game, ref.state, [parse_frame(wire, S)])
 
 
 def test_at_a_commit_the_late_answer_keeps_the_place_and_the_lower_declarer_beats_others(
@@ -81,7 +83,7 @@ def test_at_a_commit_the_late_answer_keeps_the_place_and_the_lower_declarer_beat
     _, agents, ref = table()
     play_to(ref, agents, (1, MessageType.COMMIT))   # the map seed's commits
     answer, by2, by3 = race(ref, agents)
-    a, b2, b3 = (parse_frame(w) for w in (answer, by2, by3))
+    a, b2, b3 = (parse_frame(w, S) for w in (answer, by2, by3))
     assert rivals(a, b2) and rivals(b2, b3) and rivals(b3, a)
     assert rank(a) < rank(b2) < rank(b3)
     ba, bb2, bb3 = (alone(ref, w) for w in (answer, by2, by3))
@@ -142,7 +144,7 @@ def test_the_referee_rewinds_to_the_place_and_every_order_reaches_one_chain() ->
         for i in order:
             found = forks.branch_of(seat_ref, frames[i])
             if found is None:
-                if parse_frame(frames[i]).seq == len(seat_ref.frames):
+                if parse_frame(frames[i], S).seq == len(seat_ref.frames):
                     seat_ref.receive(frames[i])
                 continue
             winner = forks.judge(seat_ref, *found)
@@ -193,7 +195,7 @@ def test_the_same_seat_on_two_histories_is_not_equivocation_but_on_one_place_it_
     # Seat 0 declares too, on both histories, at the same seq.
     mine = agents[0].declare_absent(ref.state, os.urandom(32))
     theirs = agents[0].declare_absent(other.state, os.urandom(32))
-    assert parse_frame(mine).seq == parse_frame(theirs).seq and mine != theirs
+    assert parse_frame(mine, S).seq == parse_frame(theirs, S).seq and mine != theirs
     ref.receive(mine)
     with pytest.raises(Violation) as caught:
         ref.receive(theirs)
@@ -243,7 +245,7 @@ def test_a_seat_that_took_a_declaration_goes_to_the_chain_of_the_answer() -> Non
         for i in order:
             found = forks.branch_of(b, chain[i])
             if found is None:
-                f = parse_frame(chain[i])
+                f = parse_frame(chain[i], S)
                 if f.seq == len(b.frames) and f.prev == b.state.prev:
                     b.receive(chain[i])      # simply the next frame of the chain held
                 continue
@@ -264,7 +266,7 @@ def test_the_fork_vectors_keep_the_place_by_the_rule_they_name() -> None:
         ref = Referee(setup)
         for w in chain[:case["prefix"]]:
             ref.receive(w)
-        rivals_ = [branch(ref.game, ref.state, [parse_frame(bytes.fromhex(w)) for w in ws])
+        rivals_ = [branch(ref.game, ref.state, [parse_frame(bytes.fromhex(w), S) for w in ws])
                    for ws in case["branches"]]
         assert [len(b.frames) for b in rivals_] == [len(ws) for ws in case["branches"]]
         assert [b.opened for b in rivals_] == case["opened"], case["name"]
@@ -383,7 +385,7 @@ def test_one_seat_signing_frames_of_other_histories_forgets_only_its_own() -> No
         junk = b.state.with_(prev=rng.randbytes(32), seq=place + 1 + i % 40)
         assert forks.branch_of(b, agents[2].sign(junk, MessageType.COMMIT, [])) is None
     assert len(forks.signed[2]) == MAX_FOREIGN_PER_SEAT
-    kept = {parse_frame(w).seat: parse_frame(w).hash in forks.foreign for w in theirs[:-1]}
+    kept = {parse_frame(w, S).seat: parse_frame(w, S).hash in forks.foreign for w in theirs[:-1]}
     assert kept[0] and kept[1] and not kept[2]   # only the flooder's own were forgotten
     for w in theirs[:-1]:   # the branch shown again (12.3 step 3): seat 2's come back
         forks.branch_of(b, w)
@@ -403,7 +405,7 @@ def test_a_seat_that_breaks_a_rule_on_another_history_is_barred_from_them() -> N
     b.receive(race.b[0])                       # seat 2's completing declaration
     assert b.awaiting == (2, MessageType.COMMIT)
     stage = b.state.rules_state.stage
-    wrong = race.agents[3].sign(b.state, MessageType.ABSENT, AbsentBody(1, stage).encode())
+    wrong = race.agents[3].sign(b.state, MessageType.ABSENT, AbsentBody(1, stage).encode(S))
     forks = Forks()
     assert forks.judge(race.a, *forks.branch_of(race.a, race.b[0])) is None
     found = forks.branch_of(race.a, wrong)           # the branch stops before it
@@ -421,14 +423,14 @@ def test_a_share_that_opens_a_seal_of_garbage_bars_nobody() -> None:
     mc.advance_to(t, mc.owes(Phase.COMMIT, 1, 2))
     garbage = pad(b"\x93" + bytes(40), PLAINTEXT_BYTES)
     t.deliver(t.agents[1].sign(mc.state(t), MessageType.COMMIT,
-                               mc.seal_of(t, 1, None, bytes(range(32)), garbage).encode()))
+                               mc.seal_of(t, 1, None, bytes(range(32)), garbage).encode(S)))
     mc.advance_to(t, mc.owes(Phase.OPEN, 1, 2))
     t.deliver(t.agents[4].declare_absent(mc.state(t), bytes(32)))
     state = mc.state(t)
     by2 = t.agents[2].declare_absent(state, bytes(32))
     t.deliver(t.agents[0].declare_absent(state, bytes(32)))   # seat 0's own chain
     by3 = t.agents[3].declare_absent(apply_frame(t.referees[0].game, state,
-                                                 parse_frame(by2)), bytes(32))
+                                                 parse_frame(by2, S)), bytes(32))
     forks = Forks()
     for wire in (by2, by3):
         found = forks.branch_of(t.referees[0], wire)
@@ -448,15 +450,15 @@ def test_a_branch_that_forks_again_gives_one_chain_whatever_order_its_frames_com
     mc.advance_to(t, mc.owes(Phase.COMMIT, 2, 2))
     game, s0 = t.referees[0].game, mc.state(t)
     x = t.agents[0].declare_absent(s0, bytes(32))
-    s1 = apply_frame(game, s0, parse_frame(x))
+    s1 = apply_frame(game, s0, parse_frame(x, S))
     d1, d4 = (t.agents[d].declare_absent(s1, bytes(32)) for d in (1, 4))
-    s2 = apply_frame(game, s1, parse_frame(d1))
+    s2 = apply_frame(game, s1, parse_frame(d1, S))
     d3 = t.agents[3].declare_absent(s2, bytes(32))
-    state = apply_frame(game, s2, parse_frame(d3))
+    state = apply_frame(game, s2, parse_frame(d3, S))
     commits = []
     for seat in (3, 4):
         commits.append(t.agents[seat].next_frame(state, bytes(32), t.choosers[seat]))
-        state = apply_frame(game, state, parse_frame(commits[-1]))
+        state = apply_frame(game, state, parse_frame(commits[-1], S))
     for _ in range(3):
         t.step()                       # A: seat 2's COMMIT, then seats 3 and 4
     outcomes = set()

@@ -41,10 +41,12 @@ def test_selfplay_then_verify_json_is_complete(rules: str, seats: int, more: tup
     assert verdict["rules"]["name"] == rules and len(verdict["seats"]) == seats
     assert len(verdict["outcome"]["hand_pips"]) == seats
 
-    frames = [parse_frame(w) for w in Transcript.decode(out.read_bytes()).frames]
+    transcript = Transcript.decode(out.read_bytes())
+    suite = transcript.setup.suite
+    frames = [parse_frame(w, suite) for w in transcript.frames]
     draw = next(i for i, f in enumerate(frames) if f.type is MessageType.DRAW)
     claim = next(i for i, f in enumerate(frames) if f.type is MessageType.MOVE
-                 and MoveBody.decode(f.body).claim is not None)
+                 and MoveBody.decode(suite, f.body).claim is not None)
     for index in (draw, claim):
         package = tmp_path / f"{index}.pkg"
         assert run("dispute", str(out), str(index), "--out", str(package)).returncode == 0

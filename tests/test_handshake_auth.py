@@ -29,7 +29,6 @@ from peers.net.pacing import AnswerLimit
 from peers.net.peer import Peer
 from protocol.canonical import pack, unpack
 from protocol.errors import DealerlessError
-from protocol.group import decode_scalar
 from protocol.handshake_auth import (
     check_signature,
     host_pin,
@@ -43,7 +42,11 @@ from protocol.handshake_auth import (
     signed_bytes,
 )
 from protocol.identity import Identity
+from protocol.suite import default_suite
 from protocol.verifier import replay
+
+S = default_suite()  # edwards25519-sha512, dealerless/2
+decode_scalar = S.decode_scalar
 
 VECTORS = json.loads((Path(__file__).resolve().parent.parent / "spec" / "vectors" /
                       "handshake.json").read_text())

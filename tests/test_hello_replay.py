@@ -3,7 +3,7 @@ signed hello replayed about 550 times a second cost the host a signature check a
 scalar multiplication each time, and the game got 2-3x slower).
 
 Each test feeds a host one hello, then 499 byte-identical copies, and counts the group
-operations and signature checks (protocol.group.OPS) the copies cost: none. The hellos
+operations and signature checks (protocol.groups.ops.OPS) the copies cost: none. The hellos
 are built as tests/invites.py builds them, and fed through a MemoryLink group that acts
 as a relay room, as anybody in the room could.
 """
@@ -26,7 +26,7 @@ from peers.net.messages import PROTOCOL_VERSION, hello_commitment
 from peers.net.peer import Peer
 from protocol.canonical import unpack
 from protocol.errors import DealerlessError
-from protocol.group import OPS
+from protocol.groups.ops import OPS
 from protocol.handshake_auth import sign
 from protocol.identity import Identity
 from protocol.verifier import replay

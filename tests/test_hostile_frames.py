@@ -47,7 +47,7 @@ def _signed(table: Table, mtype: int, body: object) -> bytes:
     seat = ref.awaiting[0]
     agent = table.agents[seat]
     payload = pack([FRAME_VERSION, ref.game.game_id, ref.state.seq, ref.state.prev, seat,
-                    mtype, ref.state.hash(ref.game.rules), body])
+                    mtype, ref.state.hash(ref.game.rules, ref.game.suite), body])
     return pack([payload, agent.identity.sign(signed_message(payload))])
 
 

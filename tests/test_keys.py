@@ -20,8 +20,9 @@ from cryptography.hazmat.primitives.asymmetric import ec, ed25519, rsa
 from peers import keys
 from peers.cli.parser import build_parser
 from protocol.errors import LocalError
-from protocol.hashing import H, Tag
+from protocol.hashing import H
 from protocol.identity import fingerprint, short_auth_string, verify_signature
+from protocol.tags import Tag
 
 HAS_BCRYPT = importlib.util.find_spec("bcrypt") is not None
 needs_bcrypt = pytest.mark.skipif(not HAS_BCRYPT, reason="encrypted OpenSSH keys need bcrypt")

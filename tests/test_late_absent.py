@@ -49,8 +49,10 @@ from protocol.seat import SeatAgent, SeatView
 from protocol.session import apply_frame
 from protocol.setup import GameSetup
 from protocol.state import Phase
+from protocol.suite import default_suite
 from protocol.verifier import replay
 
+S = default_suite()  # edwards25519-sha512, dealerless/2
 SEATS = 5
 
 
@@ -115,7 +117,7 @@ def check_seed(seed: int) -> int:
     attack = play_attack(seed)
     if attack is None:
         return -1
-    ref, place, late = attack.table.referees[0], attack.place, parse_frame(attack.late)
+    ref, place, late = attack.table.referees[0], attack.place, parse_frame(attack.late, S)
     final = ref.transcript().encode()
     commit = ref.frames[place]
     # Under the old rule this took the place: it outranked the COMMIT, and its signer
@@ -173,7 +175,7 @@ def check_two_seats(seed: int) -> None:
         ref = t.referees[0]
         place = len(ref.frames)
         late = t.agents[1].sign(ref.state, MessageType.ABSENT,
-                                AbsentBody(0, last).encode())
+                                AbsentBody(0, last).encode(S))
         t.play()
         final = ref.transcript().encode()
         assert final == honest.referees[0].transcript().encode()
@@ -230,15 +232,15 @@ def completing_declaration_held_back(seed: int) -> list[Frame] | None:
     t.deliver(t.agents[0].declare_absent(mined_cheats.state(t), bytes(32)))
     place, game = len(t.referees[0].frames), t.referees[0].game
     held = t.agents[2].declare_absent(mined_cheats.state(t), bytes(32))
-    after = apply_frame(game, mined_cheats.state(t), parse_frame(held))
+    after = apply_frame(game, mined_cheats.state(t), parse_frame(held, S))
     assert after.rules_state.miners[1].status == "forfeit" and after.turn == 2
     for _ in range(3):                  # seat 1's late COMMIT, seat 2's, seat 0's OPEN
         t.step()
     table = t.referees[0]
     assert (table.branch(place).opened, table.branch(place).shared) == (1, 0)
     seal = mined_cheats.seal_of(t, 2, t.agents[2]._pending[2][0], bytes([7]) * 32)
-    fresh = t.agents[2].sign(after, MessageType.COMMIT, seal.encode())
-    declared = t.agents[2].declare_absent(apply_frame(game, after, parse_frame(fresh)),
+    fresh = t.agents[2].sign(after, MessageType.COMMIT, seal.encode(S))
+    declared = t.agents[2].declare_absent(apply_frame(game, after, parse_frame(fresh, S)),
                                           bytes(32))
     return released(table, [held, fresh, declared])
 
@@ -279,17 +281,17 @@ def pair_completing_a_forfeit(honest_share: bool) -> list[Frame] | None:
                 table.branch(place).signers) == (0, 1, 4)
     else:
         assert (table.branch(place).opened, table.branch(place).shared) == (2, 0)
-    state = apply_frame(game, state, parse_frame(held[0]))
+    state = apply_frame(game, state, parse_frame(held[0], S))
 
     def sign(wire: bytes) -> None:
         nonlocal state
-        state = apply_frame(game, state, parse_frame(wire))
+        state = apply_frame(game, state, parse_frame(wire, S))
         held.append(wire)
 
     sign(t.agents[4].declare_absent(state, bytes(32)))     # seat 2 forfeits
     for d in (3, 4):
         seal = mined_cheats.seal_of(t, d, ["", 0], bytes([d]) * 32)
-        sign(t.agents[d].sign(state, MessageType.COMMIT, seal.encode()))
+        sign(t.agents[d].sign(state, MessageType.COMMIT, seal.encode(S)))
     for d in (3, 4):
         sign(t.agents[d].declare_absent(state, bytes(32)))   # against seat 0's OPEN
     return released(table, held)
@@ -317,13 +319,13 @@ def lowest_seat_completes_an_eviction(others_declared: bool) -> list[Frame] | No
         t.deliver(t.agents[1].declare_absent(mined_cheats.state(t), bytes(32)))
     game, state = t.referees[0].game, mined_cheats.state(t)
     held = [t.agents[0].declare_absent(state, bytes(32))]
-    state = apply_frame(game, state, parse_frame(held[0]))
+    state = apply_frame(game, state, parse_frame(held[0], S))
     t.step()                                   # seat 2's late COMMIT: the table takes it
     if (state.phase, state.turn) == (Phase.OPEN, 0):    # the declaration completed
         for make in (lambda s: t.agents[0].next_frame(s, bytes(32)),
                      lambda s: t.agents[0].declare_absent(s, bytes(32))):
             wire = make(state)
-            state = apply_frame(game, state, parse_frame(wire))
+            state = apply_frame(game, state, parse_frame(wire, S))
             held.append(wire)
     return released(t.referees[1], held)
 
@@ -359,7 +361,7 @@ def read_then_release(late_answer: bool, seed: int = 0) -> list[Frame] | None:
         for d in (1, 2):
             t.deliver(t.agents[d].declare_absent(mined_cheats.state(t), bytes(32)))
         seal = mined_cheats.seal_of(t, 4, ["", 0], bytes([77]) * 32)
-        held = [t.agents[4].sign(before, MessageType.COMMIT, seal.encode())]
+        held = [t.agents[4].sign(before, MessageType.COMMIT, seal.encode(S))]
         pair = (3, 4)
     else:
         held = [t.agents[1].declare_absent(before, bytes(32))]
@@ -372,15 +374,15 @@ def read_then_release(late_answer: bool, seed: int = 0) -> list[Frame] | None:
     for d in (*honest, pair[0], honest[0]):        # the t-th shares, then an honest holder
         t.deliver(t.agents[d].declare_absent(table.state, bytes(32)))
     assert (table.branch(place).opened, table.branch(place).shared) == (0, 1)
-    state = apply_frame(game, before, parse_frame(held[0]))
+    state = apply_frame(game, before, parse_frame(held[0], S))
     if not late_answer:
         held.append(t.agents[2].declare_absent(state, bytes(32)))   # seat 4 forfeits
-        state = apply_frame(game, state, parse_frame(held[-1]))
+        state = apply_frame(game, state, parse_frame(held[-1], S))
     assert (state.phase, state.turn) == (Phase.OPEN, 0)
     for d in pair:
         held.append(t.agents[d].declare_absent(state, bytes(32)))
-        assert AbsentBody.decode(parse_frame(held[-1]).body, d).share is None
-        state = apply_frame(game, state, parse_frame(held[-1]))
+        assert AbsentBody.decode(S, parse_frame(held[-1], S).body, d).share is None
+        state = apply_frame(game, state, parse_frame(held[-1], S))
     return released(table, held)
 
 
@@ -427,7 +429,7 @@ def withheld_last_open_released(seats: int, seed: int) -> list[Frame] | str | No
     honest = [h for h in holders if h not in pair]
     for d in (*honest[:len(holders) // 2 + 1 - len(pair)], *pair):    # t declarations
         t.deliver(t.agents[d].sign(table.state, MessageType.ABSENT, AbsentBody(
-            0, 3).encode()))
+            0, 3).encode(S)))
     t.deliver(t.agents[honest[0]].declare_absent(table.state, bytes(32)))  # an honest share
     assert (table.branch(place).opened, table.branch(place).shared) == (1, 1)
     return released(t.referees[1], [held])

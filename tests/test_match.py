@@ -110,7 +110,8 @@ def mineshaft_rounds(seed: int, count: int, last_first: int | None = None
         table = Table.create("mineshaft", params, ("greedy", "random"), entropy, seats)
         rounds.append(table.play().encode())
         state = table.referees[0].state
-        draws.append(first_player(table.referees[0].game.game_id, state.nonces))
+        game = table.referees[0].game
+        draws.append(first_player(game.suite, game.game_id, state.nonces))
         lead = state.first_player if lead is None else lead
     return rounds, draws
 

@@ -30,9 +30,11 @@ from protocol.seal import DecryptionShare, decryption_share
 from protocol.sealed import holders_context, stored_seal
 from protocol.session import step
 from protocol.state import Phase, PublicState
+from protocol.suite import default_suite
 from protocol.transcript import Transcript
 from protocol.verifier import check_step, dispute_package, dispute_packages, replay
 
+S = default_suite()  # edwards25519-sha512, dealerless/2
 CLI = [sys.executable, "-m", "peers.cli"]
 
 
@@ -136,7 +138,7 @@ def test_the_winner_names_the_ec_when_several_die_in_a_signed_frame() -> None:
     assert out["status"] == ["alive", "lava", "lava", "alive", "alive"]
     assert (out["token_winner"], out["elimination_candidate"]) == (0, 2)
     assert out["how"] == "chosen by the winner"
-    last = parse_frame(Transcript.decode(data).frames[-1])
+    last = parse_frame(Transcript.decode(data).frames[-1], S)
     assert (last.type, last.seat) == (MessageType.CHOOSE, 0)
     assert verdict.moves[-1]["move"] == "names seat 2 the elimination candidate"
 
@@ -222,7 +224,7 @@ def test_a_recovered_plaintext_that_is_no_orders_is_blamed_on_the_committer() ->
     cheat = mined_cheats.sealed_garbage(seat=1)
     v = judged(cheat)
     assert v.detail.startswith("recovered from its seal: seat 1's sealed plaintext")
-    sender = parse_frame(cheat.bad_frame)
+    sender = parse_frame(cheat.bad_frame, S)
     assert sender.type is MessageType.ABSENT and sender.seat != 1
 
 
@@ -283,7 +285,7 @@ def lone_absent(t: Table, declarer: int) -> Violation:
     seat that owes the next frame, signed as if it were eligible."""
     s = mined_cheats.state(t)
     wire = t.agents[declarer].sign(s, MessageType.ABSENT,
-                                   AbsentBody(s.turn, s.rules_state.stage).encode())
+                                   AbsentBody(s.turn, s.rules_state.stage).encode(S))
     ref = Referee(t.setup)
     for f in t.referees[0].frames:
         ref.receive(f.wire)
@@ -328,7 +330,7 @@ def refused(t: Table, sender: int, state: PublicState, body: AbsentBody) -> Viol
     for f in t.referees[0].frames:
         ref.receive(f.wire)
     with pytest.raises(Violation) as info:
-        ref.receive(t.agents[sender].sign(state, MessageType.ABSENT, body.encode()))
+        ref.receive(t.agents[sender].sign(state, MessageType.ABSENT, body.encode(S)))
     return info.value
 
 
@@ -337,7 +339,8 @@ def test_declarations_must_name_the_owing_seat_and_come_from_an_eligible_seat() 
     mined_cheats.advance_to(t, mined_cheats.owes(Phase.OPEN, 3, 2))
     mined_cheats.declare(t, [0, 4])                 # t - 1 = 2 of the 4 holders
     s = mined_cheats.state(t)
-    good = AbsentBody.decode(parse_frame(t.agents[1].declare_absent(s, bytes(32))).body, 1)
+    good = AbsentBody.decode(S, parse_frame(t.agents[1].declare_absent(s, bytes(32)), S).body,
+                             1)
     assert good.share is not None                   # the t-th carries its share
     for sender, body, code in ((1, AbsentBody(2, 2, good.share), "absent/wrong-seat"),
                                (1, AbsentBody(3, 5, good.share), "absent/wrong-seat"),
@@ -355,7 +358,8 @@ def test_shares_wait_for_t_declarations_and_each_holder_shares_once() -> None:
     mined_cheats.advance_to(t, mined_cheats.owes(Phase.OPEN, 3, 2))
     mined_cheats.declare(t, [0])
     s = mined_cheats.state(t)
-    early = AbsentBody.decode(parse_frame(t.agents[4].declare_absent(s, bytes(32))).body, 4)
+    early = AbsentBody.decode(S, parse_frame(t.agents[4].declare_absent(s, bytes(32)), S).body,
+                              4)
     assert early.share is None
     share = declared_share(t, 3, 4)
     v = refused(t, 4, s, AbsentBody(3, 2, share))
@@ -379,7 +383,7 @@ def test_shares_wait_for_t_declarations_and_each_holder_shares_once() -> None:
 def declared_share(t: Table, seat: int, holder: int) -> DecryptionShare:
     """`holder`'s valid decryption share of `seat`'s seal in the current stage."""
     rs = mined_cheats.state(t).rules_state
-    ctx = holders_context(t.setup.game_id, rs.stage, seat, rs.keys)
+    ctx = holders_context(S, t.setup.game_id, rs.stage, seat, rs.keys)
     seal = stored_seal(bytes(rs.commits[seat]), ctx)
     return decryption_share(ctx, seal, holder, t.agents[holder]._seal_x, bytes(32))
 
@@ -393,7 +397,7 @@ def test_a_seat_declares_a_silent_seat_once() -> None:
     assert (s.phase, s.turn) == (Phase.OPEN, 3)          # seat 3 still owes its OPEN
     assert not t.agents[4].may_declare(s) and t.agents[1].may_declare(s)
     again = t.agents[4].sign(s, MessageType.ABSENT, AbsentBody.decode(
-        parse_frame(wire).body, 4).encode())
+        S, parse_frame(wire, S).body, 4).encode(S))
     with pytest.raises(Violation) as info:
         t.referees[0].receive(again)
     assert (info.value.code, info.value.seat) == ("absent/declarer", 4)
@@ -562,7 +566,7 @@ def _last_open() -> tuple[Any, bytes, Any]:
     """A table where seat 4's OPEN resolves round 2, with that frame's honest body."""
     t = mined_cheats.table(9)
     mined_cheats.advance_to(t, mined_cheats.owes(Phase.OPEN, 4, 3))
-    honest = parse_frame(t.agents[4].next_frame(mined_cheats.state(t), bytes(32)))
+    honest = parse_frame(t.agents[4].next_frame(mined_cheats.state(t), bytes(32)), S)
     return t, mined_cheats.state(t).encode(t.referees[0].game.rules), honest.body
 
 
@@ -590,7 +594,7 @@ def test_a_frame_signed_on_a_forged_state_is_judged_never_a_crash(
         target, where = item, i % len(item)
     target[where] = value
     try:
-        forged = PublicState.decode(pack(state), game.rules, 5)
+        forged = PublicState.decode(pack(state), game.rules, 5, game.suite)
     except EncodingError:
         return
     if forged.turn is None:
@@ -624,7 +628,7 @@ def test_plausible_forged_states_run_to_a_verdict() -> None:
             rules["miners"][rng.randrange(5)][2] = rng.randrange(50)
         state["rules"] = rules
         try:
-            forged = PublicState.decode(pack(state), game.rules, 5)
+            forged = PublicState.decode(pack(state), game.rules, 5, game.suite)
         except EncodingError:
             continue
         assert forged.turn == 4

@@ -339,7 +339,7 @@ def test_registry_and_params() -> None:
     rules = make_rules("bram", {"komi_halves": 1})
     assert isinstance(rules, BramRules) and rules.params == {"komi_halves": 1}
     # The default is the measured komi of section 11 (D15): 1.5 pips.
-    assert RULESETS["bram"]({}).params == {"komi_halves": DEFAULT_KOMI_HALVES} == {
+    assert RULESETS["bram"]({}, None).params == {"komi_halves": DEFAULT_KOMI_HALVES} == {
         "komi_halves": 3}
     assert rules.name == "bram"
     assert make_rules(rules.name, rules.params) == rules

@@ -133,7 +133,7 @@ def test_moves_validate_on_construction() -> None:
 
 def test_params_and_registry() -> None:
     rules = make_rules("mexican-train", {"seats": 4})
-    assert rules == MexicanTrainRules(4) and RULESETS["mexican-train"]({"seats": 4}) == rules
+    assert rules == MexicanTrainRules(4) and RULESETS["mexican-train"]({"seats": 4}, None) == rules
     assert rules.params == {"seats": 4, "round": 12, "mexican_train": False, "after": ""}
     assert make_rules(rules.name, rules.params) == rules
     full = MexicanTrainRules.from_params({"seats": 8, "round": 0, "mexican_train": True})

@@ -154,7 +154,7 @@ def test_params_defaults_and_registry() -> None:
     assert rules.params == {"set": "double-six", "seats": 3, "round": 6, "long": False,
                             "after": "", "first": -1}
     assert make_rules(rules.name, rules.params) == rules == MineshaftRules(seats=3)
-    assert RULESETS["mineshaft"]({"seats": 2, "set": "double-twelve"}).params["round"] == 12
+    assert RULESETS["mineshaft"]({"seats": 2, "set": "double-twelve"}, None).params["round"] == 12
     long = make_rules("mineshaft", {"seats": 2, "round": 3, "long": True})
     assert long.params == {"set": "double-six", "seats": 2, "round": 3, "long": True,
                            "after": "", "first": -1}

@@ -11,7 +11,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from protocol.errors import LocalError, SealError
-from protocol.group import IDENTITY_BYTES, P_FIELD, L, Point, base_mul, scalar_bytes
+from protocol.groups import Element as Point
+from protocol.groups.edwards25519 import P_FIELD
 from protocol.seal import (
     DecryptionShare,
     Seal,
@@ -33,13 +34,20 @@ from protocol.seal import (
     verify_share_key,
 )
 from protocol.seal import _interpolate as interpolate
+from protocol.suite import default_suite
+
+S = default_suite()  # edwards25519-sha512, dealerless/2
+IDENTITY_BYTES = S.group.identity.data
+L = S.order
+base_mul = S.group.base_mul
+scalar_bytes = S.encode_scalar
 
 GAME = bytes(range(32))
 NONCE = b"\x11" * 32
 FRESH = b"\x22" * 32
 SIZE = 40
 ORDERS = b"orders: dig east, dig east"
-KEYS = {seat: share_key(bytes([seat + 1]) * 32, GAME) for seat in range(8)}
+KEYS = {seat: share_key(S, bytes([seat + 1]) * 32, GAME) for seat in range(8)}
 COMMITTER = 2
 
 #: Encodings of points every receiver must refuse (2.3).
@@ -50,7 +58,7 @@ BAD_SCALAR = scalar_bytes(L - 1)[:-1] + b"\xff"  # >= L
 
 def make(m: int, committer: int = COMMITTER, stage: int = 3) -> tuple[SealContext, Seal]:
     seats = [s for s in range(8) if s != committer][:m]
-    ctx = seal_context(GAME, stage, committer, [(s, base_mul(KEYS[s])) for s in seats])
+    ctx = seal_context(S, GAME, stage, committer, [(s, base_mul(KEYS[s])) for s in seats])
     return ctx, deal(ctx, NONCE, pad(ORDERS, SIZE), FRESH)
 
 
@@ -65,7 +73,7 @@ def test_threshold_is_a_strict_majority_and_two_seats_share_nothing() -> None:
     for m in (0, 1):
         ctx, seal = make(m)
         assert (len(seal.commitments), len(seal.shares), ctx.share_count) == (1, 0, 0)
-        verify_seal(ctx, Seal.decode(seal.encode(), ctx, SIZE))
+        verify_seal(ctx, Seal.decode(seal.encode(S), ctx, SIZE))
         with pytest.raises(LocalError, match="seal/no-shares"):
             decryption_share(ctx, seal, ctx.recipients[0][0], KEYS[ctx.recipients[0][0]],
                              FRESH) if m else combine(ctx, seal, {})
@@ -74,7 +82,7 @@ def test_threshold_is_a_strict_majority_and_two_seats_share_nothing() -> None:
 @pytest.mark.parametrize("m", [1, 2, 3, 4, 5, 6, 7])
 def test_round_trip_and_the_committers_opening(m: int) -> None:
     ctx, seal = make(m)
-    back = Seal.decode(seal.encode(), ctx, SIZE)
+    back = Seal.decode(seal.encode(S), ctx, SIZE)
     assert back == seal and len(seal.ciphertext) == SIZE
     verify_seal(ctx, back)
     s = seal_secret(ctx, NONCE)
@@ -87,15 +95,15 @@ def test_every_t_subset_opens_and_no_t_minus_1_subset_finds_the_key(m: int) -> N
     shares = {}
     for seat, _ in ctx.recipients:
         share = decryption_share(ctx, seal, seat, KEYS[seat], FRESH)
-        verify_decryption_share(ctx, seal, seat, DecryptionShare.decode(share.encode(), seat))
+        verify_decryption_share(ctx, seal, seat, DecryptionShare.decode(S, share.encode(S), seat))
         shares[seat] = share.point
     key = base_mul(seal_secret(ctx, NONCE))
     for subset in itertools.combinations(shares, ctx.t):
         picked = {s: shares[s] for s in subset}
-        assert interpolate(picked) == key
+        assert interpolate(S.group, picked) == key
         assert unpad(combine(ctx, seal, picked), COMMITTER) == ORDERS
     for subset in itertools.combinations(shares, ctx.t - 1):
-        assert interpolate({s: shares[s] for s in subset}) != key
+        assert interpolate(S.group, {s: shares[s] for s in subset}) != key
         with pytest.raises(LocalError, match="seal/too-few-shares"):
             combine(ctx, seal, {s: shares[s] for s in subset})
 
@@ -111,8 +119,8 @@ def _tampered(value: list[Any], where: tuple[int, ...], new: Any) -> list[Any]:
 
 def test_every_tamper_of_a_seal_blames_the_committer() -> None:
     ctx, seal = make(4)
-    value = seal.encode()
-    other = make(4, stage=4)[1].encode()
+    value = seal.encode(S)
+    other = make(4, stage=4)[1].encode(S)
 
     def refuse(code: str, bad: Any, size: int = SIZE) -> None:
         def check() -> None:
@@ -150,12 +158,12 @@ def test_a_bad_decryption_share_blames_its_sender() -> None:
     refused("seal/decryption-proof", 3, verify_decryption_share, ctx, seal, 3, bumped)
     other_ctx, other = make(4, stage=4)
     refused("seal/decryption-proof", 3, verify_decryption_share, other_ctx, other, 3, share)
-    encoded = share.encode()
+    encoded = share.encode(S)
     for bad, code in ((IDENTITY_BYTES, "point/identity"), (SMALL_ORDER, "point/small-order"),
                       (NON_CANONICAL, "point/non-canonical")):
-        refused(code, 3, DecryptionShare.decode, [bad, *encoded[1:]], 3)
-    refused("scalar/out-of-range", 3, DecryptionShare.decode, [*encoded[:2], BAD_SCALAR], 3)
-    refused("seal/shape", 3, DecryptionShare.decode, encoded[:2], 3)
+        refused(code, 3, DecryptionShare.decode, S, [bad, *encoded[1:]], 3)
+    refused("scalar/out-of-range", 3, DecryptionShare.decode, S, [*encoded[:2], BAD_SCALAR], 3)
+    refused("seal/shape", 3, DecryptionShare.decode, S, encoded[:2], 3)
     with pytest.raises(LocalError, match="seal/witness"):
         decryption_share(ctx, seal, 3, KEYS[4], FRESH)
     with pytest.raises(LocalError, match="seal/not-recipient"):
@@ -176,33 +184,33 @@ def test_padding_is_strict() -> None:
 
 
 def test_share_keys_prove_possession_for_their_seat_and_game() -> None:
-    key, proof = prove_share_key(KEYS[5], GAME, 5, FRESH)
+    key, proof = prove_share_key(S, KEYS[5], GAME, 5, FRESH)
     assert key == base_mul(KEYS[5])
-    verify_share_key(key, proof, GAME, 5)
-    refused("seal/key-proof", 6, verify_share_key, key, proof, GAME, 6)
-    refused("seal/key-proof", 5, verify_share_key, key, proof, bytes(32), 5)
+    verify_share_key(S, key, proof, GAME, 5)
+    refused("seal/key-proof", 6, verify_share_key, S, key, proof, GAME, 6)
+    refused("seal/key-proof", 5, verify_share_key, S, key, proof, bytes(32), 5)
     with pytest.raises(LocalError, match="nonce/fresh-too-short"):
-        share_key(b"short", GAME)
+        share_key(S, b"short", GAME)
 
 
 def test_contexts_bind_everything_and_refuse_bad_recipient_lists() -> None:
     keys = [(s, base_mul(KEYS[s])) for s in (0, 1, 3)]
-    base = seal_context(GAME, 3, 2, keys).digest
-    assert len({base, seal_context(GAME, 4, 2, keys).digest,
-                seal_context(GAME, 3, 4, keys).digest,
-                seal_context(bytes(32), 3, 2, keys).digest,
-                seal_context(GAME, 3, 2, keys[:2]).digest,
-                seal_context(GAME, 3, 2, [keys[0], keys[1], (3, keys[0][1])]).digest}) == 6
+    base = seal_context(S, GAME, 3, 2, keys).digest
+    assert len({base, seal_context(S, GAME, 4, 2, keys).digest,
+                seal_context(S, GAME, 3, 4, keys).digest,
+                seal_context(S, bytes(32), 3, 2, keys).digest,
+                seal_context(S, GAME, 3, 2, keys[:2]).digest,
+                seal_context(S, GAME, 3, 2, [keys[0], keys[1], (3, keys[0][1])]).digest}) == 6
     for bad in ([keys[1], keys[0]], [keys[0], keys[0]], [(2, keys[0][1])]):
         with pytest.raises(LocalError, match="seal/recipients"):
-            seal_context(GAME, 3, 2, bad)
+            seal_context(S, GAME, 3, 2, bad)
     with pytest.raises(LocalError, match="seal/nonce"):
-        deal(seal_context(GAME, 3, 2, keys), b"short", b"", FRESH)
+        deal(seal_context(S, GAME, 3, 2, keys), b"short", b"", FRESH)
 
 
 def test_the_generator_is_fixed_and_not_the_base_point() -> None:
-    assert seal_generator() == seal_generator() != base_mul(1)
-    assert isinstance(seal_generator(), Point)
+    assert seal_generator(S) == seal_generator(S) != base_mul(1)
+    assert isinstance(seal_generator(S), Point)
 
 
 @settings(max_examples=15, deadline=None)
@@ -211,16 +219,16 @@ def test_the_generator_is_fixed_and_not_the_base_point() -> None:
 def test_any_recipients_any_majority_opens_and_any_flipped_bit_is_refused(
         committer: int, seats: set[int], data: bytes, draw: st.DataObject) -> None:
     recipients = sorted(seats - {committer})
-    ctx = seal_context(GAME, 1, committer, [(s, base_mul(KEYS[s])) for s in recipients])
+    ctx = seal_context(S, GAME, 1, committer, [(s, base_mul(KEYS[s])) for s in recipients])
     seal = deal(ctx, draw.draw(st.binary(min_size=32, max_size=32)), pad(data, SIZE), FRESH)
-    verify_seal(ctx, Seal.decode(seal.encode(), ctx, SIZE))
+    verify_seal(ctx, Seal.decode(seal.encode(S), ctx, SIZE))
     if not ctx.share_count:  # C_0 alone is a plain commitment: nothing to check it against
         return
     subset = draw.draw(st.lists(st.sampled_from(recipients), min_size=ctx.t, max_size=ctx.t,
                                 unique=True))
     picked = {s: decryption_share(ctx, seal, s, KEYS[s], FRESH).point for s in subset}
     assert unpad(combine(ctx, seal, picked), committer) == data
-    value = seal.encode()
+    value = seal.encode(S)
     items = [*value[0], *(item for share in value[1] for item in share)]
     which = draw.draw(st.integers(0, len(items) - 1))
     bit = draw.draw(st.integers(0, 255))

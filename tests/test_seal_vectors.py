@@ -13,7 +13,6 @@ from conftest import load_vectors
 
 from protocol.canonical import pack, unpack
 from protocol.errors import SealError
-from protocol.group import base_mul, decode_point, scalar_bytes
 from protocol.seal import (
     DecryptionShare,
     Seal,
@@ -34,6 +33,12 @@ from protocol.seal import (
     verify_seal,
     verify_share_key,
 )
+from protocol.suite import default_suite
+
+S = default_suite()  # edwards25519-sha512, dealerless/2
+base_mul = S.group.base_mul
+decode_point = S.decode_point
+scalar_bytes = S.encode_scalar
 
 ROOT = Path(__file__).resolve().parent.parent
 SEAL = load_vectors("seal")
@@ -42,7 +47,7 @@ DEALS = {d["name"]: d for d in SEAL["deals"]}
 
 
 def context(vec: dict[str, Any]) -> SealContext:
-    return seal_context(bytes.fromhex(vec["game_id"]), vec["stage"], vec["committer"],
+    return seal_context(S, bytes.fromhex(vec["game_id"]), vec["stage"], vec["committer"],
                         [(j, KEYS[j]) for j in vec["recipients"]])
 
 
@@ -55,15 +60,15 @@ def outcome(fn: Any) -> tuple[str, int | None]:
 
 
 def test_generator_and_keys() -> None:
-    assert seal_generator().data.hex() == SEAL["generator"]
+    assert seal_generator(S).data.hex() == SEAL["generator"]
     for k in SEAL["keys"]:
         game = bytes.fromhex(SEAL["deals"][0]["game_id"])
-        x = share_key(bytes.fromhex(k["seed"]), game)
+        x = share_key(S, bytes.fromhex(k["seed"]), game)
         assert str(x) == k["x"]
-        key, proof = prove_share_key(x, game, k["seat"], bytes.fromhex(k["fresh"]))
+        key, proof = prove_share_key(S, x, game, k["seat"], bytes.fromhex(k["fresh"]))
         assert (key.data.hex(), scalar_bytes(proof.c).hex(), scalar_bytes(proof.z).hex()) \
             == (k["y"], k["c"], k["z"])
-        verify_share_key(key, proof, game, k["seat"])
+        verify_share_key(S, key, proof, game, k["seat"])
 
 
 @pytest.mark.parametrize("vec", SEAL["deals"], ids=lambda v: v["name"])
@@ -72,7 +77,7 @@ def test_deals_are_reproduced_and_open(vec: dict[str, Any]) -> None:
     assert (ctx.digest.hex(), ctx.m, ctx.t) == (vec["context"], vec["m"], vec["t"])
     nonce = bytes.fromhex(vec["nonce"])
     seal = deal(ctx, nonce, bytes.fromhex(vec["plaintext"]), bytes.fromhex(vec["fresh"]))
-    assert pack(seal.encode()).hex() == vec["wire"]
+    assert pack(seal.encode(S)).hex() == vec["wire"]
     assert [c.data.hex() for c in seal.commitments] == vec["commitments"]
     assert [s.point.data.hex() for s in seal.shares] == [s["point"] for s in vec["shares"]]
     assert seal.ciphertext.hex() == vec["ciphertext"]
@@ -94,8 +99,8 @@ def test_deals_are_reproduced_and_open(vec: dict[str, Any]) -> None:
         mine = decryption_share(ctx, received, d["seat"],
                                 int(next(k["x"] for k in SEAL["keys"] if k["seat"] == d["seat"])),
                                 bytes.fromhex(d["fresh"]))
-        assert pack(mine.encode()).hex() == d["wire"]
-        got = DecryptionShare.decode(unpack(bytes.fromhex(d["wire"]), 1 << 10), d["seat"])
+        assert pack(mine.encode(S)).hex() == d["wire"]
+        got = DecryptionShare.decode(S, unpack(bytes.fromhex(d["wire"]), 1 << 10), d["seat"])
         verify_decryption_share(ctx, received, d["seat"], got)
         shares[d["seat"]] = got.point
     for combo in vec.get("combinations", []):
@@ -105,8 +110,8 @@ def test_deals_are_reproduced_and_open(vec: dict[str, Any]) -> None:
 
 def run_case(case: dict[str, Any]) -> None:
     if case["check"] == "key":
-        verify_share_key(decode_point(bytes.fromhex(case["y"])),
-                         SealProof.decode(bytes.fromhex(case["c"]), bytes.fromhex(case["z"])),
+        verify_share_key(S, decode_point(bytes.fromhex(case["y"])),
+                         SealProof.decode(S, bytes.fromhex(case["c"]), bytes.fromhex(case["z"])),
                          bytes.fromhex(case["game_id"]), case["seat"])
         return
     if case["check"] == "unpad":
@@ -124,7 +129,7 @@ def run_case(case: dict[str, Any]) -> None:
         assert opened.hex() == vec["plaintext"]
         return
     assert case["check"] == "decryption"
-    share = DecryptionShare.decode(unpack(bytes.fromhex(case["wire"]), 1 << 10), case["seat"])
+    share = DecryptionShare.decode(S, unpack(bytes.fromhex(case["wire"]), 1 << 10), case["seat"])
     verify_decryption_share(ctx, seal, case["seat"], share)
 
 
@@ -137,7 +142,7 @@ def test_cases_give_their_code_and_blame(case: dict[str, Any]) -> None:
 def test_other_seal_is_another_stages() -> None:
     vec = DEALS["m=4"]
     other = SEAL["other_seal"]
-    ctx = seal_context(bytes.fromhex(vec["game_id"]), other["stage"], other["committer"],
+    ctx = seal_context(S, bytes.fromhex(vec["game_id"]), other["stage"], other["committer"],
                        [(j, KEYS[j]) for j in vec["recipients"]])
     verify_seal(ctx, Seal.decode(unpack(bytes.fromhex(other["wire"]), 1 << 16), ctx,
                                  vec["size"]))

@@ -21,7 +21,7 @@ from protocol.deck import (
 )
 from protocol.elgamal import Ciphertext, decode_deck, encode_deck, reencrypt
 from protocol.errors import DeckError, LocalError, ProofError
-from protocol.group import L, Point, base_mul
+from protocol.groups import Element as Point
 from protocol.shuffle import (
     ShuffleProof,
     ShuffleWitness,
@@ -30,7 +30,14 @@ from protocol.shuffle import (
     prove_shuffle,
     verify_shuffle,
 )
+from protocol.suite import default_suite
 from protocol.tiles import DOUBLE_NINE, DOUBLE_SIX, DOUBLE_TWELVE, TileSet
+
+S = default_suite()  # edwards25519-sha512, dealerless/2
+L = S.order
+base_mul = S.group.base_mul
+add = S.group.add
+mul = S.group.mul
 
 GAME = bytes(range(32))
 SECRET = b"a seat's secret, 32 bytes or more"
@@ -38,37 +45,37 @@ SECRET = b"a seat's secret, 32 bytes or more"
 
 def setup(n: int, seats: int = 2, ts: TileSet = DOUBLE_SIX, seed: int = 1):
     xs = [(seed * 7919 + i * 104729) % L or 1 for i in range(seats)]
-    key = joint_key([base_mul(x) for x in xs])
-    return xs, key, initial_deck(ts, ts.tiles[:n], key)
+    key = joint_key(S, [base_mul(x) for x in xs])
+    return xs, key, initial_deck(S, ts, ts.tiles[:n], key)
 
 
 def test_shuffle_proof_is_complete_and_round_trips() -> None:
     _, key, deck = setup(27)
-    ctx = Context(GAME, 1, 0)
+    ctx = Context(S, GAME, 1, 0)
     out, proof = shuffle_round(deck, key, ctx, os.urandom(32), SECRET)
-    blob = proof.encode()
+    blob = proof.encode(S)
     assert len(blob) == 128 * 27 + 160
-    assert ShuffleProof.decode(blob, 27) == proof
-    verify_shuffle(deck, decode_deck(encode_deck(out)), key, proof, ctx)
+    assert ShuffleProof.decode(S, blob, 27) == proof
+    verify_shuffle(deck, decode_deck(S, encode_deck(out)), key, proof, ctx)
 
 
 @pytest.mark.parametrize("secret", [b"", bytes(31), b"seat secret"])
 def test_a_shuffle_secret_shorter_than_32_bytes_is_refused(secret: bytes) -> None:
     _, key, deck = setup(3)
     with pytest.raises(LocalError) as caught:
-        shuffle_round(deck, key, Context(GAME, 1, 0), bytes(32), secret)
+        shuffle_round(deck, key, Context(S, GAME, 1, 0), bytes(32), secret)
     assert caught.value.code == "shuffle/secret-too-short"
-    shuffle_round(deck, key, Context(GAME, 1, 0), bytes(32), bytes(32))  # 32 bytes is enough
+    shuffle_round(deck, key, Context(S, GAME, 1, 0), bytes(32), bytes(32))  # 32 bytes is enough
 
 
 N_SMALL = 4
 _, KEY, DECK = setup(N_SMALL)
-CTX = Context(GAME, 5, 1)
+CTX = Context(S, GAME, 5, 1)
 OUT, PROOF = shuffle_round(DECK, KEY, CTX, bytes(32), SECRET)
 
 
 def _tweak_point(p: Point, delta: int) -> Point:
-    return p + base_mul(delta)
+    return add(p, base_mul(delta))
 
 
 def _tamper(kind: str, index: int, delta: int):
@@ -93,11 +100,11 @@ def _tamper(kind: str, index: int, delta: int):
     elif kind == "key":
         key = _tweak_point(key, delta)
     elif kind == "game_id":
-        ctx = Context(bytes([ctx.game_id[0] ^ (1 + delta % 255)]) + ctx.game_id[1:], 5, 1)
+        ctx = Context(S, bytes([ctx.game_id[0] ^ (1 + delta % 255)]) + ctx.game_id[1:], 5, 1)
     elif kind == "step":
-        ctx = Context(GAME, 5 + 1 + delta % 1000, 1)
+        ctx = Context(S, GAME, 5 + 1 + delta % 1000, 1)
     elif kind == "seat":
-        ctx = Context(GAME, 5, (1 + 1 + delta % 6) % 8)
+        ctx = Context(S, GAME, 5, (1 + 1 + delta % 6) % 8)
     return tuple(deck_in), tuple(deck_out), key, proof, ctx
 
 
@@ -129,10 +136,10 @@ def test_full_round_by_k_seats_then_openings_give_every_tile_once(
     subset = data.draw(st.permutations(ts.tiles))[:n]
     xs = [(seed * 31 + i * 7) % L or 1 for i in range(seats)]
     keys = [base_mul(x) for x in xs]
-    key = joint_key(keys)
-    deck = initial_deck(ts, subset, key)
+    key = joint_key(S, keys)
+    deck = initial_deck(S, ts, subset, key)
     for seat in range(seats):
-        ctx = Context(GAME, 1, seat)
+        ctx = Context(S, GAME, 1, seat)
         out, proof = shuffle_round(deck, key, ctx, seed.to_bytes(32, "big") + bytes([seat]),
                                    bytes([seat]) * 32)
         verify_shuffle(deck, out, key, proof, ctx)
@@ -144,13 +151,13 @@ def test_full_round_by_k_seats_then_openings_give_every_tile_once(
         for seat in range(seats):
             if seat == to_seat:
                 continue
-            ctx = Context(GAME, 2 + pos, seat)
+            ctx = Context(S, GAME, 2 + pos, seat)
             ds = make_share(xs[seat], ct, ctx, bytes(32))
             verify_share(keys[seat], ct, ds, ctx)
             shares.append(ds.share)
         with pytest.raises(DeckError):  # without the owner's share it is no tile
-            open_tile(ts, ct, shares)
-        opened.append(open_tile(ts, ct, [*shares, own_share(xs[to_seat], ct)]))
+            open_tile(S, ts, ct, shares)
+        opened.append(open_tile(S, ts, ct, [*shares, own_share(S, xs[to_seat], ct)]))
     assert sorted(opened) == sorted(subset)
 
 
@@ -162,9 +169,9 @@ def _prove_dishonest(out: tuple[Ciphertext, ...], witness: ShuffleWitness) -> Sh
 
 
 _, KEY27, DECK27 = setup(27, ts=DOUBLE_SIX)
-CTX27 = Context(GAME, 1, 0)
-W27 = derive_witness(27, b"\x07" * 32)
-HONEST27 = apply_shuffle(DECK27, KEY27, W27)
+CTX27 = Context(S, GAME, 1, 0)
+W27 = derive_witness(S, 27, b"\x07" * 32)
+HONEST27 = apply_shuffle(S, DECK27, KEY27, W27)
 
 
 def test_honest_baseline() -> None:
@@ -173,15 +180,15 @@ def test_honest_baseline() -> None:
 
 def test_dropped_and_duplicated_tile_is_caught() -> None:
     out = list(HONEST27)
-    out[3] = reencrypt(out[4], 99, KEY27)  # tile at 3 dropped, tile at 4 duplicated
+    out[3] = reencrypt(S, out[4], 99, KEY27)  # tile at 3 dropped, tile at 4 duplicated
     with pytest.raises(ProofError):
         verify_shuffle(DECK27, tuple(out), KEY27, _prove_dishonest(tuple(out), W27), CTX27)
 
 
 def test_substituted_tile_is_caught() -> None:
     out = list(HONEST27)
-    double_six = DOUBLE_SIX.point((6, 6))   # not in the 27-tile deck
-    out[0] = Ciphertext(base_mul(5), double_six + 5 * KEY27)
+    double_six = DOUBLE_SIX.point(S, (6, 6))   # not in the 27-tile deck
+    out[0] = Ciphertext(base_mul(5), add(double_six, mul(5, KEY27)))
     with pytest.raises(ProofError):
         verify_shuffle(DECK27, tuple(out), KEY27, _prove_dishonest(tuple(out), W27), CTX27)
 
@@ -194,7 +201,7 @@ def test_inconsistent_randomness_is_caught() -> None:
     out = list(HONEST27)
     ct = DECK27[W27.permutation[0]]
     r = W27.randomness[0]
-    out[0] = Ciphertext(ct.c1 + base_mul(r), ct.c2 + (r + 1) * KEY27)
+    out[0] = Ciphertext(add(ct.c1, base_mul(r)), add(ct.c2, mul(r + 1, KEY27)))
     with pytest.raises(ProofError):
         verify_shuffle(DECK27, tuple(out), KEY27, _prove_dishonest(tuple(out), W27), CTX27)
 

@@ -37,6 +37,7 @@ from peers.net.pacing import REPLIES, RESEND_BURST, RESEND_RATE, RESENDS, Answer
 from peers.net.peer import Peer
 from protocol.errors import EncodingError
 from protocol.frames import parse_frame
+from protocol.suite import default_suite
 from protocol.verifier import replay
 
 
@@ -56,7 +57,7 @@ class Forger:
             return []
         self.seen += len(message)
         try:
-            frame = parse_frame(obj[1])
+            frame = parse_frame(obj[1], default_suite())
         except EncodingError:
             return []
         self.prevs[frame.seq] = frame.prev

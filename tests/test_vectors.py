@@ -19,8 +19,7 @@ from protocol.deck import DecryptionShare, joint_key, open_tile, verify_share
 from protocol.dleq import DleqProof, verify_dleq
 from protocol.elgamal import decode_deck, encode_deck
 from protocol.errors import DealerlessError
-from protocol.group import G, L, base_mul, decode_point, decode_scalar, mul, scalar_bytes, sub
-from protocol.hashing import VERSION, H, Tag, hash_to_point, hash_to_scalar, nonce_scalars
+from protocol.hashing import H
 from protocol.schnorr import SchnorrProof, verify_key
 from protocol.shuffle import (
     ShuffleProof,
@@ -32,7 +31,24 @@ from protocol.shuffle import (
     shuffle_hedge,
     verify_shuffle,
 )
+from protocol.suite import default_suite
+from protocol.tags import Tag
 from protocol.tiles import TILE_SETS, parse_tile
+from protocol.version import VERSION
+
+S = default_suite()  # edwards25519-sha512, dealerless/2
+G = S.group.generator
+L = S.order
+base_mul = S.group.base_mul
+decode_point = S.decode_point
+decode_scalar = S.decode_scalar
+mul = S.group.mul
+scalar_bytes = S.encode_scalar
+sub = S.group.sub
+add = S.group.add
+hash_to_point = S.hash_to_point
+hash_to_scalar = S.hash_to_scalar
+nonce_scalars = S.nonce_scalars
 
 GROUP = load_vectors("group")
 SCHNORR = load_vectors("schnorr")
@@ -85,27 +101,27 @@ def test_tile_points_and_generators() -> None:
     for name, entries in TILES["sets"].items():
         ts = TILE_SETS[name]
         assert [e["tile"] for e in entries] == [f"{a}-{b}" for a, b in ts.tiles]
-        assert [e["point"] for e in entries] == [p.data.hex() for p in ts.points]
-    assert TILES["generators"]["h"] == commitment_base().data.hex()
-    assert TILES["generators"]["h_i"] == [p.data.hex() for p in commitment_generators(91)]
+        assert [e["point"] for e in entries] == [p.data.hex() for p in ts.points(S)]
+    assert TILES["generators"]["h"] == commitment_base(S).data.hex()
+    assert TILES["generators"]["h_i"] == [p.data.hex() for p in commitment_generators(S, 91)]
     assert len({*TILES["generators"]["h_i"], TILES["generators"]["h"]}) == 92
 
 
 def check_schnorr(v: dict[str, Any]) -> None:
     key = decode_point(bytes.fromhex(v["key"]))
-    verify_key(key, SchnorrProof.decode(bytes.fromhex(v["proof"])), ctx_from(v["context"]))
+    verify_key(key, SchnorrProof.decode(S, bytes.fromhex(v["proof"])), ctx_from(v["context"]))
 
 
 def check_dleq(v: dict[str, Any]) -> None:
     verify_dleq(decode_point(bytes.fromhex(v["key"])), decode_point(bytes.fromhex(v["c1"])),
                 decode_point(bytes.fromhex(v["share"])),
-                DleqProof.decode(bytes.fromhex(v["proof"])), ctx_from(v["context"]))
+                DleqProof.decode(S, bytes.fromhex(v["proof"])), ctx_from(v["context"]))
 
 
 def check_shuffle(v: dict[str, Any]) -> None:
-    deck_in = decode_deck(bytes.fromhex(v["deck_in"]))
-    deck_out = decode_deck(bytes.fromhex(v["deck_out"]))
-    proof = ShuffleProof.decode(bytes.fromhex(v["proof"]), v["n"])
+    deck_in = decode_deck(S, bytes.fromhex(v["deck_in"]))
+    deck_out = decode_deck(S, bytes.fromhex(v["deck_out"]))
+    proof = ShuffleProof.decode(S, bytes.fromhex(v["proof"]), v["n"])
     verify_shuffle(deck_in, deck_out, decode_point(bytes.fromhex(v["joint_key"])), proof,
                    ctx_from(v["context"]))
 
@@ -156,24 +172,24 @@ def test_schnorr_and_dleq_intermediates() -> None:
 
 def test_shuffle_intermediates_and_index_convention() -> None:
     for v in SHUFFLE["positive"]:
-        deck_in = decode_deck(bytes.fromhex(v["deck_in"]))
+        deck_in = decode_deck(S, bytes.fromhex(v["deck_in"]))
         key = decode_point(bytes.fromhex(v["joint_key"]))
         deck_in_hedge = shuffle_hedge(scalar_bytes(int(v["secret"])), ctx_from(v["context"]),
                                       deck_in)
         assert deck_in_hedge.hex() == v["hedge"]
-        witness = derive_witness(v["n"], bytes.fromhex(v["fresh"]), deck_in_hedge)
+        witness = derive_witness(S, v["n"], bytes.fromhex(v["fresh"]), deck_in_hedge)
         assert list(witness.permutation) == v["permutation"]
         assert [str(r) for r in witness.randomness] == v["randomness"]
         # Output i holds input pi(i), re-encrypted with r'_i (spec/07-shuffle.md 7.3).
-        assert encode_deck(apply_shuffle(deck_in, key, witness)).hex() == v["deck_out"]
+        assert encode_deck(apply_shuffle(S, deck_in, key, witness)).hex() == v["deck_out"]
         i = 0
         j = v["permutation"][i]
         r = int(v["randomness"][i])
-        out0 = decode_deck(bytes.fromhex(v["deck_out"]))[0]
-        assert out0.c1 == deck_in[j].c1 + base_mul(r)
+        out0 = decode_deck(S, bytes.fromhex(v["deck_out"]))[0]
+        assert out0.c1 == add(deck_in[j].c1, base_mul(r))
         if "u" in v:
-            proof = ShuffleProof.decode(bytes.fromhex(v["proof"]), v["n"])
-            trace = recompute_shuffle(deck_in, decode_deck(bytes.fromhex(v["deck_out"])), key,
+            proof = ShuffleProof.decode(S, bytes.fromhex(v["proof"]), v["n"])
+            trace = recompute_shuffle(deck_in, decode_deck(S, bytes.fromhex(v["deck_out"])), key,
                                       proof, ctx_from(v["context"]))
             assert [str(x) for x in trace.u] == v["u"]
             assert [p.data.hex() for p in trace.t] == v["t"]
@@ -186,15 +202,16 @@ def test_deck_round_vector() -> None:
     game = bytes.fromhex(v["game_id"])
     keys = [decode_point(bytes.fromhex(k)) for k in v["keys"]]
     for i, (key, proof) in enumerate(zip(keys, v["key_proofs"], strict=True)):
-        verify_key(key, SchnorrProof.decode(bytes.fromhex(proof)), Context(game, 0, i))
-    y = joint_key(keys)
+        verify_key(key, SchnorrProof.decode(S, bytes.fromhex(proof)), Context(S, game, 0, i))
+    y = joint_key(S, keys)
     assert y.data.hex() == v["joint_key"]
-    deck = decode_deck(bytes.fromhex(v["initial_deck"]))
-    assert [ts.decode(sub(ct.c2, y)) for ct in deck] == [parse_tile(t) for t in v["tiles"]]
+    deck = decode_deck(S, bytes.fromhex(v["initial_deck"]))
+    assert [ts.decode(S, sub(ct.c2, y)) for ct in deck] == [parse_tile(t) for t in v["tiles"]]
     assert all(ct.c1 == G for ct in deck)
     for rnd in v["rounds"]:
-        out = decode_deck(bytes.fromhex(rnd["deck_out"]))
-        verify_shuffle(deck, out, y, ShuffleProof.decode(bytes.fromhex(rnd["proof"]), len(deck)),
+        out = decode_deck(S, bytes.fromhex(rnd["deck_out"]))
+        verify_shuffle(deck, out, y,
+                       ShuffleProof.decode(S, bytes.fromhex(rnd["proof"]), len(deck)),
                        ctx_from(rnd["context"]))
         deck = out
     def verified_shares(opening: dict[str, Any]) -> list[Any]:
@@ -202,28 +219,28 @@ def test_deck_round_vector() -> None:
         out = []
         for s in opening["shares"]:
             ds = DecryptionShare(decode_point(bytes.fromhex(s["share"])),
-                                 DleqProof.decode(bytes.fromhex(s["proof"])))
+                                 DleqProof.decode(S, bytes.fromhex(s["proof"])))
             verify_share(keys[s["seat"]], ct, ds, ctx_from(s["context"]))
             out.append(ds.share)
         return out
 
     priv, pub = v["private_opening"], v["public_opening"]
     own = decode_point(bytes.fromhex(priv["own_share"]))
-    assert open_tile(ts, deck[priv["position"]],
+    assert open_tile(S, ts, deck[priv["position"]],
                      [*verified_shares(priv), own]) == parse_tile(priv["tile"])
-    assert open_tile(ts, deck[pub["position"]], verified_shares(pub)) == parse_tile(pub["tile"])
+    assert open_tile(S, ts, deck[pub["position"]], verified_shares(pub)) == parse_tile(pub["tile"])
 
 
 def test_deck_negative_vectors() -> None:
     ts = TILE_SETS[DECK["set"]]
-    deck = decode_deck(bytes.fromhex(DECK["rounds"][-1]["deck_out"]))
+    deck = decode_deck(S, bytes.fromhex(DECK["rounds"][-1]["deck_out"]))
     for neg in DECK["negative"]:
         if neg["check"] == "joint_key":
             keys = [decode_point(bytes.fromhex(k)) for k in neg["keys"]]
-            got = outcome(lambda keys=keys: joint_key(keys))
+            got = outcome(lambda keys=keys: joint_key(S, keys))
         else:
             shares = [decode_point(bytes.fromhex(s)) for s in neg["shares"]]
-            got = outcome(lambda s=shares, n=neg: open_tile(ts, deck[n["position"]], s))
+            got = outcome(lambda s=shares, n=neg: open_tile(S, ts, deck[n["position"]], s))
         assert got == neg["expected"], neg["name"]
 
 

@@ -115,7 +115,8 @@ def test_cutting_at_any_frame_boundary_gives_a_valid_prefix_naming_the_awaited_s
     for k in range(1, len(TRANSCRIPT.frames)):
         verdict = replay(DATA[:OFFSETS[k]])
         assert verdict.exit_code == 3, k
-        nxt = parse_frame(TRANSCRIPT.frames[k])   # the frame that was in fact sent next
+        # the frame that was in fact sent next
+        nxt = parse_frame(TRANSCRIPT.frames[k], TRANSCRIPT.setup.suite)
         assert verdict.awaiting == (nxt.seat, nxt.type.label), k
 
 
@@ -124,11 +125,11 @@ def test_cut_inside_a_record_is_invalid_not_a_prefix() -> None:
 
 
 def test_dispute_check_step_agrees_with_replay_on_every_frame() -> None:
-    rules = Game(TRANSCRIPT.setup).rules
+    game = Game(TRANSCRIPT.setup)
     for n in range(len(TRANSCRIPT.frames)):
         verdict = check_step(dispute_package(DATA, n))
         assert verdict.valid, n
-        assert verdict.next_state_hash == STATES[n + 1].hash(rules)
+        assert verdict.next_state_hash == STATES[n + 1].hash(game.rules, game.suite)
 
 
 def test_check_step_refuses_a_state_that_is_not_the_committed_one() -> None:
@@ -187,7 +188,7 @@ def test_another_version_is_refused_as_such_before_any_signature(
     payload, signature = unpack(TRANSCRIPT.frames[0], 1 << 16)
     fields = unpack(payload, 1 << 16)
     with pytest.raises(EncodingError, match="this frame is dealerless/1;"):
-        parse_frame(pack([pack([1, *fields[1:]]), signature]))
+        parse_frame(pack([pack([1, *fields[1:]]), signature]), TRANSCRIPT.setup.suite)
 
 
 def test_console_script_runs_end_to_end(tmp_path: Path) -> None:

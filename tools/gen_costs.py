@@ -5,7 +5,7 @@
     python tools/gen_costs.py --check  # exit 1 if the table differs from the code
 
 Two seeded games are played, each frame checked once by one referee, and the group
-operations and hashing of every check are counted (protocol.group.OPS): what an
+operations and hashing of every check are counted (protocol.groups.ops.OPS): what an
 on-chain referee pays to judge one step of each message type. The counts are exact
 for the seeded games; steps whose size varies (a deal, a reveal, a claim) give their
 mean and maximum.
@@ -28,9 +28,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from peers.entropy import Entropy
 from peers.table.selfplay import Table
 from protocol.frames import MessageType, parse_frame
-from protocol.group import OPS
+from protocol.groups.ops import OPS
 from protocol.messages import MoveBody
+from protocol.suite import default_suite
 
+#: The suite counted: the one whose costs 9.3 publishes (edwards25519-sha512).
+S = default_suite()
 SPEC = Path(__file__).resolve().parent.parent / "spec" / "09-bench.md"
 BEGIN, END = "<!-- costs:begin -->", "<!-- costs:end -->"
 COLUMNS = ("var", "base", "add", "valid", "sig", "hashes", "hash_bytes")
@@ -99,9 +102,9 @@ GAMES = (("bram", {"komi_halves": 0}, 2, 1), ("mexican-train", {"seats": 8}, 8, 
 
 
 def _kind(wire: bytes) -> str:
-    frame = parse_frame(wire)
+    frame = parse_frame(wire, S)
     if frame.type is MessageType.MOVE:
-        body = MoveBody.decode(frame.body)
+        body = MoveBody.decode(S, frame.body)
         return ("MOVE, cannot-play claim" if body.claim is not None
                 else "MOVE, tile played" if body.opening is not None else "MOVE, no tile")
     return frame.type.name
@@ -114,7 +117,7 @@ def count(rules: str, params: dict[str, object], seats: int, seed: int) -> dict[
     found: dict[str, list[dict[str, int]]] = defaultdict(list)
     # The tiles' points are constants of the tile set (5.1, vectors/tiles.json) that an
     # on-chain referee stores rather than hashes to the curve: made before counting.
-    assert ref.game.rules.tile_set.points
+    assert ref.game.rules.tile_set.points(S)
     while (due := ref.awaiting) is not None:
         seat = due[0]
         wire = table.agents[seat].next_frame(ref.state, table.entropy.bytes(f"fresh {seat}"),

@@ -37,8 +37,6 @@ from protocol.canonical import pack, unpack
 from protocol.claims import claim_positions, forbidden_tiles
 from protocol.errors import DealerlessError, LocalError, Violation
 from protocol.frames import FRAME_VERSION, MessageType, parse_frame, signed_message
-from protocol.group import G
-from protocol.group import add as add_points
 from protocol.messages import (
     AbsentBody,
     MoveBody,
@@ -53,7 +51,10 @@ from protocol.seal import decryption_share, prove_share_key, seal_secret
 from protocol.sealed import holders_context, stored_seal
 from protocol.session import step
 from protocol.state import Claim, Phase, PublicState
+from protocol.suite import default_suite
 from protocol.verifier import check_step, committed_state_hashes, dispute_packages, make_package
+
+S = default_suite()  # edwards25519-sha512, dealerless/2
 
 ROOT = Path(__file__).resolve().parent.parent
 GOLDEN = ROOT / "spec" / "vectors" / "transcripts"
@@ -143,7 +144,7 @@ class Crafter:
         s = self.state
         fields = {"version": FRAME_VERSION, "game_id": self.game.game_id, "seq": s.seq,
                   "prev": s.prev, "seat": signer, "type": int(mtype),
-                  "state_hash": s.hash(self.game.rules), "body": body, **over}
+                  "state_hash": s.hash(self.game.rules, S), "body": body, **over}
         payload = pack([fields[k] for k in ("version", "game_id", "seq", "prev", "seat",
                                             "type", "state_hash", "body")])
         identity = self.table.agents[signer].identity
@@ -174,7 +175,7 @@ def frame_cases() -> list[Case]:
     cases: list[Case] = []
 
     def add(name: str, wire: bytes, committed: bool = True) -> None:
-        cases.append((name, c.package(wire), c.state.hash(c.game.rules) if committed
+        cases.append((name, c.package(wire), c.state.hash(c.game.rules, S) if committed
                       else None))
 
     mtype, key_body = c.body(0)
@@ -193,9 +194,9 @@ def frame_cases() -> list[Case]:
     honest = c.frame(0, mtype, key_body)
     second = c.frame(0, *c.body(0))  # the same step again, with another proof nonce
     cases.append(("evidence: a second KEY by the same seat", c.package(honest, (second,)),
-                  c.state.hash(c.game.rules)))
+                  c.state.hash(c.game.rules, S)))
     cases.append(("evidence: a second KEY, then a record that proves nothing",
-                  c.package(honest, (second, b"\xc0")), c.state.hash(c.game.rules)))
+                  c.package(honest, (second, b"\xc0")), c.state.hash(c.game.rules, S)))
     add("KEY body of two items", c.frame(0, mtype, key_body[:2]))
     add("KEY commitment of 31 bytes", c.frame(0, mtype, [*key_body[:2], key_body[2][:31]]))
     c.advance(at(Phase.NONCES))
@@ -212,16 +213,16 @@ def frame_cases() -> list[Case]:
     rules = c.game.rules
     hand = c.table.agents[seat].hand_positions(c.state)
     pos = min(hand)
-    opening = SharesBody.decode([_entry(c, seat, pos)]).entries[0]
+    opening = SharesBody.decode(S, [_entry(c, seat, pos)]).entries[0]
     play = next(m for m in rules.legal_moves(c.state.rules_state, tuple(hand.values()))
                 if rules.played_tile(m) is not None)
     pass_id = rules.move_id(PASS)
     add("move id 2^20", c.frame(seat, MessageType.MOVE, [1 << 20, None, None, None]))
     add("move id 2^20 + 1", c.frame(seat, MessageType.MOVE, [(1 << 20) + 1, None, None, None]))
     add("a tile played without its opening",
-        c.frame(seat, MessageType.MOVE, MoveBody(rules.move_id(play), None).encode()))
+        c.frame(seat, MessageType.MOVE, MoveBody(rules.move_id(play), None).encode(S)))
     add("a pass with an opening",
-        c.frame(seat, MessageType.MOVE, MoveBody(pass_id, opening).encode()))
+        c.frame(seat, MessageType.MOVE, MoveBody(pass_id, opening).encode(S)))
     add("a bram move with a claim",
         c.frame(seat, MessageType.MOVE, [pass_id, None, None, None, b"\x00" * 96]))
     add("a partial opening (position only)",
@@ -234,7 +235,7 @@ def frame_cases() -> list[Case]:
 
 def _entry(c: Crafter, seat: int, position: int) -> list[Any]:
     share = c.table.agents[seat].share_for(c.state, position, c.fresh())
-    return [position, share.share.data, share.proof.encode()]
+    return [position, share.share.data, share.proof.encode(S)]
 
 
 def _unprefixed(c: Crafter, wire: bytes) -> bytes:
@@ -282,9 +283,9 @@ def _try_moves(c: Crafter, found: dict[str, Case], where: str) -> None:
             if exc.code in found:
                 continue
         try:
-            body = agent._move_body(state, move, c.fresh()).encode()
+            body = agent._move_body(state, move, c.fresh()).encode(S)
         except LocalError:  # it cannot prove "cannot play": send the move without a proof
-            body = MoveBody(rules.move_id(move), None).encode()
+            body = MoveBody(rules.move_id(move), None).encode(S)
         wire = c.frame(seat, MessageType.MOVE, body)
         try:
             step(c.game, state, wire)
@@ -292,7 +293,7 @@ def _try_moves(c: Crafter, found: dict[str, Case], where: str) -> None:
             if v.code not in found:
                 found[v.code] = (f"{where}, frame {state.seq}: seat {seat} sends "
                                  f"{rules.move_text(move)}", c.package(wire),
-                                 state.hash(rules))
+                                 state.hash(rules, S))
 
 
 def draw_cases() -> list[Case]:
@@ -303,7 +304,7 @@ def draw_cases() -> list[Case]:
     other = next(p for p, o in enumerate(c.state.owners) if o == seat)
     return [("DRAW sharing a position other than the one drawn",
              c.package(c.frame(seat, MessageType.DRAW, [_entry(c, seat, other)])),
-             c.state.hash(c.game.rules))]
+             c.state.hash(c.game.rules, S))]
 
 
 def forged_state_cases() -> list[Case]:
@@ -320,7 +321,7 @@ def forged_state_cases() -> list[Case]:
     row = tuple(None if i == other else x for i, x in enumerate(state.shares[p]))
     forged = state.with_(shares=(*state.shares[:p], row, *state.shares[p + 1:]))
     cases.append(_forged(c, "a claim over a position whose share is missing", forged,
-                         c.frame(seat, mtype, body, state_hash=forged.hash(c.game.rules))))
+                         c.frame(seat, mtype, body, state_hash=forged.hash(c.game.rules, S))))
     c.advance(lambda s: s.phase is Phase.REVEAL and s.turn == c.game.seats - 1)
     state, last = c.state, c.due()
     claimant, hand = next((i, h) for i in range(c.game.seats)
@@ -329,7 +330,7 @@ def forged_state_cases() -> list[Case]:
     forged = state.with_(claims=(*state.claims, Claim(1, claimant, (p,), (hand[p],))))
     mtype, body = c.body(last)
     cases.append(_forged(c, "the last REVEAL over a state holding a false claim", forged,
-                         c.frame(last, mtype, body, state_hash=forged.hash(c.game.rules))))
+                         c.frame(last, mtype, body, state_hash=forged.hash(c.game.rules, S))))
     c = Crafter("bram", {"komi_halves": 0}, ("greedy", "greedy"), 7)
     c.advance(lambda s: s.phase is Phase.REVEAL and s.turn == 1)
     state = c.state
@@ -340,7 +341,7 @@ def forged_state_cases() -> list[Case]:
     mtype, body = c.body(1)
     cases.append(_forged(c, "the last REVEAL over a state where a held tile is played",
                          forged, c.frame(1, mtype, body,
-                                         state_hash=forged.hash(c.game.rules))))
+                                         state_hash=forged.hash(c.game.rules, S))))
     return cases
 
 
@@ -371,11 +372,11 @@ def mined_cases() -> list[Case]:
     t = c.table
 
     def add(name: str, wire: bytes) -> None:
-        cases.append((name, c.package(wire), c.state.hash(c.game.rules)))
+        cases.append((name, c.package(wire), c.state.hash(c.game.rules, S)))
 
-    key, proof = prove_share_key(t.agents[0]._seal_x, c.game.game_id, 1, c.fresh())
+    key, proof = prove_share_key(S, t.agents[0]._seal_x, c.game.game_id, 1, c.fresh())
     add("KEY whose share key proof is bound to seat 1, signed by seat 0",
-        c.frame(0, MessageType.KEY, SealKeyBody(key, proof).encode()))
+        c.frame(0, MessageType.KEY, SealKeyBody(key, proof).encode(S)))
     c.advance(lambda s: s.phase is Phase.COMMIT and s.turn == 1 and s.rules_state.stage == 2)
     stage = c.state.rules_state.stage
     add("COMMIT that is an array of one commitment, not a seal",
@@ -384,38 +385,37 @@ def mined_cases() -> list[Case]:
                        ("ABSENT whose third item is nil, not a share", [1, stage, None])):
         add(name, c.frame(3, MessageType.ABSENT, body))
     add("ABSENT by seat 3 naming seat 2, while seat 1 owes",
-        c.frame(3, MessageType.ABSENT, AbsentBody(2, stage).encode()))
+        c.frame(3, MessageType.ABSENT, AbsentBody(2, stage).encode(S)))
     add("ABSENT by seat 1 naming itself", c.frame(1, MessageType.ABSENT,
-                                                   AbsentBody(1, stage).encode()))
+                                                   AbsentBody(1, stage).encode(S)))
     orders, nonce = ["UU", 99], bytes(range(32))   # 99 names no action
     seal = mined_cheats.seal_of(t, 1, orders, nonce)
-    first = seal.shares[0]
-    forged = replace(seal, shares=(replace(first, point=add_points(first.point, G)),
-                                   *seal.shares[1:]))
+    bad = replace(seal.shares[0], point=S.group.add(seal.shares[0].point, S.group.generator))
+    forged = replace(seal, shares=(bad, *seal.shares[1:]))
     add("COMMIT whose share for seat 0 does not match the commitments",
-        c.frame(1, MessageType.COMMIT, forged.encode()))
-    t.deliver(c.frame(1, MessageType.COMMIT, seal.encode()))
+        c.frame(1, MessageType.COMMIT, forged.encode(S)))
+    t.deliver(c.frame(1, MessageType.COMMIT, seal.encode(S)))
     c.advance(lambda s: s.phase is Phase.OPEN and s.turn == 1)
-    ctx = holders_context(c.game.game_id, stage, 1, c.state.rules_state.keys)
+    ctx = holders_context(S, c.game.game_id, stage, 1, c.state.rules_state.keys)
     add("OPEN of sealed orders naming no action",
-        c.frame(1, MessageType.OPEN, OpenBody(seal_secret(ctx, nonce)).encode()))
+        c.frame(1, MessageType.OPEN, OpenBody(seal_secret(ctx, nonce)).encode(S)))
     add("OPEN whose secret is not below L", c.frame(1, MessageType.OPEN, [bytes([0xff] * 32)]))
     add("OPEN whose secret does not open the seal",
-        c.frame(1, MessageType.OPEN, OpenBody(seal_secret(ctx, bytes(32))).encode()))
+        c.frame(1, MessageType.OPEN, OpenBody(seal_secret(ctx, bytes(32))).encode(S)))
     early = decryption_share(ctx, stored_seal(bytes(c.state.rules_state.commits[1]), ctx), 0,
                              t.agents[0]._seal_x, c.fresh())
     add("ABSENT with a decryption share before t = 3 of 4 holders have declared",
-        c.frame(0, MessageType.ABSENT, AbsentBody(1, stage, early).encode()))
+        c.frame(0, MessageType.ABSENT, AbsentBody(1, stage, early).encode(S)))
     for d in (4, 3):
         t.deliver(t.agents[d].declare_absent(c.state, c.fresh()))
     third = t.agents[0].declare_absent(c.state, c.fresh())   # the t-th, with its share
     add("ABSENT whose decryption share is seat 0's but signed by seat 2",
-        c.frame(2, MessageType.ABSENT, parse_frame(third).body))
+        c.frame(2, MessageType.ABSENT, parse_frame(third, S).body))
     t.deliver(third)
     add("ABSENT without a decryption share once t holders have declared",
-        c.frame(2, MessageType.ABSENT, AbsentBody(1, stage).encode()))
+        c.frame(2, MessageType.ABSENT, AbsentBody(1, stage).encode(S)))
     add("ABSENT posting seat 0's decryption share a second time",
-        c.frame(0, MessageType.ABSENT, parse_frame(third).body))
+        c.frame(0, MessageType.ABSENT, parse_frame(third, S).body))
     t.deliver(t.agents[3].declare_absent(c.state, c.fresh()))
     add("ABSENT whose share opens a seal of orders naming no action (seat 1's)",
         t.agents[2].declare_absent(c.state, c.fresh()))
@@ -424,7 +424,7 @@ def mined_cases() -> list[Case]:
     for phase in (Phase.COMMIT, Phase.OPEN):
         c.advance(mined_cheats.owes(phase, 1, 2))
         add(f"ABSENT by seat 0 against seat 1's {phase.value.upper()} at a two-seat table",
-            c.frame(0, MessageType.ABSENT, AbsentBody(1, 2).encode()))
+            c.frame(0, MessageType.ABSENT, AbsentBody(1, 2).encode(S)))
     return cases
 
 
@@ -436,7 +436,7 @@ def package_cases() -> list[Case]:
     wire = c.frame(c.due(), mtype, body)
     good = unpack(c.package(wire), 1 << 21)
     setup, state = unpack(good[2], 4096), unpack(good[4], 1 << 20)
-    committed = c.state.hash(c.game.rules)
+    committed = c.state.hash(c.game.rules, S)
 
     def with_state(**change: Any) -> bytes:
         s = {**state, **change}
@@ -515,7 +515,7 @@ def settled_claim_cases() -> list[Case]:
     c.advance(lambda s: s.phase is Phase.PLAY and _claims_now(c))
     seat, state = c.due(), c.state
     mtype, body = c.body(seat)
-    committed = state.hash(c.game.rules)
+    committed = state.hash(c.game.rules, S)
     cases = [(f"a claim of {n} bytes" + (" (h + f = 92, a length 6.5.4 alone would accept)"
                                          if n == 3040 else ""),
               c.package(c.frame(seat, mtype, [*body[:4], bytes(n)])), committed)
@@ -526,7 +526,7 @@ def settled_claim_cases() -> list[Case]:
     forged = state.with_(shares=(*state.shares[:p], row, *state.shares[p + 1:]))
     cases.append(_forged(c, "a claim without its proof over a position whose share is "
                          "missing", forged, c.frame(seat, mtype, body[:4],
-                                                    state_hash=forged.hash(c.game.rules))))
+                                                    state_hash=forged.hash(c.game.rules, S))))
     # Seed 2 reaches a move that must_play_if_able calls a claim while no unopened tile
     # could be played (F empty) and the mover holds tiles: nothing to prove.
     c = Crafter("mexican-train", {"seats": 3}, ("greedy", "random", "greedy"), 2)
@@ -540,7 +540,7 @@ def settled_claim_cases() -> list[Case]:
     forged = state.with_(shares=(*state.shares[:p], row, *state.shares[p + 1:]))
     cases.append(_forged(c, "a forced pass with nothing forbidden over a position whose "
                          "share is missing", forged,
-                         c.frame(seat, mtype, body, state_hash=forged.hash(c.game.rules))))
+                         c.frame(seat, mtype, body, state_hash=forged.hash(c.game.rules, S))))
     return cases
 
 

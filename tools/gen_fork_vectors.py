@@ -90,7 +90,8 @@ LAST_OPEN_PLACE = 13  # seat 3 owes the stage's last OPEN
 
 def case(name: str, note: str, place: int, *branches: list[bytes]) -> dict[str, Any]:
     ref = Chain(CHAIN[:place]).ref
-    judged = [branch(ref.game, ref.state, [parse_frame(w) for w in ws]) for ws in branches]
+    judged = [branch(ref.game, ref.state, [parse_frame(w, SETUP.suite) for w in ws])
+              for ws in branches]
     assert [len(b.frames) for b in judged] == [len(ws) for ws in branches], name
     winner = next(i for i, b in enumerate(judged)
                   if not any(takes_place(other, b) for other in judged if other is not b))

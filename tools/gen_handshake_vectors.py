@@ -36,7 +36,6 @@ from peers.net.invitation import (
 from peers.net.messages import PROTOCOL_VERSION, hello_commitment, read_offer
 from protocol.canonical import pack
 from protocol.errors import DealerlessError
-from protocol.group import scalar_bytes
 from protocol.handshake_auth import (
     SIGNING_CONTEXT,
     check_confirm,
@@ -52,6 +51,10 @@ from protocol.handshake_auth import (
 )
 from protocol.identity import Identity
 from protocol.setup import GameSetup
+from protocol.suite import default_suite
+
+S = default_suite()  # edwards25519-sha512, dealerless/2
+scalar_bytes = S.encode_scalar
 
 OUT = Path(__file__).resolve().parent.parent / "spec" / "vectors" / "handshake.json"
 

@@ -21,8 +21,7 @@ from wire_common import write_or_check
 
 from protocol.canonical import pack
 from protocol.errors import DealerlessError, SealError
-from protocol.group import IDENTITY_BYTES, P_FIELD, L, base_mul, scalar_bytes
-from protocol.hashing import VERSION, Tag, hash_to_scalar, u64
+from protocol.groups.edwards25519 import P_FIELD
 from protocol.seal import (
     DecryptionShare,
     Seal,
@@ -43,6 +42,16 @@ from protocol.seal import (
     verify_seal,
     verify_share_key,
 )
+from protocol.suite import default_suite
+from protocol.tags import Tag, u64
+from protocol.version import VERSION
+
+S = default_suite()  # edwards25519-sha512, dealerless/2
+IDENTITY_BYTES = S.group.identity.data
+L = S.order
+base_mul = S.group.base_mul
+scalar_bytes = S.encode_scalar
+hash_to_scalar = S.hash_to_scalar
 
 OUT = Path(__file__).resolve().parent.parent / "spec" / "vectors" / "seal.json"
 GAME = hashlib.sha512(b"dealerless-vectors/seal/game").digest()[:32]
@@ -58,13 +67,13 @@ def seed(label: str) -> bytes:
     return hashlib.sha512(b"dealerless-vectors/" + label.encode()).digest()[:32]
 
 
-KEYS = {j: share_key(seed(f"seal/key/{j}"), GAME) for j in range(SEATS)}
+KEYS = {j: share_key(S, seed(f"seal/key/{j}"), GAME) for j in range(SEATS)}
 
 
 def key_vectors() -> list[dict[str, Any]]:
     out = []
     for j, x in KEYS.items():
-        key, proof = prove_share_key(x, GAME, j, seed(f"seal/key-fresh/{j}"))
+        key, proof = prove_share_key(S, x, GAME, j, seed(f"seal/key-fresh/{j}"))
         out.append({"seat": j, "seed": seed(f"seal/key/{j}").hex(), "x": str(x),
                     "y": key.data.hex(), "fresh": seed(f"seal/key-fresh/{j}").hex(),
                     "c": scalar_bytes(proof.c).hex(), "z": scalar_bytes(proof.z).hex()})
@@ -73,7 +82,7 @@ def key_vectors() -> list[dict[str, Any]]:
 
 def context(m: int, committer: int) -> SealContext:
     seats = [j for j in range(SEATS) if j != committer][:m]
-    return seal_context(GAME, STAGE, committer, [(j, base_mul(KEYS[j])) for j in seats])
+    return seal_context(S, GAME, STAGE, committer, [(j, base_mul(KEYS[j])) for j in seats])
 
 
 def outcome(fn: Any) -> tuple[str, int | None]:
@@ -103,7 +112,7 @@ def deal_vector(name: str, m: int, committer: int, data: bytes | None,
         "shares": [{"seat": j, "e": j + 1, "point": sh.point.data.hex(),
                     "c": scalar_bytes(sh.proof.c).hex(), "z": scalar_bytes(sh.proof.z).hex()}
                    for (j, _), sh in zip(ctx.recipients, seal.shares, strict=False)],
-        "ciphertext": seal.ciphertext.hex(), "wire": pack(seal.encode()).hex(),
+        "ciphertext": seal.ciphertext.hex(), "wire": pack(seal.encode(S)).hex(),
     }
     code, _ = outcome(lambda: unpad(opened, committer))
     vec["unpad"] = ({"expected": "ok", "data": data.hex()} if data is not None
@@ -115,7 +124,7 @@ def deal_vector(name: str, m: int, committer: int, data: bytes | None,
         vec["decryption_shares"] = [
             {"seat": j, "fresh": seed(f"seal/{name}/dec/{j}").hex(),
              "point": d.point.data.hex(), "c": scalar_bytes(d.proof.c).hex(),
-             "z": scalar_bytes(d.proof.z).hex(), "wire": pack(d.encode()).hex()}
+             "z": scalar_bytes(d.proof.z).hex(), "wire": pack(d.encode(S)).hex()}
             for j, d in dec.items()]
         subsets = list(itertools.combinations(sorted(dec), ctx.t))
         vec["combinations"] = []
@@ -138,7 +147,7 @@ def tamper(value: list[Any], where: tuple[int, ...], new: Any) -> list[Any]:
 def seal_cases(deal_name: str, ctx: SealContext, seal: Seal,
                other: Seal) -> list[dict[str, Any]]:
     """Verification cases on one deal: (name, wire value) -> expected code and blame."""
-    v = seal.encode()
+    v = seal.encode(S)
     z = int.from_bytes(v[1][1][2], "little")
     cases: list[tuple[str, Any, int]] = [
         ("the deal itself", v, SIZE),
@@ -155,8 +164,8 @@ def seal_cases(deal_name: str, ctx: SealContext, seal: Seal,
         ("bad share proof: response + 1", tamper(v, (1, 1, 2), scalar_bytes((z + 1) % L)),
          SIZE),
         ("share of seat 1 given to seat 0", tamper(v, (1, 0, 0), v[1][1][0]), SIZE),
-        ("a commitment of another seal", tamper(v, (0, 2), other.encode()[0][2]), SIZE),
-        ("a seal made for another stage", other.encode(), SIZE),
+        ("a commitment of another seal", tamper(v, (0, 2), other.encode(S)[0][2]), SIZE),
+        ("a seal made for another stage", other.encode(S), SIZE),
         # Two faults at once: check 2 (every commitment) comes before check 3 (any share),
         # so each gives the commitment's code, never the share's (6.6.5).
         ("non-canonical commitment and small-order encrypted share",
@@ -194,11 +203,11 @@ def decryption_cases(deal_name: str, ctx: SealContext, seal: Seal,
     share = decryption_share(ctx, seal, a, KEYS[a], seed(f"seal/{deal_name}/dec/{a}"))
     share_b = decryption_share(ctx, seal, b, KEYS[b], seed(f"seal/{deal_name}/dec/{b}"))
     foreign = decryption_share(other[0], other[1], a, KEYS[a], seed("seal/other/dec"))
-    w = share.encode()
+    w = share.encode(S)
     cases = [("a valid share", a, w), ("seat a's share sent as seat b's", b, w),
-             ("seat b's point with seat a's proof", a, [share_b.encode()[0], *w[1:]]),
+             ("seat b's point with seat a's proof", a, [share_b.encode(S)[0], *w[1:]]),
              ("response + 1", a, [*w[:2], scalar_bytes((share.proof.z + 1) % L)]),
-             ("a share of another stage's seal", a, foreign.encode()),
+             ("a share of another stage's seal", a, foreign.encode(S)),
              ("identity point", a, [IDENTITY_BYTES, *w[1:]]),
              ("small-order point", a, [SMALL_ORDER, *w[1:]]),
              ("non-canonical point", a, [NON_CANONICAL, *w[1:]]),
@@ -207,7 +216,7 @@ def decryption_cases(deal_name: str, ctx: SealContext, seal: Seal,
     out = []
     for name, seat, value in cases:
         def check(seat: int = seat, value: Any = value) -> None:
-            verify_decryption_share(ctx, seal, seat, DecryptionShare.decode(value, seat))
+            verify_decryption_share(ctx, seal, seat, DecryptionShare.decode(S, value, seat))
         code, blame = outcome(check)
         out.append({"name": name, "deal": deal_name, "check": "decryption", "seat": seat,
                     "wire": pack(value).hex(), "expected": code, "blame": blame})
@@ -216,12 +225,12 @@ def decryption_cases(deal_name: str, ctx: SealContext, seal: Seal,
 
 def other_cases() -> list[dict[str, Any]]:
     out = []
-    key, proof = prove_share_key(KEYS[3], GAME, 3, seed("seal/key-fresh/3"))
+    key, proof = prove_share_key(S, KEYS[3], GAME, 3, seed("seal/key-fresh/3"))
     for name, seat, game in (("seat 3's key proof", 3, GAME),
                              ("seat 3's key proof claimed for seat 4", 4, GAME),
                              ("seat 3's key proof in another game", 3, bytes(32))):
         code, blame = outcome(lambda seat=seat, game=game: verify_share_key(  # type: ignore[misc]
-            key, proof, game, seat))
+            S, key, proof, game, seat))
         out.append({"name": name, "check": "key", "seat": seat, "game_id": game.hex(),
                     "y": key.data.hex(), "c": scalar_bytes(proof.c).hex(),
                     "z": scalar_bytes(proof.z).hex(), "expected": code, "blame": blame})
@@ -251,15 +260,15 @@ def build() -> dict[str, Any]:
         deals.append(vec)
         contexts[name] = (ctx, seal)
     ctx4, seal4 = contexts["m=4"]
-    other_ctx = seal_context(GAME, STAGE + 1, 2, list(ctx4.recipients))
+    other_ctx = seal_context(S, GAME, STAGE + 1, 2, list(ctx4.recipients))
     other = deal(other_ctx, seed("seal/other/nonce"), pad(b"other", SIZE), seed("seal/other"))
     cases = (seal_cases("m=4", ctx4, seal4, other) + opening_cases("m=4", ctx4, seal4)
              + decryption_cases("m=4", ctx4, seal4, (other_ctx, other)) + other_cases())
     return {"about": {"generated_by": "python tools/gen_seal_vectors.py",
                       "seeds": "SHA-512('dealerless-vectors/' || label)[:32]",
                       "spec": "spec/06-proofs.md 6.6", "version": VERSION.decode()},
-            "generator": seal_generator().data.hex(), "keys": key_vectors(), "deals": deals,
-            "other_seal": {"stage": STAGE + 1, "committer": 2, "wire": pack(other.encode()).hex()},
+            "generator": seal_generator(S).data.hex(), "keys": key_vectors(), "deals": deals,
+            "other_seal": {"stage": STAGE + 1, "committer": 2, "wire": pack(other.encode(S)).hex()},
             "cases": cases}
 
 

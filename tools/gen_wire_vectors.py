@@ -28,8 +28,14 @@ from wire_setup_cases import setup_vectors
 
 from protocol.canonical import pack, unpack
 from protocol.frames import SIGNING_CONTEXT
-from protocol.group import P_FIELD, L, base_mul, scalar_bytes
+from protocol.groups.edwards25519 import P_FIELD
 from protocol.identity import verify_signature
+from protocol.suite import default_suite
+
+S = default_suite()  # edwards25519-sha512, dealerless/2
+L = S.order
+base_mul = S.group.base_mul
+scalar_bytes = S.encode_scalar
 
 # -- Ed25519 (spec/08-wire.md 8.3) -------------------------------------------------------
 

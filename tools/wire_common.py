@@ -9,7 +9,11 @@ from collections.abc import Callable
 from pathlib import Path
 
 from protocol.errors import DealerlessError
-from protocol.group import P_FIELD, L
+from protocol.groups.edwards25519 import P_FIELD
+from protocol.suite import default_suite
+
+S = default_suite()  # edwards25519-sha512, dealerless/2
+L = S.order
 
 OUT = Path(__file__).resolve().parent.parent / "spec" / "vectors"
 ABOUT = {"generated_by": "python tools/gen_wire_vectors.py", "spec": "spec/08-wire.md"}

@@ -35,7 +35,6 @@ from protocol.cannot_play import (
 from protocol.context import Context
 from protocol.deck import initial_deck, joint_key, make_share, verify_share
 from protocol.elgamal import Ciphertext, decode_deck, encode_deck
-from protocol.group import base_mul, mul
 from protocol.shuffle import (
     ShuffleProof,
     apply_shuffle,
@@ -44,19 +43,21 @@ from protocol.shuffle import (
     verify_shuffle,
 )
 from protocol.state import Phase
+from protocol.suite import Suite, default_suite
 from protocol.tiles import DOUBLE_NINE, DOUBLE_SIX, DOUBLE_TWELVE
 from protocol.verifier import replay
 
 SETS = {28: DOUBLE_SIX, 55: DOUBLE_NINE, 91: DOUBLE_TWELVE}
 
 
-def bench_shuffle(n: int, reps: int,
-                  op_samples: dict[str, list[float]]) -> tuple[dict[str, Step], int]:
+def bench_shuffle(n: int, reps: int, op_samples: dict[str, list[float]],
+                  suite: Suite | None = None) -> tuple[dict[str, Step], int]:
+    suite = suite or default_suite()
     ts = SETS[n]
-    keys = [base_mul(_random_scalar()) for _ in range(2)]
-    key = joint_key(keys)
-    deck = initial_deck(ts, ts.tiles, key)
-    ctx = Context(os.urandom(32), 1, 0)
+    keys = [suite.group.base_mul(_random_scalar()) for _ in range(2)]
+    key = joint_key(suite, keys)
+    deck = initial_deck(suite, ts, ts.tiles, key)
+    ctx = Context(suite, os.urandom(32), 1, 0)
     shuffle, prove, verify = Step(), Step(), Step()
     proof_len = 0
     # One untimed warm-up round first: it derives and caches the public generators
@@ -67,17 +68,17 @@ def bench_shuffle(n: int, reps: int,
                 step.samples.clear()
         sample_op_costs(op_samples)
         fresh = os.urandom(32)
-        witness = derive_witness(n, fresh)
+        witness = derive_witness(suite, n, fresh)
         deck_in = deck
-        out = shuffle.run(partial(apply_shuffle, deck_in, key, witness))
+        out = shuffle.run(partial(apply_shuffle, suite, deck_in, key, witness))
         proof = prove.run(partial(prove_shuffle, deck_in, out, key, witness, ctx, fresh))
-        wire_deck, wire_proof = encode_deck(out), proof.encode()
+        wire_deck, wire_proof = encode_deck(out), proof.encode(suite)
         proof_len = len(wire_proof)
 
         def receive_and_verify(d: bytes = wire_deck, p: bytes = wire_proof,
                                e: tuple[Any, ...] = deck_in) -> None:
             # The verifier starts from bytes: strict decoding (point validation) is its work.
-            verify_shuffle(e, decode_deck(d), key, ShuffleProof.decode(p, n), ctx)
+            verify_shuffle(e, decode_deck(suite, d), key, ShuffleProof.decode(suite, p, n), ctx)
 
         verify.run(receive_and_verify)
         deck = out
@@ -94,12 +95,14 @@ def _shuffle_report(n: int, steps: dict[str, Step], proof_len: int,
     return rep
 
 
-def bench_dleq(reps: int, op_samples: dict[str, list[float]], batch: int = 20) -> dict[str, Step]:
+def bench_dleq(reps: int, op_samples: dict[str, list[float]], batch: int = 20,
+               suite: Suite | None = None) -> dict[str, Step]:
+    suite = suite or default_suite()
     x = _random_scalar()
-    key = base_mul(x)
-    deck = initial_deck(DOUBLE_SIX, DOUBLE_SIX.tiles[:1], key)
+    key = suite.group.base_mul(x)
+    deck = initial_deck(suite, DOUBLE_SIX, DOUBLE_SIX.tiles[:1], key)
     ct = deck[0]
-    ctx = Context(os.urandom(32), 2, 0)
+    ctx = Context(suite, os.urandom(32), 2, 0)
     fresh = os.urandom(32)
     share = make_share(x, ct, ctx, fresh)
     prove, verify = Step(), Step()
@@ -110,27 +113,31 @@ def bench_dleq(reps: int, op_samples: dict[str, list[float]], batch: int = 20) -
     return {"prove": prove, "verify": verify}
 
 
-def cannot_play_statement(seats: int = 4, seat: int = 0) -> tuple[int, CannotPlayStatement]:
+def cannot_play_statement(seats: int = 4, seat: int = 0,
+                          suite: Suite | None = None) -> tuple[int, CannotPlayStatement]:
     """The worst true 15-tile claim of spec 6.5.7: double-twelve, the hand the 15 tiles
     with both ends in 0..4, forbidden every tile with an end in 5..12 (76 tiles)."""
+    suite = suite or default_suite()
+    g = suite.group
     ts = DOUBLE_TWELVE
     xs = [_random_scalar() for _ in range(seats)]
-    key = joint_key([base_mul(x) for x in xs])
+    key = joint_key(suite, [g.base_mul(x) for x in xs])
     hand = []
     for j, t in enumerate(t for t in ts.tiles if t[1] <= 4):
         rho = _random_scalar()
-        ct = Ciphertext(base_mul(rho), ts.point(t) + mul(rho, key))
-        shares = [mul(x, ct.c1) for i, x in enumerate(xs) if i != seat]
-        hand.append(HandPosition(2 * j + 1, ct.c1, partial_opening(ct, shares)))
+        ct = Ciphertext(g.base_mul(rho), g.add(ts.point(suite, t), g.mul(rho, key)))
+        shares = [g.mul(x, ct.c1) for i, x in enumerate(xs) if i != seat]
+        hand.append(HandPosition(2 * j + 1, ct.c1, partial_opening(suite, ct, shares)))
     forbidden = tuple(t for t in ts.tiles if t[1] >= 5)
-    return xs[seat], CannotPlayStatement(ts, base_mul(xs[seat]), tuple(hand), forbidden)
+    return xs[seat], CannotPlayStatement(suite, ts, g.base_mul(xs[seat]), tuple(hand),
+                                         forbidden)
 
 
-def bench_cannot_play(reps: int, op_samples: dict[str, list[float]]) -> tuple[dict[str, Step],
-                                                                              CannotPlayStatement,
-                                                                              int]:
-    x, stmt = cannot_play_statement()
-    ctx = Context(os.urandom(32), 5, 0)
+def bench_cannot_play(reps: int, op_samples: dict[str, list[float]], suite: Suite | None = None
+                      ) -> tuple[dict[str, Step], CannotPlayStatement, int]:
+    suite = suite or default_suite()
+    x, stmt = cannot_play_statement(suite=suite)
+    ctx = Context(suite, os.urandom(32), 5, 0)
     prove, verify = Step(), Step()
     size = 0
     for rep in range(reps + 1):          # one untimed warm-up (tile-point table, caches)
@@ -139,7 +146,7 @@ def bench_cannot_play(reps: int, op_samples: dict[str, list[float]]) -> tuple[di
             verify.samples.clear()
         sample_op_costs(op_samples)
         proof = prove.run(partial(prove_cannot_play, x, stmt, ctx, os.urandom(32)))
-        wire = proof.encode()
+        wire = proof.encode(suite)
         size = len(wire)
         verify.run(partial(_verify_proof, stmt, wire, ctx))
     return {"prove": prove, "verify": verify}, stmt, size

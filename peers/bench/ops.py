@@ -1,7 +1,7 @@
 """The raw group-operation costs and the timer of one protocol step (spec/09-bench.md).
 
 A step's *floor* is the number of group operations it made (counted by
-protocol.group.OPS) times the measured cost of each; `Step.report` gives its median
+protocol.groups.ops.OPS) times the measured cost of each; `Step.report` gives its median
 time, its floor and their ratio.
 """
 
@@ -16,8 +16,9 @@ from typing import Any
 from nacl import bindings as na
 from nacl.signing import SigningKey, VerifyKey
 
-from protocol.group import OPS, L
-from protocol.hashing import Tag, hash_to_point
+from protocol.groups.ops import OPS
+from protocol.suite import default_suite
+from protocol.tags import Tag
 
 OP_NAMES = ("var", "base", "add", "valid", "h2p", "sig")
 
@@ -30,7 +31,7 @@ clock = time.process_time
 
 
 def random_scalar() -> int:
-    return int.from_bytes(os.urandom(64), "little") % L
+    return int.from_bytes(os.urandom(64), "little") % default_suite().order
 
 
 def _op_table() -> dict[str, Callable[[], object]]:
@@ -47,7 +48,7 @@ def _op_table() -> dict[str, Callable[[], object]]:
         "base": lambda: na.crypto_scalarmult_ed25519_base_noclamp(k),
         "add": lambda: na.crypto_core_ed25519_add(p, q),
         "valid": lambda: na.crypto_core_ed25519_is_valid_point(p),
-        "h2p": lambda: hash_to_point(Tag.GENERATOR, label),
+        "h2p": lambda: default_suite().hash_to_point(Tag.GENERATOR, label),
         "sig": lambda: VerifyKey(verifier).verify(message, signature),
     }
 

@@ -58,7 +58,8 @@ class Recorded:
     @classmethod
     def of(cls, transcript: Transcript) -> Recorded:
         return cls(transcript.setup, transcript.frames,
-                   tuple(parse_frame(w).seat for w in transcript.frames))
+                   tuple(parse_frame(w, transcript.setup.suite).seat
+                         for w in transcript.frames))
 
     @property
     def seats(self) -> int:
@@ -96,7 +97,8 @@ async def play_seat(url: str, game: Recorded, me: int, timeout: float = 60.0,
         done: set[int] = set()
         have: list[bytes] = []
         n = len(game.frames)
-        head = frame_hash(game.frames[-1])   # DONE names the last frame too (12.3)
+        # DONE names the last frame too (12.3).
+        head = frame_hash(game.setup.suite, game.frames[-1])
         while len(have) < n or len(done) < game.seats - 1:
             if len(have) < n and game.senders[len(have)] == me:
                 wire = game.frames[len(have)]
@@ -112,7 +114,7 @@ async def play_seat(url: str, game: Recorded, me: int, timeout: float = 60.0,
             if obj[0] == "done" and obj[1:2] == [n] and obj[2] != me:
                 done.add(obj[2])
             elif obj[0] == "frame" and len(have) < n:
-                held[parse_frame(obj[1]).seq] = obj[1]
+                held[parse_frame(obj[1], game.setup.suite).seq] = obj[1]
                 while len(have) in held:
                     have.append(held.pop(len(have)))
                 if len(have) == n:

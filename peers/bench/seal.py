@@ -17,7 +17,6 @@ from typing import Any
 
 from peers.bench.ops import Step, random_scalar, sample_op_costs
 from protocol.canonical import pack, unpack
-from protocol.group import base_mul, scalar_bytes
 from protocol.seal import (
     DecryptionShare,
     Seal,
@@ -36,6 +35,7 @@ from protocol.seal import (
     verify_seal,
 )
 from protocol.sealed import PLAINTEXT_BYTES
+from protocol.suite import Suite, default_suite
 
 RECIPIENTS = (4, 7)
 SIZE = PLAINTEXT_BYTES
@@ -44,25 +44,27 @@ STEPS = ("deal", "verify", "open", "share", "verify_share", "combine")
 BATCH = {"deal": 5, "verify": 5, "open": 20, "share": 20, "verify_share": 20, "combine": 20}
 
 
-def _step_calls(m: int) -> dict[str, Callable[[], Any]]:
+def _step_calls(m: int, suite: Suite | None = None) -> dict[str, Callable[[], Any]]:
     """One call of each step on a fresh seal of seat 0 for seats 1..m."""
+    suite = suite or default_suite()
     xs = {j: random_scalar() for j in range(1, m + 1)}
-    ctx: SealContext = seal_context(os.urandom(32), 1, 0,
-                                    [(j, base_mul(x)) for j, x in xs.items()])
+    ctx: SealContext = seal_context(suite, os.urandom(32), 1, 0,
+                                    [(j, suite.group.base_mul(x)) for j, x in xs.items()])
     nonce = os.urandom(32)
     plaintext = pad(os.urandom(SIZE - 2), SIZE)
     seal = deal(ctx, nonce, plaintext, os.urandom(32))
-    wire = pack(seal.encode())
-    secret = scalar_bytes(seal_secret(ctx, nonce))
+    wire = pack(seal.encode(suite))
+    secret = suite.encode_scalar(seal_secret(ctx, nonce))
     shares = {j: decryption_share(ctx, seal, j, xs[j], os.urandom(32)) for j in xs}
-    share_wire = pack(shares[1].encode())
+    share_wire = pack(shares[1].encode(suite))
     points = {j: shares[j].point for j in list(xs)[:ctx.t]}
 
     def verify() -> None:
         verify_seal(ctx, Seal.decode(unpack(wire, 1 << 16), ctx, SIZE))
 
     def verify_share() -> None:
-        verify_decryption_share(ctx, seal, 1, DecryptionShare.decode(unpack(share_wire, 256), 1))
+        verify_decryption_share(ctx, seal, 1, DecryptionShare.decode(suite, unpack(share_wire, 256),
+                                                                       1))
 
     return {
         "deal": lambda: deal(ctx, nonce, plaintext, os.urandom(32)),
@@ -74,15 +76,16 @@ def _step_calls(m: int) -> dict[str, Callable[[], Any]]:
     }
 
 
-def bench_seal(m: int, reps: int,
-               op_samples: dict[str, dict[str, list[float]]]) -> dict[str, Step]:
+def bench_seal(m: int, reps: int, op_samples: dict[str, dict[str, list[float]]],
+               suite: Suite | None = None) -> dict[str, Step]:
     """Each step's samples alternate with samples of the operation costs, kept per step
     in `op_samples[step]`: one call lasts well under a millisecond, so a step is
     compared with the costs measured right next to it."""
-    seal_generator()  # Hs is a constant of the protocol, derived once per process
+    suite = suite or default_suite()
+    seal_generator(suite)  # Hs is a constant of the protocol, derived once per process
     steps = {name: Step() for name in STEPS}
     for rep in range(reps + 1):  # one untimed warm-up round
-        for name, call in _step_calls(m).items():
+        for name, call in _step_calls(m, suite).items():
             sample_op_costs(op_samples.setdefault(name, {}), batch=50)
             steps[name].run_batch(call, BATCH[name])
         if rep == 0:

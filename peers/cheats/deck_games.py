@@ -19,7 +19,6 @@ from protocol.canonical import pack, unpack
 from protocol.elgamal import encode_deck
 from protocol.errors import EncodingError, LocalError
 from protocol.frames import MAX_FRAME_BYTES, MessageType, build_frame
-from protocol.group import G
 from protocol.messages import MoveBody, ShareEntry, SharesBody, ShuffleBody
 from protocol.referee import Referee
 from protocol.rules.base import DrawingRules
@@ -96,10 +95,10 @@ def bad_shuffle_proof(seed: int = 7) -> Cheat:
     t = _table(seed)
     _advance_to(t, _at(Phase.SHUFFLE, 1))
     mtype, raw = _body(t, 1)
-    body = ShuffleBody.decode(raw, len(_state(t).deck))
+    body = ShuffleBody.decode(t.suite, raw, len(_state(t).deck))
     deck = list(body.deck)
     deck[0], deck[1] = deck[1], deck[0]  # reorder after proving: the proof no longer fits
-    wire = _sign(t, 1, mtype, [encode_deck(deck), body.proof.encode()])
+    wire = _sign(t, 1, mtype, [encode_deck(deck), body.proof.encode(t.suite)])
     return Cheat("bad shuffle proof", _prefix(t), wire, 1, "shuffle/challenge", table=t)
 
 
@@ -107,11 +106,12 @@ def wrong_decryption_share(seed: int = 7) -> Cheat:
     t = _table(seed)
     _advance_to(t, _at(Phase.DEAL, 0))
     mtype, raw = _body(t, 0)
-    body = SharesBody.decode(raw)
+    body = SharesBody.decode(t.suite, raw)
     first = body.entries[0]
-    bad = dataclasses.replace(first.share, share=first.share.share + G)
+    g = t.suite.group
+    bad = dataclasses.replace(first.share, share=g.add(first.share.share, g.generator))
     entries = (ShareEntry(first.position, bad), *body.entries[1:])
-    wire = _sign(t, 0, mtype, SharesBody(entries).encode())
+    wire = _sign(t, 0, mtype, SharesBody(entries).encode(t.suite))
     return Cheat("wrong decryption share", _prefix(t), wire, 0, "dleq/challenge", table=t)
 
 
@@ -132,7 +132,7 @@ def _play_body(t: Table, seat: int, move: Play, position: int) -> Any:
     """A MOVE body opening `position` with the seat's own (valid) decryption share."""
     share = t.agents[seat].share_for(_state(t), position, t.entropy.bytes("cheat"))
     return MoveBody(t.referees[0].game.rules.move_id(move), ShareEntry(position,
-                                                                       share)).encode()
+                                                                       share)).encode(t.suite)
 
 
 def tile_not_dealt(seed: int = 7) -> Cheat:
@@ -176,7 +176,8 @@ def out_of_turn(seed: int = 7) -> Cheat:
     t = _table(seed)
     _advance_to(t, _at(Phase.PLAY))
     seat = 1 - _mover(t)
-    wire = _sign(t, seat, MessageType.MOVE, MoveBody(0, None).encode())  # a pass, not its turn
+    # A pass, not its turn.
+    wire = _sign(t, seat, MessageType.MOVE, MoveBody(0, None).encode(t.suite))
     return Cheat("frame out of turn", _prefix(t), wire, seat, "frame/out-of-turn", table=t)
 
 
@@ -198,7 +199,7 @@ def replayed_from_other_game(seed: int = 7) -> Cheat:
 
 def equivocation(seed: int = 7) -> Cheat:
     t, seat, state = _at_play(seed)
-    first = _sign(t, seat, MessageType.MOVE, MoveBody(0, None).encode())  # pass
+    first = _sign(t, seat, MessageType.MOVE, MoveBody(0, None).encode(t.suite))  # pass
     hand = t.agents[seat].hand_positions(state)
     legal = [m for m in t.agents[seat].view(state).legal if isinstance(m, Play)]
     move = legal[0]
@@ -217,7 +218,7 @@ def forked_history(seed: int = 7) -> Cheat:
     the honest frame, on the other branch, is no evidence against its signer.
     """
     t, seat, state = _at_play(seed)
-    first = _sign(t, seat, MessageType.MOVE, MoveBody(0, None).encode())  # pass
+    first = _sign(t, seat, MessageType.MOVE, MoveBody(0, None).encode(t.suite))  # pass
     legal = [m for m in t.agents[seat].view(state).legal if isinstance(m, Play)]
     position = next(p for p, x in t.agents[seat].hand_positions(state).items()
                     if x == legal[0].tile)
@@ -232,7 +233,7 @@ def forked_history(seed: int = 7) -> Cheat:
 
 def bad_signature(seed: int = 7) -> Cheat:
     t, seat, _ = _at_play(seed)
-    good = _sign(t, seat, MessageType.MOVE, MoveBody(0, None).encode())
+    good = _sign(t, seat, MessageType.MOVE, MoveBody(0, None).encode(t.suite))
     payload, signature = unpack(good, MAX_FRAME_BYTES)
     wire = pack([payload, bytes([signature[0] ^ 1]) + signature[1:]])
     return Cheat("bad signature", _prefix(t), wire, seat, "frame/bad-signature", table=t)
@@ -256,7 +257,7 @@ def state_hash_resigned(seed: int = 7) -> Cheat:
     """A seat signs a frame that commits to a public state other than the real one."""
     t, seat, state = _at_play(seed)
     wire = build_frame(t.agents[seat].identity, t.setup.game_id, state.seq, state.prev, seat,
-                       MessageType.MOVE, bytes(32), MoveBody(0, None).encode())
+                       MessageType.MOVE, bytes(32), MoveBody(0, None).encode(t.suite))
     return Cheat("state hash tampered and re-signed", _prefix(t), wire, seat,
                  "state/hash-mismatch", table=t)
 
@@ -266,7 +267,7 @@ def withheld_reveal(seed: int = 7) -> Cheat:
     t = _table(seed)
     _advance_to(t, _at(Phase.REVEAL, 0))
     _advance_to(t, _at(Phase.REVEAL, 1))
-    wire = _sign(t, 1, MessageType.REVEAL, SharesBody(()).encode())
+    wire = _sign(t, 1, MessageType.REVEAL, SharesBody(()).encode(t.suite))
     return Cheat("reveal withheld", _prefix(t), wire, 1, "reveal/positions", table=t)
 
 
@@ -323,10 +324,10 @@ def false_claim(seed: int = 3, rules_name: str = "mexican-train", seats: int = 3
     statement = claim_statement(t.referees[0].game, state, seat)
     assert statement is not None
     forged = _prove_unchecked(t.agents[seat]._x, statement,
-                              Context(t.setup.game_id, state.seq, seat),
+                              Context(t.suite, t.setup.game_id, state.seq, seat),
                               t.entropy.bytes("cheat"))
     wire = _sign(t, seat, MessageType.MOVE,
-                 MoveBody(rules.move_id(move), None, forged.encode()).encode())
+                 MoveBody(rules.move_id(move), None, forged.encode(t.suite)).encode(t.suite))
     return Cheat("false cannot-play claim", _prefix(t), wire, seat, "cannot-play/identity",
                  table=t)
 

@@ -19,7 +19,6 @@ from peers.entropy import Entropy
 from peers.table.selfplay import Table
 from protocol.errors import Violation
 from protocol.frames import MessageType, parse_frame
-from protocol.group import G, L, add
 from protocol.messages import AbsentBody, ChooseBody, OpenBody
 from protocol.seal import Seal, deal, pad, seal_secret
 from protocol.sealed import PLAINTEXT_BYTES, holders_context, sealed_plaintext
@@ -60,9 +59,10 @@ def wrong_reveal(seed: int = 5, seat: int = 2) -> Cheat:
     t = table(seed)
     advance_to(t, owes(Phase.OPEN, seat, 2))
     s = state(t)
-    ctx = holders_context(t.setup.game_id, 2, seat, s.rules_state.keys)
+    ctx = holders_context(t.suite, t.setup.game_id, 2, seat, s.rules_state.keys)
     secret = seal_secret(ctx, t.agents[seat]._pending[2][1])
-    bad = t.agents[seat].sign(s, MessageType.OPEN, OpenBody((secret + 1) % L).encode())
+    wrong = OpenBody((secret + 1) % t.suite.order).encode(t.suite)
+    bad = t.agents[seat].sign(s, MessageType.OPEN, wrong)
     return Cheat("mined-wrong-reveal", prefix(t), bad, seat, "seal/opening", table=t)
 
 
@@ -71,7 +71,7 @@ def seal_of(t: Table, seat: int, orders: Any, nonce: bytes, plaintext: bytes | N
     """A seal by `seat` for the current stage of `orders` and `nonce` (or of `plaintext`,
     padded or not, for a cheat that seals garbage)."""
     s = state(t)
-    ctx = holders_context(t.setup.game_id, s.rules_state.stage, seat, s.rules_state.keys)
+    ctx = holders_context(t.suite, t.setup.game_id, s.rules_state.stage, seat, s.rules_state.keys)
     data = pad(sealed_plaintext(orders, nonce), PLAINTEXT_BYTES) if plaintext is None \
         else plaintext
     return deal(ctx, nonce, data, fresh)
@@ -83,11 +83,12 @@ def illegal_orders(seed: int = 5, seat: int = 1) -> Cheat:
     advance_to(t, owes(Phase.COMMIT, seat, 2))
     orders, nonce = ["LLLLLL", 0], bytes(range(32))
     t.deliver(t.agents[seat].sign(state(t), MessageType.COMMIT,
-                                  seal_of(t, seat, orders, nonce).encode()))
+                                  seal_of(t, seat, orders, nonce).encode(t.suite)))
     advance_to(t, owes(Phase.OPEN, seat, 2))
     s = state(t)
-    ctx = holders_context(t.setup.game_id, 2, seat, s.rules_state.keys)
-    bad = t.agents[seat].sign(s, MessageType.OPEN, OpenBody(seal_secret(ctx, nonce)).encode())
+    ctx = holders_context(t.suite, t.setup.game_id, 2, seat, s.rules_state.keys)
+    body = OpenBody(seal_secret(ctx, nonce)).encode(t.suite)
+    bad = t.agents[seat].sign(s, MessageType.OPEN, body)
     return Cheat("mined-illegal-orders", prefix(t), bad, seat, "mined/too-many-moves",
                  table=t)
 
@@ -99,9 +100,10 @@ def bad_seal(seed: int = 5, seat: int = 2) -> Cheat:
     advance_to(t, owes(Phase.COMMIT, seat, 2))
     good = seal_of(t, seat, ["", 0], bytes(range(32)))
     first = good.shares[0]
-    forged = replace(good, shares=(replace(first, point=add(first.point, G)),
+    g = t.suite.group
+    forged = replace(good, shares=(replace(first, point=g.add(first.point, g.generator)),
                                    *good.shares[1:]))
-    bad = t.agents[seat].sign(state(t), MessageType.COMMIT, forged.encode())
+    bad = t.agents[seat].sign(state(t), MessageType.COMMIT, forged.encode(t.suite))
     return Cheat("mined-bad-seal", prefix(t), bad, seat, "seal/share-proof", table=t)
 
 
@@ -127,7 +129,7 @@ def declare(t: Table, seats: Sequence[int], hold_last: bool = False) -> bytes | 
 def _ends_absence(t: Table, wire: bytes) -> bool:
     """Whether the frame ends the declarations under way, or breaks a rule in doing so."""
     try:
-        after = apply_frame(t.referees[0].game, state(t), parse_frame(wire))
+        after = apply_frame(t.referees[0].game, state(t), parse_frame(wire, t.suite))
     except Violation:
         return True
     return after.rules_state.absent is None
@@ -146,10 +148,11 @@ def bad_decryption_share(seed: int = 5, seat: int = 3, liar: int = 0) -> Cheat:
     declare(t, others[:(len(others) + 1) // 2])     # t - 1: the liar's is the t-th
     s = state(t)
     wire = t.agents[liar].declare_absent(s, t.entropy.bytes("liar"))
-    body = AbsentBody.decode(parse_frame(wire).body, liar)
+    body = AbsentBody.decode(t.suite, parse_frame(wire, t.suite).body, liar)
     assert body.share is not None
-    forged = replace(body, share=replace(body.share, point=add(body.share.point, G)))
-    bad = t.agents[liar].sign(s, MessageType.ABSENT, forged.encode())
+    forged = replace(body, share=replace(body.share, point=t.suite.group.add(body.share.point,
+                                                                t.suite.group.generator)))
+    bad = t.agents[liar].sign(s, MessageType.ABSENT, forged.encode(t.suite))
     return Cheat("mined-bad-decryption-share", prefix(t), bad, liar, "seal/decryption-proof",
                  table=t)
 
@@ -162,7 +165,8 @@ def sealed_garbage(seed: int = 5, seat: int = 1) -> Cheat:
     advance_to(t, owes(Phase.COMMIT, seat, 2))
     garbage = pad(b"\x93" + bytes(40), PLAINTEXT_BYTES)  # an array of 3, then junk
     t.deliver(t.agents[seat].sign(state(t), MessageType.COMMIT,
-                                  seal_of(t, seat, None, bytes(range(32)), garbage).encode()))
+                                  seal_of(t, seat, None, bytes(range(32)),
+                                          garbage).encode(t.suite)))
     advance_to(t, owes(Phase.OPEN, seat, 2))
     bad = declare(t, holders(t, seat), hold_last=True)
     assert bad is not None

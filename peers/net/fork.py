@@ -77,7 +77,7 @@ class Forks:
     def of(cls, store: GameStore) -> Forks:
         forks = cls()
         for wire in store.superseded():
-            forks._keep(parse_frame(wire))
+            forks._keep(parse_frame(wire, store.setup.suite))
         return forks
 
     def _keep(self, frame: Frame) -> None:
@@ -112,7 +112,7 @@ class Forks:
         give, taking at every later fork the frame the rule keeps there (10.8). None
         otherwise."""
         try:
-            frame = parse_frame(wire)
+            frame = parse_frame(wire, ref.game.suite)
         except EncodingError:
             return None
         n = len(ref.frames)
@@ -209,7 +209,7 @@ class Forks:
         """Whether `wire` is a frame of this game built on a history this seat does not
         hold (its prev is not the hash this chain has before its seq)."""
         try:
-            frame = parse_frame(wire)
+            frame = parse_frame(wire, ref.game.suite)
         except EncodingError:
             return False
         return (frame.game_id == ref.game.game_id and frame.seq <= len(ref.frames)

@@ -35,9 +35,9 @@ from peers.net.config import MAX_SEATS, MIN_SEATS, PeerError
 from peers.net.link import MAX_MESSAGE_BYTES
 from protocol.canonical import as_array, as_bytes, as_int, as_list, as_str, pack, unpack
 from protocol.errors import DealerlessError, EncodingError
-from protocol.group import decode_point
 from protocol.handshake_auth import CONFIRM_BYTES
-from protocol.hashing import H, Tag
+from protocol.hashing import PEER, H, Tag
+from protocol.identity import check_public_key
 from protocol.rules import make_rules
 from protocol.setup import GameSetup
 from protocol.version import PEER_PROTOCOL
@@ -72,7 +72,7 @@ def _key(obj: Any, what: str = "identity key") -> bytes:
     """An identity key: a canonical point of the prime-order group (8.2), else
     EncodingError point/* (small-order, mixed-order and non-canonical keys included)."""
     key = as_bytes(obj, what, 32)
-    decode_point(key)
+    check_public_key(key)
     return key
 
 
@@ -138,7 +138,7 @@ def read_offer(body: list[Any]) -> Offer:
         raise EncodingError("hello/shares", f"a table of {k} has {k - 1} key-exchange "
                             f"shares, one for each joining seat, not {len(offer.shares)}")
     for share in offer.shares:
-        decode_point(share)
+        PEER.decode_point(share)
     try:
         ruleset = make_rules(offer.rules, dict(params))
     except DealerlessError as exc:

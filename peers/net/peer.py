@@ -267,7 +267,8 @@ class Peer:
                     break
             return True
         if self.forks.elsewhere(ref, wire):
-            await self._show_chain(ref, parse_frame(wire).seq)   # its sender parted from us
+            # Its sender parted from us.
+            await self._show_chain(ref, parse_frame(wire, ref.game.suite).seq)
             return False
         return self._take(store, ref, wire)
 
@@ -296,7 +297,7 @@ class Peer:
 
     def _hold_or_drop(self, ref: Referee, wire: bytes, v: Violation) -> None:
         if v.code == "frame/sequence":
-            seq = parse_frame(wire).seq
+            seq = parse_frame(wire, ref.game.suite).seq
             if seq > len(ref.frames):
                 self.behind_at = time.monotonic()
             if len(ref.frames) < seq < len(ref.frames) + MAX_PENDING:

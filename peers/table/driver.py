@@ -116,7 +116,7 @@ def describe(referee: Referee, frame: Frame) -> StepEvent:
         note = f"{referee.stage_move(frame.seq)}: {note}"
     elif frame.type is MessageType.MOVE:
         rules = referee.game.rules
-        body = MoveBody.decode(frame.body)  # the step has checked it
+        body = MoveBody.decode(referee.game.suite, frame.body)  # the step has checked it
         move = rules.move_from_id(body.move_id)
         text = rules.move_text(move)
         note = (f"{text}: tile opened with a proven share, placement legal"

@@ -19,6 +19,7 @@ from protocol.identity import Identity
 from protocol.referee import Referee
 from protocol.seat import SeatAgent, SeatView
 from protocol.setup import GameSetup
+from protocol.suite import Suite
 from protocol.tiles import TILE_SETS
 from protocol.transcript import Transcript
 
@@ -34,6 +35,10 @@ class Table:
     referees: list[Referee]
     choosers: list[Chooser]
     entropy: Entropy
+
+    @property
+    def suite(self) -> Suite:
+        return self.setup.suite
 
     @classmethod
     def create(cls, rules: str, params: dict[str, Any], bots: Sequence[str],

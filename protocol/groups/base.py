@@ -12,22 +12,34 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from ..errors import EncodingError
 
 
-@dataclass(frozen=True, slots=True)
 class Element:
     """A group element: its canonical encoding, and the backend's object for it (not
-    compared: the encoding is the element)."""
+    compared: the encoding is the element). Immutable by convention; a plain class with
+    slots, because a verifier makes tens of thousands and a frozen dataclass takes three
+    times as long to build one."""
 
-    data: bytes
-    native: Any = field(default=None, compare=False, repr=False)
+    __slots__ = ("data", "native")
+
+    def __init__(self, data: bytes, native: Any = None) -> None:
+        self.data = data
+        self.native = native
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Element) and other.data == self.data
+
+    def __hash__(self) -> int:
+        return hash(self.data)
 
     def __bytes__(self) -> bytes:
         return self.data
+
+    def __repr__(self) -> str:
+        return f"Element({self.data.hex()[:16]}...)"
 
 
 class Group(ABC):
@@ -61,6 +73,12 @@ class Group(ABC):
 
     def base_mul(self, k: int) -> Element:
         return self.mul(k, self.generator)
+
+    def sum(self, points: Sequence[Element]) -> Element:
+        acc = self.identity
+        for p in points:
+            acc = p if acc is self.identity else self.add(acc, p)
+        return acc
 
     def msm(self, scalars: Sequence[int], points: Sequence[Element]) -> Element:
         """The sum of k_i * P_i; a backend with a multi-scalar multiplication overrides

@@ -15,6 +15,7 @@ from py_arkworks_bls12381 import G1Point, Scalar
 
 from ..errors import EncodingError
 from .base import Element, HashedGroup
+from .ops import OPS
 
 #: The base field prime.
 P = int("1a0111ea397fe69a4b1ba7b6434bacd764774b84f38512bf6730d2a0f6b0f6241eabfffeb153ffffb9f"
@@ -42,6 +43,7 @@ class Bls12381G1(HashedGroup):
         """The compressed flag set, x below p, a point of the curve in the prime-order
         subgroup, in its one canonical encoding; not the identity (2.5)."""
         self._length(data)
+        OPS.valid += 1
         if not data[0] & 0x80 or int.from_bytes(data, "big") & ((1 << 381) - 1) >= P:
             raise EncodingError("point/non-canonical", "not a canonical compressed "
                                 "BLS12-381 G1 encoding")
@@ -68,15 +70,18 @@ class Bls12381G1(HashedGroup):
         return "point/torsion"
 
     def add(self, p: Element, q: Element) -> Element:
+        OPS.add += 1
         return _el(_native(p) + _native(q))
 
     def sub(self, p: Element, q: Element) -> Element:
+        OPS.add += 1
         return _el(_native(p) - _native(q))
 
     def neg(self, p: Element) -> Element:
         return _el(-_native(p))
 
     def mul(self, k: int, p: Element) -> Element:
+        OPS.var += 1
         return _el(_native(p) * Scalar(k % self.order))
 
     def msm(self, scalars: Sequence[int], points: Sequence[Element]) -> Element:
@@ -85,11 +90,14 @@ class Bls12381G1(HashedGroup):
             raise ValueError("an MSM takes as many scalars as points")
         if not points:
             return self.identity
+        OPS.msm += 1
+        OPS.msm_terms += len(points)
         return _el(G1Point.multiexp_unchecked([_native(p) for p in points],
                                               [Scalar(k % self.order) for k in scalars]))
 
     def hash_to_group(self, msg: bytes, dst: bytes) -> Element:
         """RFC 9380 8.8.1, BLS12381G1_XMD:SHA-256_SSWU_RO_."""
+        OPS.h2p += 1
         return _el(G1Point.hash_to_curve(msg, dst))
 
 

@@ -18,6 +18,7 @@ import rbcl
 
 from ..errors import EncodingError
 from .base import Element, HashedGroup
+from .ops import OPS
 from .xmd import expand_message_xmd
 
 with contextlib.suppress(OSError, AttributeError):
@@ -40,6 +41,7 @@ class Ristretto255(HashedGroup):
         """RFC 9496 4.3.1: s is a canonical field element (below p, top bit clear), not
         negative (even), and decodes; the identity is refused (2.5)."""
         self._length(data)
+        OPS.valid += 1
         s = int.from_bytes(data, "little")
         if s >= P or s & 1:
             raise EncodingError("point/non-canonical", "not the canonical encoding of a "
@@ -52,9 +54,11 @@ class Ristretto255(HashedGroup):
         return Element(data)
 
     def add(self, p: Element, q: Element) -> Element:
+        OPS.add += 1
         return Element(rbcl.crypto_core_ristretto255_add(p.data, q.data))
 
     def sub(self, p: Element, q: Element) -> Element:
+        OPS.add += 1
         return Element(rbcl.crypto_core_ristretto255_sub(p.data, q.data))
 
     def neg(self, p: Element) -> Element:
@@ -64,18 +68,21 @@ class Ristretto255(HashedGroup):
         k %= self.order
         if k == 0 or p == self.identity:
             return self.identity   # libsodium refuses to return the identity
+        OPS.var += 1
         return Element(rbcl.crypto_scalarmult_ristretto255(k.to_bytes(32, "little"), p.data))
 
     def base_mul(self, k: int) -> Element:
         k %= self.order
         if k == 0:
             return self.identity
+        OPS.base += 1
         return Element(rbcl.crypto_scalarmult_ristretto255_base(k.to_bytes(32, "little")))
 
     def from_uniform(self, data: bytes) -> Element:
         """RFC 9496 4.3.4, the one-way map of 64 uniform bytes."""
         if len(data) != 64:
             raise ValueError("the one-way map takes 64 bytes")
+        OPS.h2p += 1
         return Element(rbcl.crypto_core_ristretto255_from_hash(data))
 
     def hash_to_group(self, msg: bytes, dst: bytes) -> Element:

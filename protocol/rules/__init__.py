@@ -1,7 +1,8 @@
 """Rule sets: pure game logic behind one interface (spec/rules/bram.md section 1).
 
 `RULESETS` maps a rule-set name to a factory taking its JSON parameters;
-`make_rules(name, params)` looks one up. Every factory returns a `RuleSet`.
+`make_rules(name, params, suite)` looks one up. Every factory returns a `RuleSet`; a rule
+set whose state holds group elements (Mined Games' seals) checks them in the game's suite.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from types import MappingProxyType
 from typing import Any
 
 from ..errors import EncodingError
+from ..suite import Suite
 from .base import DealPlan, Outcome, Params, ParamValue, RuleSet, RuleViolation, halves_text
 from .bram import BramRules
 from .bram_state import BramState, End, Move, Pass, Play
@@ -24,24 +26,26 @@ from .mineshaft_state import MineshaftState
 from .mineshaft_state import Move as MineshaftMove
 
 
-def _bram(params: Mapping[str, object]) -> RuleSet[BramState, Move]:
+def _bram(params: Mapping[str, object], suite: Suite | None) -> RuleSet[BramState, Move]:
     # Typed as the Protocol so mypy proves BramRules implements it.
     return BramRules.from_params(params)
 
 
-def _mexican_train(params: Mapping[str, object]) -> RuleSet[MexicanState, MexicanMove]:
+def _mexican_train(params: Mapping[str, object],
+                   suite: Suite | None) -> RuleSet[MexicanState, MexicanMove]:
     return MexicanTrainRules.from_params(params)
 
 
-def _mineshaft(params: Mapping[str, object]) -> RuleSet[MineshaftState, MineshaftMove]:
+def _mineshaft(params: Mapping[str, object],
+               suite: Suite | None) -> RuleSet[MineshaftState, MineshaftMove]:
     return MineshaftRules.from_params(params)
 
 
-def _mined_games(params: Mapping[str, object]) -> RuleSet[MinedState, Any]:
-    return MinedGamesRules.from_params(params)
+def _mined_games(params: Mapping[str, object], suite: Suite | None) -> RuleSet[MinedState, Any]:
+    return MinedGamesRules.from_params(params, suite)
 
 
-RuleSetFactory = Callable[[Mapping[str, object]], RuleSet[Any, Any]]
+RuleSetFactory = Callable[[Mapping[str, object], Suite | None], RuleSet[Any, Any]]
 
 RULESETS: Mapping[str, RuleSetFactory] = MappingProxyType({"bram": _bram,
                                                       "mexican-train": _mexican_train,
@@ -49,12 +53,14 @@ RULESETS: Mapping[str, RuleSetFactory] = MappingProxyType({"bram": _bram,
                                                       "mined-games": _mined_games})
 
 
-def make_rules(name: str, params: Mapping[str, object]) -> RuleSet[Any, Any]:
-    """The rule set `name` with `params`; EncodingError for an unknown name or bad params."""
+def make_rules(name: str, params: Mapping[str, object],
+               suite: Suite | None = None) -> RuleSet[Any, Any]:
+    """The rule set `name` with `params`, for a game in `suite` (None: dealerless/2's
+    edwards25519-sha512); EncodingError for an unknown name or bad params."""
     factory = RULESETS.get(name)
     if factory is None:
         raise EncodingError("rules/unknown-ruleset", f"no rule set named {name!r}")
-    return factory(params)
+    return factory(params, suite)
 
 
 __all__ = [

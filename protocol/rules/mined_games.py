@@ -13,10 +13,11 @@ a stage's resolution and the verdict in mined_stage.py.
 from __future__ import annotations
 
 from collections.abc import Collection, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from ..errors import EncodingError, LocalError
+from ..suite import Suite, default_suite
 from ..tiles import DOUBLE_SIX, Tile, TileSet
 from .base import DealPlan, Outcome, ParamValue, RuleViolation
 from .mined_map import MAX_SIDE, MIN_SIDE, parse_map
@@ -77,10 +78,14 @@ class MinedGamesRules:
     height: int = DEFAULT_SIDE
     map: str = ""
     rounds: int = MAX_ROUNDS
+    #: The game's suite, whose elements the state's share keys and decryption shares are
+    #: (not a parameter: the setup names it).
+    suite: Suite = field(default_factory=default_suite, compare=False, repr=False)
 
     @classmethod
-    def from_params(cls, params: Mapping[str, object]) -> MinedGamesRules:
-        return cls(*_params(params))
+    def from_params(cls, params: Mapping[str, object],
+                    suite: Suite | None = None) -> MinedGamesRules:
+        return cls(*_params(params), suite=suite or default_suite())
 
     @property
     def name(self) -> str:
@@ -324,7 +329,8 @@ class MinedGamesRules:
         return state_to_json(state)
 
     def state_from_json(self, obj: object) -> MinedState:
-        return state_from_json(obj, self.seats, self.width, self.height, self.map, self.rounds)
+        return state_from_json(obj, self.seats, self.width, self.height, self.map, self.rounds,
+                               self.suite)
 
 
 _SHARE_RULE = {

@@ -14,8 +14,8 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..errors import DealerlessError, EncodingError
-from ..group import decode_point
 from ..sealed import check_seal_bytes
+from ..suite import Suite
 from .base import RuleViolation
 from .mined_map import KINDS, MAX_SIDE, MineMap, parse_map
 from .mined_round import (
@@ -33,7 +33,7 @@ from .simultaneous import Carries
 
 SEED_STAGE, START_STAGE = 0, 1
 MAX_ROUNDS = 10
-KEY_BYTES = NONCE_BYTES = DECRYPTION_SHARE_BYTES = 32
+NONCE_BYTES = 32
 #: A stage's COMMIT is a seal (spec/10-session.md 10.8): at most this many bytes of msgpack.
 MAX_SEAL_BYTES = 4096
 
@@ -204,11 +204,11 @@ def state_to_json(state: MinedState) -> dict[str, object]:
 
 
 def state_from_json(obj: object, seats: int, width: int, height: int, map_text: str,
-                    rounds: int) -> MinedState:
-    """Inverse of state_to_json for a game of these parameters; EncodingError for
-    anything it would not produce."""
+                    rounds: int, suite: Suite) -> MinedState:
+    """Inverse of state_to_json for a game of these parameters in `suite`; EncodingError
+    for anything it would not produce."""
     try:
-        state = _from_json(obj, seats, width, height, map_text, rounds)
+        state = _from_json(obj, seats, width, height, map_text, rounds, suite)
     except (TypeError, ValueError, KeyError, IndexError, AssertionError,
             DealerlessError) as exc:
         # A state from a dispute package may be forged: anything this code would not
@@ -220,7 +220,7 @@ def state_from_json(obj: object, seats: int, width: int, height: int, map_text: 
 
 
 def _from_json(obj: object, seats: int, width: int, height: int, map_text: str,
-               rounds: int) -> MinedState:
+               rounds: int, suite: Suite) -> MinedState:
     assert isinstance(obj, dict) and sorted(obj) == sorted(
         ["stage", "map", "dur", "miners", "commits", "opened", "nonces", "absent",
          "forfeits", "pool", "end", "result", "keys", "withheld"])
@@ -242,7 +242,7 @@ def _from_json(obj: object, seats: int, width: int, height: int, map_text: str,
     commits = tuple(None if c is None else _hex(c, 0, MAX_SEAL_BYTES)
                     for c in _list(obj["commits"]))
     nonces = tuple(None if n is None else _hex(n, NONCE_BYTES) for n in _list(obj["nonces"]))
-    keys = tuple(None if y is None else decode_point(_hex(y, KEY_BYTES)).data
+    keys = tuple(None if y is None else suite.decode_point(_hex(y, suite.point_bytes)).data
                  for y in _list(obj["keys"]))
     opened = tuple(_list(obj["opened"]))
     assert len(miners) == len(commits) == len(nonces) == len(opened) == len(keys) == k
@@ -251,7 +251,7 @@ def _from_json(obj: object, seats: int, width: int, height: int, map_text: str,
     if absent_obj is not None:
         who, by = _list(absent_obj)
         absent = (_int(who, 0, k - 1), tuple(
-            (_int(d, 0, k - 1), None if sh is None else _hex(sh, DECRYPTION_SHARE_BYTES))
+            (_int(d, 0, k - 1), None if sh is None else _hex(sh, suite.point_bytes))
             for d, sh in (_list(x) for x in _list(by))))
     forfeits, withheld = (tuple((_int(s, 0, k - 1), _int(t, 0, stage),
                                  tuple(_int(x, 0, k - 1) for x in _list(d)))
@@ -288,9 +288,9 @@ def _from_json(obj: object, seats: int, width: int, height: int, map_text: str,
     for s, c in enumerate(commits):  # a seal needs its sender's share key first (10.8)
         if c is not None:
             assert keys[s] is not None and end is None
-            check_seal_bytes(c, len(state.holders(s)))
+            check_seal_bytes(suite, c, len(state.holders(s)))
     if absent is not None:
-        _check_absent(state, absent)
+        _check_absent(suite, state, absent)
     if result is not None and result.ec is None:
         dead = [s for s in range(k) if s not in living]
         assert result.winner in living and len(result.choose_from) > 1
@@ -304,7 +304,8 @@ def majority(m: int) -> int:
     return m // 2 + 1
 
 
-def _check_absent(state: MinedState, absent: tuple[int, tuple[Declaration, ...]]) -> None:
+def _check_absent(suite: Suite, state: MinedState,
+                  absent: tuple[int, tuple[Declaration, ...]]) -> None:
     """A declaration under way names a living seat that owes a frame of the stage, and
     each of its frames was admitted in turn (10.8): it is not complete yet."""
     who, by = absent
@@ -317,7 +318,7 @@ def _check_absent(state: MinedState, absent: tuple[int, tuple[Declaration, ...]]
         carries = so_far.admits(who, d)
         assert carries is not None and carries.allows(share)
         if share is not None:
-            decode_point(share)
+            suite.decode_point(share)
         so_far = replace(state, absent=(who, by[:i + 1]))
     t = majority(len(state.declarers(who)))
     if state.sealed(who):                           # t shares open the seal
