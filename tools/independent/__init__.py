@@ -9,8 +9,10 @@ Layers, bottom to top; a module imports only from its own layer or the ones belo
 there is no import cycle (tests/test_layout_tools.py):
 
     errors            the failure codes (1.4)
-    group, wire       edwards25519 and hashing (1-3, 5.1, 7.2); msgpack, Ed25519 and the
-                      setup (8.1-8.3); the peer handshake (12.3)
+    group, wire       edwards25519 and hashing (1-3, 5.1, 7.2); the groups and hashes of
+                      the ciphersuites (2.5, 3.5: ristretto255 and BLS12-381 G1 in pure
+                      Python, group.suites); msgpack, Ed25519 and the setup (8.1-8.3); the
+                      peer handshake (12.3)
     proofs            Schnorr, DLEQ (6.2, 6.3), the shuffle (7), cannot-play (6.5),
                       sealed commitments (6.6)
     rules             bram, mexican-train, mineshaft, mined-games (spec/rules/)

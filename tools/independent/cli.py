@@ -13,10 +13,12 @@ from independent.checks import (
     core,
     disputes,
     fork,
+    groups,
     handshake,
     mined,
     mineshaft_perft,
     relay,
+    rfc,
     seal,
     wire,
 )
@@ -32,7 +34,8 @@ def check_main() -> int:
     for fn in (core.check_group, core.check_tiles, core.check_schnorr, core.check_dleq,
                core.check_shuffle, core.check_deck, core.check_cannot_play, seal.check_seal,
                *wire.CHECKS, relay.check_relay, relay.check_entry,
-               handshake.check_handshake, fork.check_fork):
+               handshake.check_handshake, fork.check_fork, groups.check_groups,
+               rfc.check_rfc, groups.check_suite_v2, groups.check_suite_table):
         fn(t)
         passed, failed = t.counts.get(t.file, [0, 0])
         print(f"{t.file}: {passed} passed, {failed} failed")
