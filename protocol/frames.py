@@ -5,7 +5,8 @@ payload is itself canonical msgpack of
 
     [version, game_id, seq, prev, seat, type, state_hash, body]
 
-and signature is the sender's Ed25519 signature over SIGNING_CONTEXT || payload.
+and signature is the sender's signature, by its suite's scheme (8.3), over the version's
+signing prefix || payload.
 `prev` is the frame hash of frame seq-1 (the game id for seq 0) and
 `state_hash` is the hash of the public state the frame applies to.
 
@@ -22,24 +23,16 @@ from typing import Any
 
 from .canonical import as_array, as_bytes, as_int, pack, unpack
 from .errors import EncodingError
-from .identity import SIGNATURE_BYTES, Identity
+from .identity import Identity
+from .signature import SIGNATURE_BYTES
 from .suite import Suite
 from .tags import Tag
-from .version import PROTOCOL, check_version
+from .version import check_version, frame_signature_prefix
 
-FRAME_VERSION = PROTOCOL
 #: Upper bound on a frame's encoding, checked before unpacking. The largest
 #: frame is a double-twelve shuffle: 91*64 deck bytes + 128*91+160 proof bytes.
 MAX_FRAME_BYTES = 1 << 16
 HASH_BYTES = 32
-#: Prefixed to the payload before signing (spec/08-wire.md 8.3). An identity key may
-#: also sign for other protocols (it can be an imported SSH key): the prefix, which no
-#: SSH signed blob or other dealerless message starts with, keeps a frame signature
-#: from ever being valid there, and theirs from being a frame signature here. Its `/1`
-#: lags the protocol version under dealerless/2; at dealerless/3 it becomes
-#: `dealerless/frame-signature/3`, and from then on follows PROTOCOL (spec/README.md
-#: "Versioning").
-SIGNING_CONTEXT = b"dealerless/frame-signature/1\x00"
 
 
 class MessageType(IntEnum):
@@ -90,16 +83,22 @@ def frame_hash(suite: Suite, wire: bytes) -> bytes:
     return suite.H(Tag.FRAME, wire)[:HASH_BYTES]
 
 
-def signed_message(payload: bytes) -> bytes:
-    """The exact bytes a frame's signature covers (8.3)."""
-    return SIGNING_CONTEXT + payload
+def signed_message(version: int, payload: bytes) -> bytes:
+    """The exact bytes a frame's signature covers (8.3). An identity key may also sign
+    for other protocols (it can be an imported SSH key): the prefix, which no SSH signed
+    blob or other dealerless message starts with, keeps a frame signature from ever
+    being valid there, and theirs from being a frame signature here."""
+    return frame_signature_prefix(version) + payload
 
 
-def build_frame(identity: Identity, game_id: bytes, seq: int, prev: bytes, seat: int,
-                mtype: MessageType, state_hash: bytes, body: Any) -> bytes:
-    """Encode and sign a frame; returns its wire bytes."""
-    payload = pack([FRAME_VERSION, game_id, seq, prev, seat, int(mtype), state_hash, body])
-    wire = pack([payload, identity.sign(signed_message(payload))])
+def build_frame(identity: Identity, suite: Suite, game_id: bytes, seq: int, prev: bytes,
+                seat: int, mtype: MessageType, state_hash: bytes, body: Any,
+                fresh: bytes = b"") -> bytes:
+    """Encode and sign a frame of a game in `suite`; returns its wire bytes. `fresh`
+    hedges the signature's nonce where the suite's scheme has one (2.6)."""
+    payload = pack([suite.version, game_id, seq, prev, seat, int(mtype), state_hash, body])
+    signature = suite.signer.sign(identity.seed, signed_message(suite.version, payload), fresh)
+    wire = pack([payload, signature])
     if len(wire) > MAX_FRAME_BYTES:
         raise EncodingError("frame/too-large", f"{len(wire)} bytes exceeds {MAX_FRAME_BYTES}")
     return wire
@@ -113,7 +112,7 @@ def parse_frame(wire: bytes, suite: Suite) -> Frame:
     signature = as_bytes(outer[1], "frame signature", SIGNATURE_BYTES)
     fields = as_array(unpack(payload, MAX_FRAME_BYTES), 8, "frame payload")
     version = as_int(fields[0], "version")
-    check_version(version, "frame")
+    check_version(version, "frame", suite.version)
     type_code = as_int(fields[5], "type")
     try:
         mtype = MessageType(type_code)

@@ -1,8 +1,9 @@
-"""Ed25519 identity keys: frame signatures and fingerprints (spec/08-wire.md 8.3).
+"""Identities: a seed, its Ed25519 key, its frame key in a suite, and fingerprints
+(spec/08-wire.md 8.3).
 
-A seat's identity key is long-term and separate from its per-game key share.
-Signing is deterministic (RFC 8032), so it needs no randomness here; key
-generation, which does, lives in peers/.
+A seat's identity is long-term and separate from its per-game key share. Its Ed25519
+key signs the handshake and, in the suites for players, frames; key generation, which
+needs randomness, lives in peers/.
 """
 
 from __future__ import annotations
@@ -11,16 +12,17 @@ import base64
 import hashlib
 from dataclasses import dataclass, field
 
-from nacl.exceptions import BadSignatureError
-from nacl.signing import SigningKey, VerifyKey
+from nacl.signing import SigningKey
 
-from .errors import EncodingError, LocalError
-from .groups.edwards25519 import GROUP as EDWARDS25519
-from .groups.ops import OPS, sha512_blocks
+from .errors import LocalError
 from .hashing import H, Tag
+from .signature import SIGNATURE_BYTES, SignatureError
+from .suite import ED25519, Suite
+
+__all__ = ["PUBLIC_KEY_BYTES", "SIGNATURE_BYTES", "Identity", "SignatureError",
+           "check_public_key", "fingerprint", "short_auth_string", "verify_signature"]
 
 PUBLIC_KEY_BYTES = 32
-SIGNATURE_BYTES = 64
 
 
 @dataclass(frozen=True)
@@ -37,36 +39,25 @@ class Identity:
     def public_key(self) -> bytes:
         return bytes(SigningKey(self.seed).verify_key)
 
+    def frame_key(self, suite: Suite) -> bytes:
+        """The key this identity signs frames with in `suite` (8.3): its Ed25519 key, or
+        in `bls12381g1-sha256` a key of G1 from the same seed (2.6)."""
+        return suite.signer.public_key(self.seed)
+
     def sign(self, message: bytes) -> bytes:
         return SigningKey(self.seed).sign(message).signature
 
 
 def check_public_key(key: bytes) -> None:
-    """EncodingError `point/*` unless `key` is a canonical point of edwards25519's
-    prime-order subgroup (8.2): a key of small or mixed order verifies differently under
-    cofactored and cofactorless Ed25519, and refusing it keeps every port's verdicts the
-    same."""
-    EDWARDS25519.decode(key)
-
-
-class SignatureError(EncodingError):
-    """A signature does not verify under the claimed identity key."""
+    """EncodingError `point/*` unless `key` may be an Ed25519 identity key (8.2 rule 11)."""
+    ED25519.check_key(key)
 
 
 def verify_signature(public_key: bytes, message: bytes, signature: bytes) -> None:
-    """Raise SignatureError unless `signature` is valid for `message` under `public_key`.
-
-    libsodium's verification rejects non-canonical S, small-order keys and
-    small-order R, so a signature cannot be mauled into a second valid one.
-    """
-    if len(public_key) != PUBLIC_KEY_BYTES or len(signature) != SIGNATURE_BYTES:
-        raise SignatureError("frame/bad-signature", "key or signature has the wrong length")
-    OPS.sig += 1
-    OPS.sig_blocks += sha512_blocks(64 + len(message))  # SHA-512(R || A || m), RFC 8032
-    try:
-        VerifyKey(public_key).verify(message, signature)
-    except (BadSignatureError, ValueError, TypeError):
-        raise SignatureError("frame/bad-signature", "the signature does not verify") from None
+    """SignatureError unless `signature` is an Ed25519 signature of `message` under
+    `public_key` by 8.3's rules: for the handshake and the relay, and the frames of the
+    suites that sign with Ed25519."""
+    ED25519.verify(public_key, message, signature)
 
 
 def fingerprint(public_key: bytes) -> str:

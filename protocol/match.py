@@ -21,12 +21,11 @@ from typing import Any
 from .errors import EncodingError, LocalError, Violation
 from .frames import frame_hash
 from .rules.base import Outcome
-from .transcript import Transcript
+from .transcript import MAGIC_PREFIX, Transcript
 from .verifier import Verdict, replay
-from .version import check_magic, magic
+from .version import PROTOCOL, check_magic, magic
 
 MATCH_PREFIX = b"DEALERLESS-M"
-MATCH_MAGIC = magic(MATCH_PREFIX)
 ROUND = b"R"
 #: Double-twelve: rounds 12-12 down to 0-0.
 MAX_ROUNDS = 13
@@ -34,14 +33,18 @@ MAX_ROUND_BYTES = 1 << 24
 
 
 def encode_match(rounds: list[bytes]) -> bytes:
-    return MATCH_MAGIC + b"".join(ROUND + len(r).to_bytes(4, "big") + r for r in rounds)
+    """The match file of these rounds' transcript files, at their protocol version."""
+    version = check_magic(rounds[0], MAGIC_PREFIX, "transcript", "transcript/magic") \
+        if rounds else PROTOCOL
+    return magic(MATCH_PREFIX, version) + b"".join(ROUND + len(r).to_bytes(4, "big") + r
+                                                   for r in rounds)
 
 
 def decode_match(data: bytes) -> list[bytes]:
     """The rounds' transcript files; EncodingError (`match/...`) if the container is bad."""
     check_magic(data, MATCH_PREFIX, "match file", "match/magic")
     rounds: list[bytes] = []
-    pos = len(MATCH_MAGIC)
+    pos = len(MATCH_PREFIX) + 2
     while pos < len(data):
         if len(data) - pos < 5 or data[pos:pos + 1] != ROUND:
             raise EncodingError("match/record", f"no round record at byte {pos}")
@@ -145,6 +148,7 @@ def verify_match(data: bytes,
         files = decode_match(data)
     except EncodingError as exc:
         return MatchVerdict([], Violation(exc.code, exc.detail, None, None, False))
+    version = check_magic(data, MATCH_PREFIX, "match file", "match/magic")
     verdicts: list[Verdict] = []
     results = iter(replays(files))
     for i, _ in enumerate(files):
@@ -156,6 +160,10 @@ def verify_match(data: bytes,
             # The round's own file does not parse (11.2 step 1): its own violation, and no
             # link to check without a setup.
             return MatchVerdict(verdicts, verdict.violation, i)
+        if setup.version != version:     # 11.5: the magic's digit is its rounds' version
+            return MatchVerdict(verdicts, Violation(
+                "version/unsupported", f"this round is dealerless/{setup.version}, in a match "
+                f"file of dealerless/{version}", None, None, False), i)
         if "round" not in dict(setup.params):
             problem = "the rules of this round take no round number: not a match"
         elif i == 0:

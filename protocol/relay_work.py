@@ -18,8 +18,7 @@ from __future__ import annotations
 import hashlib
 
 from .errors import LocalError
-from .hashing import H, Tag, lp, u64
-from .version import VERSION
+from .hashing import PEER, H, Tag, lp, u64
 
 CHALLENGE_BYTES = 16
 #: A seat refuses a relay that asks for more: 2^28 hashes is minutes of CPU, and the relay
@@ -53,8 +52,8 @@ def solve(challenge: bytes, room: str, bits: int, start: int = 0,
     if not 0 <= bits <= MAX_WORK_BITS or len(challenge) != CHALLENGE_BYTES:
         raise LocalError("work/bits", f"a proof of work takes 0 to {MAX_WORK_BITS} bits "
                                       f"and a {CHALLENGE_BYTES}-byte challenge")
-    prefix = hashlib.sha512(b"".join(lp(p) for p in (
-        VERSION, Tag.RELAY_WORK.value, challenge, room.encode("ascii"))) + (8).to_bytes(4, "big"))
+    parts = (PEER.context, Tag.RELAY_WORK.value, challenge, room.encode("ascii"))
+    prefix = hashlib.sha512(b"".join(lp(p) for p in parts) + (8).to_bytes(4, "big"))
     below = 1 << (512 - bits)   # a digest meets `bits` iff, read as a number, it is below
     for nonce in range(start, min(start + count, 1 << 64)):
         h = prefix.copy()

@@ -77,7 +77,7 @@ class SeatAgent:
     """One seat's secrets and frame builder. Never shared with other seats."""
 
     def __init__(self, game: Game, seat: int, identity: Identity, secret_seed: bytes) -> None:
-        if identity.public_key != game.setup.identities[seat]:
+        if identity.frame_key(game.suite) != game.setup.identities[seat]:
             raise LocalError("seat/identity", f"this identity is not seat {seat}'s")
         require_fresh(secret_seed)
         self.game = game
@@ -325,7 +325,7 @@ class SeatAgent:
             seal = stored_seal(bytes(rs.commits[due[0]]), ctx)
             share = decryption_share(ctx, seal, self.seat, self._seal_x, fresh)
         return self.sign(state, MessageType.ABSENT,
-                         AbsentBody(due[0], rs.stage, share).encode(self.suite))
+                         AbsentBody(due[0], rs.stage, share).encode(self.suite), fresh)
 
     def share_for(self, state: PublicState, position: int, fresh: bytes) -> DecryptionShare:
         """This seat's decryption share of `position`, proven for the current step."""
@@ -352,10 +352,13 @@ class SeatAgent:
         return MoveBody(rules.move_id(move), ShareEntry(
             position, self.share_for(state, position, fresh)))
 
-    def sign(self, state: PublicState, mtype: MessageType, body: Any) -> bytes:
-        """Wrap a body into this seat's signed frame for the current step."""
-        return build_frame(self.identity, self.game.game_id, state.seq, state.prev, self.seat,
-                           mtype, state.hash(self.game.rules, self.suite), body)
+    def sign(self, state: PublicState, mtype: MessageType, body: Any,
+             fresh: bytes = b"") -> bytes:
+        """Wrap a body into this seat's signed frame for the current step; `fresh`
+        hedges the signature where the suite's scheme takes a nonce (2.6)."""
+        return build_frame(self.identity, self.suite, self.game.game_id, state.seq, state.prev,
+                           self.seat, mtype, state.hash(self.game.rules, self.suite), body,
+                           fresh)
 
     def next_frame(self, state: PublicState, fresh: bytes, choose: Chooser | None = None) -> bytes:
-        return self.sign(state, *self.body(state, fresh, choose))
+        return self.sign(state, *self.body(state, fresh, choose), fresh=fresh)

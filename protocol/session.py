@@ -46,8 +46,8 @@ from .deck_phases import (
 from .errors import DealerlessError, EncodingError, LocalError, Violation
 from .frames import Frame, MessageType, parse_frame, signed_message
 from .game import Game
-from .identity import SignatureError, verify_signature
 from .rules.base import Outcome
+from .signature import SignatureError
 from .state import Phase, PublicState
 
 Handler = Callable[[Game, PublicState, Frame], PublicState]
@@ -99,8 +99,9 @@ def authenticate(game: Game, wire: bytes, index: int | None) -> Frame:
     if frame.seat >= game.seats:
         raise Violation("frame/unknown-seat", f"there is no seat {frame.seat}", None, index)
     try:
-        verify_signature(game.setup.identities[frame.seat], signed_message(frame.payload),
-                         frame.signature)
+        game.suite.signer.verify(game.setup.identities[frame.seat],
+                                 signed_message(frame.version, frame.payload),
+                                 frame.signature)
     except SignatureError as exc:
         # Anyone can put a seat number on garbage: the claimed seat is named, but
         # the frame is not evidence against it (authenticated=False).

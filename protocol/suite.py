@@ -11,13 +11,16 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from .errors import DeckError, LocalError
 from .groups import Element, Group, HashedGroup, group
 from .groups.edwards25519 import Edwards25519
 from .groups.ops import OPS
 from .groups.xmd import XmdPrefix, expand_message_xmd
+from .signature import Ed25519Signer, FrameSigner, SchnorrSigner
 from .tags import Tag, lp, require_fresh, u64
+from .version import PROTOCOL
 
 
 @dataclass(frozen=True, eq=False)
@@ -81,8 +84,9 @@ class Suite:
 
     def preimage(self, tag: Tag, parts: tuple[bytes, ...]) -> bytes:
         """lp(context) || lp(tag) || lp(part_1) || ... : what H hashes."""
-        if not isinstance(tag, Tag):
-            raise LocalError("hash/untagged", "every hash needs a tag from the domain table")
+        if not isinstance(tag, Tag) or tag.since > self.version:
+            raise LocalError("hash/untagged", "every hash needs a tag from the domain table "
+                             "of its version")
         return b"".join((lp(self.context), lp(tag.value), *map(lp, parts)))
 
     def H(self, tag: Tag, *parts: bytes) -> bytes:
@@ -128,8 +132,16 @@ class Suite:
         blocks = -(-size // self.digest_bytes)
         return b"".join(self.H(tag, *parts, u64(k)) for k in range(blocks))[:size]
 
+    @property
+    def signer(self) -> FrameSigner:
+        """The frame signature (8.3): Ed25519 in the suites for players."""
+        return ED25519
+
     def __repr__(self) -> str:
         return f"Suite({self.name!r}, {self.context.decode()!r})"
+
+
+ED25519 = Ed25519Signer()
 
 
 class Edwards25519Sha512(Suite):
@@ -172,7 +184,12 @@ SCALAR_FIELD_BYTES = 48
 class Sha256Suite(Rfc9380Suite):
     """A suite over SHA-256, whose 32-byte digest is too short to reduce to a scalar
     without bias: a scalar is RFC 9380's hash_to_field, 48 bytes from
-    expand_message_xmd read big-endian mod the order (bias < 2^-128)."""
+    expand_message_xmd read big-endian mod the order (bias < 2^-128). Its frames are
+    signed by Schnorr over its group, which a chain checks natively (2.6)."""
+
+    @cached_property
+    def signer(self) -> FrameSigner:
+        return SchnorrSigner(self)
 
     def hash_to_scalar(self, tag: Tag, *parts: bytes) -> int:
         data = self.preimage(tag, parts)
@@ -206,8 +223,17 @@ SUITE_NAMES = ("edwards25519-sha512", "ristretto255-sha512", "bls12381g1-sha256"
 _BUILT: dict[tuple[str, int], Suite] = {}
 
 
-def default_suite() -> Suite:
-    """The suite of every dealerless/2 game: edwards25519-sha512."""
+#: The suite a new game is played in unless the players choose another (2.5).
+DEFAULT = "ristretto255-sha512"
+
+
+def table_suite() -> Suite:
+    """The suite of a new game when the players choose none: DEFAULT at this version."""
+    return suite(DEFAULT, PROTOCOL)
+
+
+def v2_suite() -> Suite:
+    """The one suite of dealerless/2: edwards25519-sha512 at that version (3.5)."""
     return suite("edwards25519-sha512", 2)
 
 

@@ -58,6 +58,18 @@ class Tag(Enum):
     RELAY_WORK = b"dealerless/relay/work"
     RELAY_ROOM_KEY = b"dealerless/relay/room-key"
     RELAY_ENTRY = b"dealerless/relay/entry"
+    FRAME_KEY = b"dealerless/frame-key"
+    FRAME_SIGNATURE = b"dealerless/frame-signature"
+
+    @property
+    def since(self) -> int:
+        """The first protocol version with this tag (3.2, 3.5)."""
+        return 3 if self in (Tag.FRAME_KEY, Tag.FRAME_SIGNATURE) else 2
+
+
+def tags(version: int) -> list[Tag]:
+    """The domain tags of `version`, in table order."""
+    return [t for t in Tag if t.since <= version]
 
 
 def lp(part: bytes) -> bytes:

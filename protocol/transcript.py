@@ -1,7 +1,7 @@
 """The transcript file (spec/08-wire.md section 8.6).
 
     file   = MAGIC record*
-    MAGIC  = "DEALERLESS-T2\\n" (14 bytes; the digit is the protocol version)
+    MAGIC  = "DEALERLESS-T3\\n" (14 bytes; the digit is the protocol version, the setup's)
     record = kind (1 byte) || u32 big-endian length || payload
 
 Kinds: 'S' the setup (exactly one, first), 'F' a frame (in chain order), 'E' an
@@ -17,10 +17,9 @@ from dataclasses import dataclass
 from .errors import EncodingError
 from .frames import MAX_FRAME_BYTES
 from .setup import MAX_SETUP_BYTES, GameSetup
-from .version import check_magic, magic
+from .version import check_magic, check_version, magic
 
 MAGIC_PREFIX = b"DEALERLESS-T"
-MAGIC = magic(MAGIC_PREFIX)
 SETUP, FRAME, EVIDENCE = b"S", b"F", b"E"
 MAX_FRAMES = 4096
 MAX_EVIDENCE = 16
@@ -37,7 +36,7 @@ class Transcript:
     evidence: tuple[bytes, ...] = ()
 
     def encode(self) -> bytes:
-        out = [MAGIC, record(SETUP, self.setup.encode())]
+        out = [magic(MAGIC_PREFIX, self.setup.version), record(SETUP, self.setup.encode())]
         out += [record(FRAME, f) for f in self.frames]
         out += [record(EVIDENCE, e) for e in self.evidence]
         return b"".join(out)
@@ -45,8 +44,8 @@ class Transcript:
     @classmethod
     def decode(cls, data: bytes) -> Transcript:
         """Parse the record structure; frames are checked later by the replay."""
-        check_magic(data, MAGIC_PREFIX, "transcript", "transcript/magic")
-        pos = len(MAGIC)
+        version = check_magic(data, MAGIC_PREFIX, "transcript", "transcript/magic")
+        pos = len(MAGIC_PREFIX) + 2
         setup: GameSetup | None = None
         frames: list[bytes] = []
         evidence: list[bytes] = []
@@ -64,6 +63,7 @@ class Transcript:
                 raise EncodingError("transcript/truncated", f"the record at byte {pos} is cut")
             if kind == SETUP and setup is None and not frames:
                 setup = GameSetup.decode(payload)
+                check_version(setup.version, "setup", version)
             elif kind == FRAME and setup is not None and not evidence:
                 if len(frames) >= MAX_FRAMES:
                     raise EncodingError("transcript/too-large", "too many frames")

@@ -33,7 +33,7 @@ from .setup import MAX_SETUP_BYTES, GameSetup
 from .state import BONEYARD, MAX_STATE_BYTES, Phase, PublicState
 from .tiles import tile_text
 from .transcript import MAX_EVIDENCE, Transcript
-from .version import PROTOCOL, check_version
+from .version import check_version
 
 DISPUTE_MAGIC = "dealerless/dispute"
 MAX_DISPUTE_BYTES = MAX_SETUP_BYTES + MAX_STATE_BYTES + (1 + MAX_EVIDENCE) * MAX_FRAME_BYTES
@@ -271,7 +271,8 @@ def _package(transcript: Transcript, ref: Referee, index: int,
 def make_package(game: Game, state: PublicState, wire: bytes,
                  evidence: list[bytes] | tuple[bytes, ...] = ()) -> bytes:
     """The dispute package judging `wire` against `state` (spec/11-verify.md 11.3)."""
-    return pack([DISPUTE_MAGIC, PROTOCOL, game.setup.encode(), state.seq, state.encode(game.rules),
+    return pack([DISPUTE_MAGIC, game.setup.version, game.setup.encode(), state.seq,
+                 state.encode(game.rules),
                  wire, list(evidence)])
 
 
@@ -298,8 +299,9 @@ def check_step(package: bytes, committed_state_hash: bytes | None = None) -> Ste
     obj = as_array(unpack(package, MAX_DISPUTE_BYTES), 7, "dispute package")
     if obj[0] != DISPUTE_MAGIC:
         raise EncodingError("dispute/magic", "not a dealerless dispute package")
-    check_version(as_int(obj[1], "package version"), "dispute package")
+    version = check_version(as_int(obj[1], "package version"), "dispute package")
     setup = GameSetup.decode(as_bytes(obj[2], "setup", max_len=MAX_SETUP_BYTES))
+    check_version(setup.version, "setup", version)
     index = as_int(obj[3], "frame index")
     game = Game(setup)
     state = PublicState.decode(as_bytes(obj[4], "state", max_len=MAX_STATE_BYTES),

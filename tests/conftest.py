@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from protocol.context import Context
-from protocol.suite import Suite, default_suite
+from protocol.suite import Suite, v2_suite
 
 VECTORS = Path(__file__).resolve().parent.parent / "spec" / "vectors"
 
@@ -17,7 +17,7 @@ def load_vectors(name: str) -> dict[str, Any]:
 
 
 def ctx_from(obj: dict[str, Any], suite: Suite | None = None) -> Context:
-    return Context(suite or default_suite(), bytes.fromhex(obj["game_id"]), obj["step"],
+    return Context(suite or v2_suite(), bytes.fromhex(obj["game_id"]), obj["step"],
                    obj["seat"])
 
 

@@ -67,6 +67,18 @@ def test_bench_json_has_the_promised_figures(capsys: pytest.CaptureFixture[str])
         assert set(row) == {"mul", "base_mul", "add", "decode", "hash", "msm_term"}
         assert all(v > 0 for v in row.values())
     assert report["group_V_us"] > 0 and report["group_msm_terms"] == 182
+    # Every suite against its own floor (spec/09-bench.md): the same counts, its own costs.
+    assert set(report["suites"]) == {"edwards25519-sha512", "ristretto255-sha512",
+                                     "bls12381g1-sha256"}
+    for rep in report["suites"].values():
+        steps = [rep[proof][step] for proof in ("dleq", "cannot_play")
+                 for step in ("prove", "verify")]
+        steps += [rep["shuffle"]["28"][step] for step in ("prove", "verify")]
+        assert rep["floor_ratio_max"] == max(s["ratio"] for s in steps)
+        assert set(rep["shuffle_V_per_tile"]) == {"28"}
+        assert rep["shuffle"]["28"]["verify"]["ops"]["var"] == 8 * 28 + 7
+        assert set(rep["cannot_play"]["op_costs_us"]) == {"var", "base", "add", "valid", "h2p",
+                                                          "sig", "V"}
     game = report["game"]
     assert game["frames"] > 20 and game["transcript_bytes"] > 10_000
     assert report["game_verify_floor_ratio"] == game["verify"]["ratio"]

@@ -29,10 +29,10 @@ from protocol.context import Context
 from protocol.elgamal import Ciphertext
 from protocol.errors import DealerlessError, EncodingError, LocalError, ProofError
 from protocol.groups import Element as Point
-from protocol.suite import default_suite
+from protocol.suite import v2_suite
 from protocol.tiles import DOUBLE_SIX, TILE_SETS, Tile, parse_tile
 
-S = default_suite()  # edwards25519-sha512, dealerless/2
+S = v2_suite()  # edwards25519-sha512, dealerless/2
 IDENTITY = S.group.identity
 G = S.group.generator
 L = S.order

@@ -29,11 +29,11 @@ from protocol.rules.mexican_train_state import Draw, Play
 from protocol.seat import SeatAgent
 from protocol.setup import GameSetup
 from protocol.state import Phase
-from protocol.suite import default_suite
+from protocol.suite import table_suite
 from protocol.transcript import Transcript
 from protocol.verifier import replay
 
-S = default_suite()  # edwards25519-sha512, dealerless/2
+S = table_suite()  # the suite of the tables these tests play
 G = S.group.generator
 add = S.group.add
 
@@ -204,7 +204,7 @@ def test_frame_replayed_from_another_game() -> None:
     t = table()
     advance(t, at(Phase.PLAY))
     setup = GameSetup.create("mexican-train", {"seats": SEATS}, list(t.setup.identities),
-                             [bytes([i + 1]) * 32 for i in range(SEATS)])
+                             [bytes([i + 1]) * 32 for i in range(SEATS)], t.suite)
     other = Referee(setup)
     wire = b""
     for i in range(2):  # the other game's first two frames, seats 0 and 1
@@ -270,7 +270,7 @@ def test_state_hash_tampered_and_resigned() -> None:
     t = table()
     advance(t, at(Phase.PLAY))
     seat, s = due(t), state(t)
-    wire = build_frame(t.agents[seat].identity, t.setup.game_id, s.seq, s.prev, seat,
+    wire = build_frame(t.agents[seat].identity, t.suite, t.setup.game_id, s.seq, s.prev, seat,
                        MessageType.MOVE, bytes(32), MoveBody(0, None).encode(S))
     judged(t, wire, seat, "state/hash-mismatch")
 
@@ -285,7 +285,7 @@ def test_a_draw_without_its_cannot_play_proof() -> None:
 
 @pytest.fixture(scope="module")
 def at_reveal() -> Table:
-    t = table(6)
+    t = table(2)
     advance(t, at(Phase.REVEAL, SEATS - 1))
     return t
 

@@ -25,10 +25,10 @@ from test_processes import finish, free_port, invitations, start, wait_for
 from peers.store.games import GameStore
 from protocol.canonical import unpack
 from protocol.frames import MessageType, parse_frame
-from protocol.suite import default_suite
+from protocol.suite import table_suite
 from protocol.verifier import replay
 
-S = default_suite()  # edwards25519-sha512, dealerless/2
+S = table_suite()  # the suite of the tables these tests play
 COMMIT, OPEN = MessageType.COMMIT, MessageType.OPEN
 
 

@@ -22,7 +22,7 @@ def pile(monkeypatch: pytest.MonkeyPatch) -> None:
     register(monkeypatch)
 
 
-@pytest.mark.parametrize(("seats", "seed"), [(2, 40), (3, 43), (5, 40)])  # games with draws
+@pytest.mark.parametrize(("seats", "seed"), [(2, 42), (3, 40), (5, 40)])  # games with draws
 def test_games_with_draws_verify_and_every_step_checks_alone(pile: None, seats: int,
                                                              seed: int) -> None:
     table = Table.create("pile", {"seats": seats}, ["random"] * seats, Entropy(seed))

@@ -29,11 +29,11 @@ from protocol.seat import SeatAgent
 from protocol.session import apply_frame
 from protocol.setup import GameSetup
 from protocol.state import Phase
-from protocol.suite import default_suite
+from protocol.suite import v2_suite
 from protocol.transcript import Transcript
 from protocol.verifier import replay
 
-S = default_suite()  # edwards25519-sha512, dealerless/2
+S = v2_suite()  # edwards25519-sha512, dealerless/2
 SEATS = 4
 
 
@@ -423,14 +423,14 @@ def test_a_share_that_opens_a_seal_of_garbage_bars_nobody() -> None:
     mc.advance_to(t, mc.owes(Phase.COMMIT, 1, 2))
     garbage = pad(b"\x93" + bytes(40), PLAINTEXT_BYTES)
     t.deliver(t.agents[1].sign(mc.state(t), MessageType.COMMIT,
-                               mc.seal_of(t, 1, None, bytes(range(32)), garbage).encode(S)))
+                               mc.seal_of(t, 1, None, bytes(range(32)), garbage).encode(t.suite)))
     mc.advance_to(t, mc.owes(Phase.OPEN, 1, 2))
     t.deliver(t.agents[4].declare_absent(mc.state(t), bytes(32)))
     state = mc.state(t)
     by2 = t.agents[2].declare_absent(state, bytes(32))
     t.deliver(t.agents[0].declare_absent(state, bytes(32)))   # seat 0's own chain
     by3 = t.agents[3].declare_absent(apply_frame(t.referees[0].game, state,
-                                                 parse_frame(by2, S)), bytes(32))
+                                                 parse_frame(by2, t.suite)), bytes(32))
     forks = Forks()
     for wire in (by2, by3):
         found = forks.branch_of(t.referees[0], wire)
@@ -450,15 +450,15 @@ def test_a_branch_that_forks_again_gives_one_chain_whatever_order_its_frames_com
     mc.advance_to(t, mc.owes(Phase.COMMIT, 2, 2))
     game, s0 = t.referees[0].game, mc.state(t)
     x = t.agents[0].declare_absent(s0, bytes(32))
-    s1 = apply_frame(game, s0, parse_frame(x, S))
+    s1 = apply_frame(game, s0, parse_frame(x, t.suite))
     d1, d4 = (t.agents[d].declare_absent(s1, bytes(32)) for d in (1, 4))
-    s2 = apply_frame(game, s1, parse_frame(d1, S))
+    s2 = apply_frame(game, s1, parse_frame(d1, t.suite))
     d3 = t.agents[3].declare_absent(s2, bytes(32))
-    state = apply_frame(game, s2, parse_frame(d3, S))
+    state = apply_frame(game, s2, parse_frame(d3, t.suite))
     commits = []
     for seat in (3, 4):
         commits.append(t.agents[seat].next_frame(state, bytes(32), t.choosers[seat]))
-        state = apply_frame(game, state, parse_frame(commits[-1], S))
+        state = apply_frame(game, state, parse_frame(commits[-1], t.suite))
     for _ in range(3):
         t.step()                       # A: seat 2's COMMIT, then seats 3 and 4
     outcomes = set()

@@ -8,10 +8,10 @@ from hypothesis import strategies as st
 
 from protocol.errors import EncodingError, LocalError
 from protocol.hashing import H
-from protocol.suite import default_suite
+from protocol.suite import v2_suite
 from protocol.tags import Tag
 
-S = default_suite()  # edwards25519-sha512, dealerless/2
+S = v2_suite()  # edwards25519-sha512, dealerless/2
 IDENTITY = S.group.identity
 G = S.group.generator
 L = S.order

@@ -42,10 +42,10 @@ from protocol.handshake_auth import (
     signed_bytes,
 )
 from protocol.identity import Identity
-from protocol.suite import default_suite
+from protocol.suite import v2_suite
 from protocol.verifier import replay
 
-S = default_suite()  # edwards25519-sha512, dealerless/2
+S = v2_suite()  # edwards25519-sha512, dealerless/2
 decode_scalar = S.decode_scalar
 
 VECTORS = json.loads((Path(__file__).resolve().parent.parent / "spec" / "vectors" /

@@ -17,7 +17,6 @@ from peers.table.selfplay import Table
 from protocol.canonical import pack
 from protocol.errors import EncodingError, Violation
 from protocol.frames import (
-    FRAME_VERSION,
     MAX_FRAME_BYTES,
     MessageType,
     build_frame,
@@ -46,9 +45,11 @@ def _signed(table: Table, mtype: int, body: object) -> bytes:
     ref = table.referees[0]
     seat = ref.awaiting[0]
     agent = table.agents[seat]
-    payload = pack([FRAME_VERSION, ref.game.game_id, ref.state.seq, ref.state.prev, seat,
-                    mtype, ref.state.hash(ref.game.rules, ref.game.suite), body])
-    return pack([payload, agent.identity.sign(signed_message(payload))])
+    suite = ref.game.suite
+    payload = pack([suite.version, ref.game.game_id, ref.state.seq, ref.state.prev, seat,
+                    mtype, ref.state.hash(ref.game.rules, suite), body])
+    return pack([payload, suite.signer.sign(agent.identity.seed,
+                                            signed_message(suite.version, payload), b"")])
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -131,7 +132,7 @@ def test_oversized_frames_are_refused_before_unpacking() -> None:
     assert err.value.code == "msgpack/too-large"
     seat = ref.awaiting[0]
     with pytest.raises(Exception) as built:
-        build_frame(table.agents[seat].identity, ref.game.game_id, ref.state.seq,
+        build_frame(table.agents[seat].identity, ref.game.suite, ref.game.game_id, ref.state.seq,
                     ref.state.prev, seat, MessageType.MOVE, bytes(32),
                     [0, bytes(MAX_FRAME_BYTES), None, None])
     assert "too-large" in str(built.value) or "msgpack" in str(built.value)

@@ -49,10 +49,10 @@ from protocol.seat import SeatAgent, SeatView
 from protocol.session import apply_frame
 from protocol.setup import GameSetup
 from protocol.state import Phase
-from protocol.suite import default_suite
+from protocol.suite import table_suite
 from protocol.verifier import replay
 
-S = default_suite()  # edwards25519-sha512, dealerless/2
+S = table_suite()  # the suite of the tables these tests play
 SEATS = 5
 
 

@@ -11,7 +11,7 @@ import pytest
 from peers.entropy import Entropy
 from peers.table.selfplay import Table
 from protocol.identity import Identity
-from protocol.match import MATCH_MAGIC, decode_match, encode_match, link_of, verify_match
+from protocol.match import MATCH_PREFIX, decode_match, encode_match, link_of, verify_match
 from protocol.transcript import Transcript
 
 CLI = [sys.executable, "-m", "peers.cli"]
@@ -60,10 +60,13 @@ def test_a_bram_game_is_no_match_and_garbage_is_no_match_file(two_rounds: list[b
 
     bram = verify_match(encode_match([selfplay("bram", {}, ("greedy", "greedy"), 1).encode()]))
     assert bram.violation is not None and "no round number" in bram.violation.detail
-    assert verify_match(MATCH_MAGIC + b"X").violation.code == "match/record"  # type: ignore[union-attr]
-    old = verify_match(b"DEALERLESS-M1\n" + encode_match(two_rounds)[len(MATCH_MAGIC):])
+    head = len(MATCH_PREFIX) + 2
+    assert verify_match(encode_match(two_rounds)[:head] + b"X").violation.code \
+        == "match/record"  # type: ignore[union-attr]
+    old = verify_match(b"DEALERLESS-M1\n" + encode_match(two_rounds)[head:])
     assert old.violation is not None and old.violation.code == "version/unsupported"
-    assert old.violation.detail == "this match file is dealerless/1; this build reads dealerless/2"
+    assert old.violation.detail == ("this match file is dealerless/1; this build reads "
+                                    "dealerless/2 and dealerless/3")
     path = tmp_path / "m.match"
     path.write_bytes(encode_match(two_rounds[::-1]))
     proc = subprocess.run([*CLI, "verify", str(path)], capture_output=True, text=True)

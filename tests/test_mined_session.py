@@ -30,11 +30,11 @@ from protocol.seal import DecryptionShare, decryption_share
 from protocol.sealed import holders_context, stored_seal
 from protocol.session import step
 from protocol.state import Phase, PublicState
-from protocol.suite import default_suite
+from protocol.suite import table_suite
 from protocol.transcript import Transcript
 from protocol.verifier import check_step, dispute_package, dispute_packages, replay
 
-S = default_suite()  # edwards25519-sha512, dealerless/2
+S = table_suite()  # the suite of the tables these tests play
 CLI = [sys.executable, "-m", "peers.cli"]
 
 

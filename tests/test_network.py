@@ -32,6 +32,7 @@ from protocol.messages import NonceBody
 from protocol.referee import Referee
 from protocol.seat import SeatAgent
 from protocol.setup import GameSetup
+from protocol.suite import table_suite
 from protocol.verifier import replay
 
 
@@ -151,8 +152,10 @@ async def _malicious_host(link: MemoryLink, tmp: Path) -> None:
     me = table_of(tmp)[0]
     their_key, nonce, their_nonce = await host_handshake(link, tmp)
     params = {"komi_halves": 0}  # what host_handshake's hello offered
-    setup = GameSetup.create("bram", params, [me.public_key, their_key], [nonce, their_nonce])
-    other = GameSetup.create("bram", params, [me.public_key, their_key], [their_nonce, nonce])
+    setup = GameSetup.create("bram", params, [me.public_key, their_key], [nonce, their_nonce],
+                             table_suite())
+    other = GameSetup.create("bram", params, [me.public_key, their_key], [their_nonce, nonce],
+                             table_suite())
     ref = Referee(setup)
     agent = SeatAgent(ref.game, 0, me, os.urandom(32))
     stray = SeatAgent(Referee(other).game, 0, me, os.urandom(32)).next_frame(

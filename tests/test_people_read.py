@@ -18,7 +18,7 @@ from peers.entropy import Entropy
 from peers.table.report import account
 from peers.table.selfplay import Table, default_seats, selfplay
 from protocol.identity import Identity
-from protocol.match import MATCH_MAGIC, encode_match, link_of
+from protocol.match import MATCH_PREFIX, encode_match, link_of
 from protocol.transcript import Transcript
 from protocol.verifier import replay
 
@@ -64,11 +64,12 @@ def test_rule_parameters_are_words(tmp_path: Path, capsys: pytest.CaptureFixture
     out = cli(capsys, "verify", str(path))[1]
     assert out.startswith("rules mineshaft (2 seats, after nothing (the first round), first "
                           "player drawn, long yes, round 6 (starting double 6-6), set "
-                          "double-six); game ")
+                          "double-six); ristretto255-sha512, dealerless/3; game ")
     assert "{" not in out.splitlines()[0]
     bram = tmp_path / "b.t"
     bram.write_bytes(selfplay("bram", {}, ("greedy", "random"), seed=1).encode())
-    assert cli(capsys, "verify", str(bram))[1].startswith("rules bram (komi 1.5 pips); game ")
+    assert cli(capsys, "verify", str(bram))[1].startswith(
+        "rules bram (komi 1.5 pips); ristretto255-sha512, dealerless/3; game ")
 
 
 @pytest.mark.parametrize(("rules", "params", "decision"), [
@@ -117,7 +118,7 @@ def test_a_file_cut_inside_a_record_says_what_its_whole_frames_prove(
 def test_a_cut_match_names_its_round_and_reports_the_whole_ones(
         match: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     data = match.read_bytes()
-    ends, pos = [], len(MATCH_MAGIC)                   # where each round's record ends
+    ends, pos = [], len(MATCH_PREFIX) + 2                  # where each round's record ends
     while pos < len(data):
         pos += 5 + int.from_bytes(data[pos + 1:pos + 5], "big")
         ends.append(pos)

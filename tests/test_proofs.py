@@ -10,9 +10,9 @@ from protocol.context import Context
 from protocol.dleq import DleqProof, prove_dleq, verify_dleq
 from protocol.errors import ProofError
 from protocol.schnorr import SchnorrProof, prove_key, verify_key
-from protocol.suite import default_suite
+from protocol.suite import v2_suite
 
-S = default_suite()  # edwards25519-sha512, dealerless/2
+S = v2_suite()  # edwards25519-sha512, dealerless/2
 L = S.order
 base_mul = S.group.base_mul
 add = S.group.add

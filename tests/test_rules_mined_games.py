@@ -24,6 +24,7 @@ from protocol.rules.mined_map import generate_map, map_seed, parse_map
 from protocol.rules.mined_round import Orders, parse_orders
 from protocol.rules.mined_state import MinedState
 from protocol.seat import SeatView
+from protocol.suite import v2_suite
 
 ROOT = Path(__file__).resolve().parent.parent
 VECTORS = json.loads((ROOT / "spec" / "vectors" / "rules" / "mined_games.json").read_text())
@@ -101,10 +102,10 @@ def test_the_independent_implementation_written_from_the_spec_agrees_on_every_ve
 
 @pytest.mark.parametrize("vector", VECTORS["maps"], ids=lambda v: v["label"])
 def test_the_map_generator_vector(vector: dict[str, Any]) -> None:
-    seed = map_seed(bytes.fromhex(vector["game_id"]),
+    seed = map_seed(v2_suite(), bytes.fromhex(vector["game_id"]),
                     [bytes.fromhex(n) for n in vector["nonces"]])
     assert seed.hex() == vector["seed"]
-    generated = generate_map(seed, vector["width"], vector["height"])
+    generated = generate_map(v2_suite(), seed, vector["width"], vector["height"])
     assert generated.text() == vector["map"]
     assert parse_map(vector["map"]) == generated
     floors = vector["map"].split("/")

@@ -34,9 +34,9 @@ from protocol.seal import (
     verify_share_key,
 )
 from protocol.seal import _interpolate as interpolate
-from protocol.suite import default_suite
+from protocol.suite import v2_suite
 
-S = default_suite()  # edwards25519-sha512, dealerless/2
+S = v2_suite()  # edwards25519-sha512, dealerless/2
 IDENTITY_BYTES = S.group.identity.data
 L = S.order
 base_mul = S.group.base_mul

@@ -33,9 +33,9 @@ from protocol.seal import (
     verify_seal,
     verify_share_key,
 )
-from protocol.suite import default_suite
+from protocol.suite import v2_suite
 
-S = default_suite()  # edwards25519-sha512, dealerless/2
+S = v2_suite()  # edwards25519-sha512, dealerless/2
 base_mul = S.group.base_mul
 decode_point = S.decode_point
 scalar_bytes = S.encode_scalar

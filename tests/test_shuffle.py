@@ -30,10 +30,10 @@ from protocol.shuffle import (
     prove_shuffle,
     verify_shuffle,
 )
-from protocol.suite import default_suite
+from protocol.suite import v2_suite
 from protocol.tiles import DOUBLE_NINE, DOUBLE_SIX, DOUBLE_TWELVE, TileSet
 
-S = default_suite()  # edwards25519-sha512, dealerless/2
+S = v2_suite()  # edwards25519-sha512, dealerless/2
 L = S.order
 base_mul = S.group.base_mul
 add = S.group.add

@@ -37,7 +37,7 @@ from peers.net.pacing import REPLIES, RESEND_BURST, RESEND_RATE, RESENDS, Answer
 from peers.net.peer import Peer
 from protocol.errors import EncodingError
 from protocol.frames import parse_frame
-from protocol.suite import default_suite
+from protocol.suite import table_suite
 from protocol.verifier import replay
 
 
@@ -57,7 +57,7 @@ class Forger:
             return []
         self.seen += len(message)
         try:
-            frame = parse_frame(obj[1], default_suite())
+            frame = parse_frame(obj[1], table_suite())   # the tables of this version
         except EncodingError:
             return []
         self.prevs[frame.seq] = frame.prev

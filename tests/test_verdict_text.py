@@ -202,7 +202,8 @@ def test_a_header_re_signed_by_its_seat_is_not_proven_against_it(tmp_path: Path)
         table.step()
     seat, state = ref.state.turn, ref.state
     assert seat is not None
-    wire = build_frame(table.agents[seat].identity, state.game_id, state.seq, bytes(32), seat,
+    wire = build_frame(table.agents[seat].identity, table.suite, state.game_id, state.seq,
+                       bytes(32), seat,
                        MessageType.MOVE, state.hash(ref.game.rules, ref.game.suite),
                        MoveBody(0, None).encode(ref.game.suite))
     path = write(tmp_path, "resigned", (*(f.wire for f in ref.frames), wire), table.setup)

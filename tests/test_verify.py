@@ -18,7 +18,7 @@ from protocol.frames import parse_frame
 from protocol.game import Game
 from protocol.referee import Referee
 from protocol.session import step
-from protocol.transcript import MAGIC, Transcript, record
+from protocol.transcript import MAGIC_PREFIX, Transcript, record
 from protocol.verifier import check_step, dispute_package, replay
 
 TRANSCRIPT = selfplay(seed=2024)
@@ -39,7 +39,7 @@ STATES = _snapshots(TRANSCRIPT)
 
 def _record_offsets(t: Transcript) -> list[int]:
     """Byte offset where each frame record starts, then the end of the file."""
-    pos = len(MAGIC) + 5 + len(t.setup.encode())
+    pos = len(MAGIC_PREFIX) + 2 + 5 + len(t.setup.encode())
     out = []
     for f in t.frames:
         out.append(pos)
@@ -90,7 +90,7 @@ def test_random_flips_through_the_full_replay_and_the_cli(tmp_path: Path,
     rng = random.Random(7)
     # Every record header, and random bytes elsewhere (in-frame flips are covered above).
     positions = [p + d for p in OFFSETS[:-1] for d in range(5)][:12]
-    positions += rng.sample(range(len(DATA)), 20) + list(range(len(MAGIC) + 6))
+    positions += rng.sample(range(len(DATA)), 20) + list(range(len(MAGIC_PREFIX) + 2 + 6))
     for i in positions:
         flipped = DATA[:i] + bytes([DATA[i] ^ rng.randrange(1, 256)]) + DATA[i + 1:]
         verdict = replay(flipped)
@@ -179,12 +179,14 @@ def test_another_version_is_refused_as_such_before_any_signature(
     golden = Path(__file__).resolve().parent.parent / "spec" / "vectors" / "transcripts"
     old = replay((golden / "protocol-1.transcript").read_bytes()).violation
     assert old is not None and old.code == "version/unsupported" and old.seat is None
-    assert old.detail == "this transcript is dealerless/1; this build reads dealerless/2"
+    assert old.detail == ("this transcript is dealerless/1; this build reads dealerless/2 and "
+                          "dealerless/3")
     assert main(["verify", str(golden / "protocol-1.transcript")]) == 1
     assert "dealerless/1" in capsys.readouterr().out
     setup = unpack(TRANSCRIPT.setup.encode(), 4096)
     with pytest.raises(EncodingError, match="this setup is dealerless/1;"):
-        Transcript.decode(MAGIC + record(b"S", pack([setup[0], 1, *setup[2:]])))
+        Transcript.decode(TRANSCRIPT.encode()[:len(MAGIC_PREFIX) + 2]
+                          + record(b"S", pack([setup[0], 1, *setup[2:]])))
     payload, signature = unpack(TRANSCRIPT.frames[0], 1 << 16)
     fields = unpack(payload, 1 << 16)
     with pytest.raises(EncodingError, match="this frame is dealerless/1;"):

@@ -53,7 +53,7 @@ def test_ed25519(v: dict[str, Any]) -> None:
 def test_ed25519_messages_carry_the_frame_signing_prefix() -> None:
     for v in ED25519:
         message = bytes.fromhex(v["message"])
-        assert message.startswith(signed_message(b""))
+        assert message.startswith(signed_message(2, b""))
 
 
 @pytest.mark.parametrize("v", MSGPACK, ids=_names(MSGPACK))

@@ -30,10 +30,10 @@ from peers.table.selfplay import Table
 from protocol.frames import MessageType, parse_frame
 from protocol.groups.ops import OPS
 from protocol.messages import MoveBody
-from protocol.suite import default_suite
+from protocol.suite import v2_suite
 
 #: The suite counted: the one whose costs 9.3 publishes (edwards25519-sha512).
-S = default_suite()
+S = v2_suite()
 SPEC = Path(__file__).resolve().parent.parent / "spec" / "09-bench.md"
 BEGIN, END = "<!-- costs:begin -->", "<!-- costs:end -->"
 COLUMNS = ("var", "base", "add", "valid", "sig", "hashes", "hash_bytes")
@@ -112,7 +112,7 @@ def _kind(wire: bytes) -> str:
 
 def count(rules: str, params: dict[str, object], seats: int, seed: int) -> dict[str, list]:
     """Per message kind, the operation counts of checking each of its frames."""
-    table = Table.create(rules, {**params}, ("greedy",) * seats, Entropy(seed))
+    table = Table.create(rules, {**params}, ("greedy",) * seats, Entropy(seed), in_suite=S)
     ref = table.referees[0]
     found: dict[str, list[dict[str, int]]] = defaultdict(list)
     # The tiles' points are constants of the tile set (5.1, vectors/tiles.json) that an

@@ -32,11 +32,11 @@ from typing import Any
 
 from peers.cheats import mined_games as mined_cheats
 from peers.entropy import Entropy
-from peers.table.selfplay import Table
+from peers.table.selfplay import Table, tables_in
 from protocol.canonical import pack, unpack
 from protocol.claims import claim_positions, forbidden_tiles
 from protocol.errors import DealerlessError, LocalError, Violation
-from protocol.frames import FRAME_VERSION, MessageType, parse_frame, signed_message
+from protocol.frames import MessageType, parse_frame, signed_message
 from protocol.messages import (
     AbsentBody,
     MoveBody,
@@ -51,10 +51,10 @@ from protocol.seal import decryption_share, prove_share_key, seal_secret
 from protocol.sealed import holders_context, stored_seal
 from protocol.session import step
 from protocol.state import Claim, Phase, PublicState
-from protocol.suite import default_suite
+from protocol.suite import v2_suite
 from protocol.verifier import check_step, committed_state_hashes, dispute_packages, make_package
 
-S = default_suite()  # edwards25519-sha512, dealerless/2
+S = v2_suite()  # edwards25519-sha512, dealerless/2
 
 ROOT = Path(__file__).resolve().parent.parent
 GOLDEN = ROOT / "spec" / "vectors" / "transcripts"
@@ -123,7 +123,7 @@ class Crafter:
 
     def __init__(self, rules: str, params: dict[str, Any], bots: tuple[str, ...],
                  seed: int) -> None:
-        self.table = Table.create(rules, params, bots, Entropy(seed))
+        self.table = Table.create(rules, params, bots, Entropy(seed), in_suite=S)
         self.ref = self.table.referees[0]
         self.game = self.ref.game
 
@@ -142,13 +142,13 @@ class Crafter:
     def frame(self, signer: int, mtype: int, body: Any, **over: Any) -> bytes:
         """A frame signed by `signer` for the current state, any field overridden."""
         s = self.state
-        fields = {"version": FRAME_VERSION, "game_id": self.game.game_id, "seq": s.seq,
+        fields = {"version": S.version, "game_id": self.game.game_id, "seq": s.seq,
                   "prev": s.prev, "seat": signer, "type": int(mtype),
                   "state_hash": s.hash(self.game.rules, S), "body": body, **over}
         payload = pack([fields[k] for k in ("version", "game_id", "seq", "prev", "seat",
                                             "type", "state_hash", "body")])
-        identity = self.table.agents[signer].identity
-        return pack([payload, identity.sign(signed_message(payload))])
+        seed = self.table.agents[signer].identity.seed
+        return pack([payload, S.signer.sign(seed, signed_message(S.version, payload), b"")])
 
     def body(self, seat: int) -> tuple[MessageType, Any]:
         return self.table.agents[seat].body(self.state, self.fresh(), self.table.choosers[seat])
@@ -581,9 +581,9 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--check", action="store_true", help="compare instead of writing")
     args = ap.parse_args()
-    files = build()
-    stale = [n for n, data in files.items()
-             if not (OUT / n).exists() or (OUT / n).read_bytes() != data]
+    with tables_in(S):
+        files = build()
+    stale = [n for n, b in files.items() if not (OUT / n).exists() or (OUT / n).read_bytes() != b]
     if args.check:
         if stale:
             print("stale dispute vectors: " + ", ".join(stale) + " (run "

@@ -51,9 +51,9 @@ from protocol.handshake_auth import (
 )
 from protocol.identity import Identity
 from protocol.setup import GameSetup
-from protocol.suite import default_suite
+from protocol.suite import table_suite, v2_suite
 
-S = default_suite()  # edwards25519-sha512, dealerless/2
+S = v2_suite()  # edwards25519-sha512, dealerless/2
 scalar_bytes = S.encode_scalar
 
 OUT = Path(__file__).resolve().parent.parent / "spec" / "vectors" / "handshake.json"
@@ -337,7 +337,7 @@ def replay_round() -> dict[str, Any]:
     """What each side needs to replay `signatures` (its first five messages) as a test
     of its own code, and the setup the round agrees on."""
     setup = GameSetup.create(RULES, dict(PARAMS), [HOST.public_key, JOINER.public_key],
-                             [HOST_NONCE, JOIN_NONCE])
+                             [HOST_NONCE, JOIN_NONCE], table_suite())
     return {"rules": RULES, "params": PARAMS, "seats": 2, "rid": RID.hex(),
             "table": TABLE.hex(), "invitation": invitations()[0]["url"],
             "host": {"seed": HOST.seed.hex(), "nonce": HOST_NONCE.hex(),

@@ -27,6 +27,7 @@ from protocol.rules.mined_games import MinedGamesRules
 from protocol.rules.mined_map import generate_map, map_seed, parse_map
 from protocol.rules.mined_round import Miner, Pos
 from protocol.rules.mined_state import MinedState
+from protocol.suite import v2_suite
 
 OUT = Path(__file__).resolve().parent.parent / "spec" / "vectors" / "rules" / "mined_games.json"
 GAME_ID = hashlib.sha256(b"mined-games vectors").digest()
@@ -519,10 +520,10 @@ def maps() -> list[dict[str, Any]]:
     out = []
     for label, width, height, seats in MAP_SEEDS:
         nonces = [hashlib.sha256(f"{label}/{i}".encode()).digest() for i in range(seats)]
-        seed = map_seed(GAME_ID, nonces)
+        seed = map_seed(v2_suite(), GAME_ID, nonces)
         out.append({"label": label, "game_id": GAME_ID.hex(),
                     "nonces": [n.hex() for n in nonces], "seed": seed.hex(), "width": width,
-                    "height": height, "map": generate_map(seed, width, height).text()})
+                    "height": height, "map": generate_map(v2_suite(), seed, width, height).text()})
     return out
 
 

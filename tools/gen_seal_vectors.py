@@ -42,11 +42,10 @@ from protocol.seal import (
     verify_seal,
     verify_share_key,
 )
-from protocol.suite import default_suite
+from protocol.suite import v2_suite
 from protocol.tags import Tag, u64
-from protocol.version import VERSION
 
-S = default_suite()  # edwards25519-sha512, dealerless/2
+S = v2_suite()  # edwards25519-sha512, dealerless/2
 IDENTITY_BYTES = S.group.identity.data
 L = S.order
 base_mul = S.group.base_mul
@@ -266,7 +265,7 @@ def build() -> dict[str, Any]:
              + decryption_cases("m=4", ctx4, seal4, (other_ctx, other)) + other_cases())
     return {"about": {"generated_by": "python tools/gen_seal_vectors.py",
                       "seeds": "SHA-512('dealerless-vectors/' || label)[:32]",
-                      "spec": "spec/06-proofs.md 6.6", "version": VERSION.decode()},
+                      "spec": "spec/06-proofs.md 6.6", "version": S.context.decode()},
             "generator": seal_generator(S).data.hex(), "keys": key_vectors(), "deals": deals,
             "other_seal": {"stage": STAGE + 1, "committer": 2, "wire": pack(other.encode(S)).hex()},
             "cases": cases}

@@ -48,7 +48,6 @@ from protocol.deck import initial_deck, joint_key, make_share, own_share, shuffl
 from protocol.dleq import dleq_challenge, prove_dleq
 from protocol.elgamal import encode_deck
 from protocol.errors import DealerlessError
-from protocol.hashing import H
 from protocol.schnorr import prove_key, schnorr_challenge
 from protocol.shuffle import (
     ShuffleWitness,
@@ -60,12 +59,11 @@ from protocol.shuffle import (
     recompute_shuffle,
     shuffle_hedge,
 )
-from protocol.tags import Tag
+from protocol.tags import Tag, tags
 from protocol.tiles import (
     DOUBLE_SIX,
     TILE_SETS,
 )
-from protocol.version import VERSION
 
 
 def group_vectors() -> dict[str, Any]:
@@ -97,16 +95,16 @@ def group_vectors() -> dict[str, Any]:
             {"name": "33 bytes", "hex": G.data.hex() + "00", "expected": "point/length"},
         ],
         "hash": [
-            {"tag": Tag.CONTEXT.value.decode(), "parts": [], "digest": H(Tag.CONTEXT).hex()},
+            {"tag": Tag.CONTEXT.value.decode(), "parts": [], "digest": S.H(Tag.CONTEXT).hex()},
             {"tag": Tag.CONTEXT.value.decode(), "parts": ["", "00"],
-             "digest": H(Tag.CONTEXT, b"", b"\x00").hex()},
+             "digest": S.H(Tag.CONTEXT, b"", b"\x00").hex()},
             {"tag": Tag.CONTEXT.value.decode(), "parts": ["616263"],
-             "digest": H(Tag.CONTEXT, b"abc").hex(),
+             "digest": S.H(Tag.CONTEXT, b"abc").hex(),
              "scalar": str(hash_to_scalar(Tag.CONTEXT, b"abc")),
              "point": hash_to_point(Tag.CONTEXT, b"abc").data.hex()},
         ],
-        "version": VERSION.decode(),
-        "tags": {t.name: t.value.decode() for t in Tag},
+        "version": S.context.decode(),
+        "tags": {t.name: t.value.decode() for t in tags(S.version)},
         "nonce": {
             "label": "6c6162656c", "secret_bytes": "01" * 32, "public": "02" * 8,
             "fresh": "03" * 32,
@@ -366,7 +364,7 @@ def deck_vectors() -> dict[str, Any]:
 def build() -> dict[str, dict[str, Any]]:
     header = {"generated_by": "python tools/gen_vectors.py",
               "seeds": "SHA-512('dealerless-vectors/' || label), see tools/gen_vectors.py",
-              "spec": "spec/", "version": VERSION.decode()}
+              "spec": "spec/", "version": S.context.decode()}
     files = {"group": group_vectors(), "tiles": tile_vectors(), "schnorr": schnorr_vectors(),
              "dleq": dleq_vectors(), "shuffle": shuffle_vectors(), "deck": deck_vectors(),
              "cannot_play": cannot_play_vectors()}

@@ -27,12 +27,12 @@ from wire_file_cases import file_vectors
 from wire_setup_cases import setup_vectors
 
 from protocol.canonical import pack, unpack
-from protocol.frames import SIGNING_CONTEXT
+from protocol.frames import signed_message
 from protocol.groups.edwards25519 import P_FIELD
 from protocol.identity import verify_signature
-from protocol.suite import default_suite
+from protocol.suite import v2_suite
 
-S = default_suite()  # edwards25519-sha512, dealerless/2
+S = v2_suite()  # edwards25519-sha512, dealerless/2
 L = S.order
 base_mul = S.group.base_mul
 scalar_bytes = S.encode_scalar
@@ -50,7 +50,7 @@ def sign_with(a: int, a_enc: bytes, r: int, m: bytes) -> bytes:
 
 
 def ed25519_vectors() -> dict[str, Any]:
-    m = SIGNING_CONTEXT + pack([1, b"payload"])
+    m = signed_message(2, pack([1, b"payload"]))
     sk = SigningKey(seed("ed25519/seed"))
     key, good = bytes(sk.verify_key), sk.sign(m).signature
     a = scalar("ed25519/a")

@@ -1,9 +1,11 @@
 #!/usr/bin/env python3
-"""Independent verifier of dealerless/2 transcript files, written from spec/ alone.
+"""Independent verifier of dealerless/2 and dealerless/3 transcript files, written from
+spec/ alone.
 
 The verifier is the package tools/independent/ (it imports no code of the project). It
-parses a transcript (8.6), decodes the setup (8.2), replays every frame through the checks
-of 10.5 in order, judges the evidence records (11.2 step 4) and reports the verdict of 11.1.
+parses a transcript (8.6), decodes the setup (8.2: six items at version 2, seven with the
+suite at version 3), replays every frame through the checks of 10.5 in order in the game's
+suite (3.5), judges the evidence records (11.2 step 4) and reports the verdict of 11.1.
 
 Usage:
     python tools/independent_verify.py FILE...        one line per file

@@ -14,9 +14,9 @@ from typing import Any
 from protocol.context import Context
 from protocol.groups import Element as Point
 from protocol.groups.edwards25519 import P_FIELD
-from protocol.suite import default_suite
+from protocol.suite import v2_suite
 
-S = default_suite()  # edwards25519-sha512, dealerless/2
+S = v2_suite()  # edwards25519-sha512, dealerless/2
 IDENTITY = S.group.identity
 G = S.group.generator
 L = S.order

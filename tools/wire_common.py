@@ -10,9 +10,9 @@ from pathlib import Path
 
 from protocol.errors import DealerlessError
 from protocol.groups.edwards25519 import P_FIELD
-from protocol.suite import default_suite
+from protocol.suite import v2_suite
 
-S = default_suite()  # edwards25519-sha512, dealerless/2
+S = v2_suite()  # edwards25519-sha512, dealerless/2
 L = S.order
 
 OUT = Path(__file__).resolve().parent.parent / "spec" / "vectors"

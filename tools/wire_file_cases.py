@@ -13,10 +13,11 @@ from nacl.signing import SigningKey
 from wire_common import ABOUT, OUT, seed
 
 from protocol.canonical import pack, unpack
-from protocol.match import MATCH_MAGIC, verify_match
+from protocol.match import MATCH_PREFIX, verify_match
 from protocol.setup import GameSetup
-from protocol.transcript import MAGIC, Transcript
+from protocol.transcript import MAGIC_PREFIX, Transcript
 from protocol.verifier import replay
+from protocol.version import magic as file_magic
 
 # -- transcript and match files (spec/08-wire.md 8.6, spec/11-verify.md 11.2, 11.5) ------
 
@@ -27,7 +28,7 @@ def _record(kind: bytes, payload: bytes) -> bytes:
 def file_vectors() -> dict[str, Any]:
     golden = Transcript.decode((OUT / "transcripts" / "valid.transcript").read_bytes())
     setup, frames = golden.setup.encode(), golden.frames
-    t_magic = MAGIC
+    t_magic = file_magic(MAGIC_PREFIX, 2)   # the files of vectors/files.json are dealerless/2
     magic, _, *rest = unpack(setup, 4096)
     setup_v1 = pack([magic, 1, *rest])
     head = t_magic + _record(b"S", setup)
@@ -42,7 +43,7 @@ def file_vectors() -> dict[str, Any]:
                               [bytes(SigningKey(seed(f"match/id{i}")).verify_key)
                                for i in range(2)],
                               [seed(f"match/nonce/{i}") for i in range(2)]).encode()
-    m_magic = MATCH_MAGIC
+    m_magic = file_magic(MATCH_PREFIX, 2)
     transcripts: list[tuple[str, bytes]] = [
         ("setup and two frames: a valid prefix", head + _record(b"F", frames[0])
          + _record(b"F", frames[1])),

@@ -14,7 +14,6 @@ from wire_common import ABOUT, NO_X, ORDER8, non_canonical_twin, outcome, seed
 from protocol.canonical import pack, unpack
 from protocol.rules import make_rules
 from protocol.setup import GameSetup
-from protocol.version import PROTOCOL
 
 
 def setup_vectors() -> dict[str, Any]:
@@ -24,7 +23,7 @@ def setup_vectors() -> dict[str, Any]:
     train = GameSetup.create("mexican-train", {"seats": 3}, ids, nonces)
     params = dict(bram.params)
 
-    def setup(magic: Any = "dealerless/setup", version: Any = PROTOCOL, rules: Any = "bram",
+    def setup(magic: Any = "dealerless/setup", version: Any = 2, rules: Any = "bram",
               par: Any = None, identities: Any = None, nons: Any = None) -> bytes:
         return pack([magic, version, rules, params if par is None else par,
                      ids[:2] if identities is None else identities,
@@ -38,13 +37,26 @@ def setup_vectors() -> dict[str, Any]:
         ("bram with every parameter spelled out", bram.encode(), "ok"),
         ("mexican-train for 3 seats", train.encode(), "ok"),
         ("over 4096 bytes", setup(rules="x" * 4100), "msgpack/too-large"),
-        ("five items", pack(["dealerless/setup", PROTOCOL, "bram", params, ids[:2]]),
+        ("five items", pack(["dealerless/setup", 2, "bram", params, ids[:2]]),
          "schema/array"),
         ("wrong magic", setup(magic="dealerless/setuq"), "setup/version"),
         ("version 1", setup(version=1), "version/unsupported"),
-        ("version 3", setup(version=3), "version/unsupported"),
+        ("version 4", setup(version=4), "version/unsupported"),
         ("wrong magic and version 1", setup(magic="dealerless/setuq", version=1), "setup/version"),
         ("version true", setup(version=True), "schema/int"),
+        # dealerless/3 (3.5): a seventh item names the suite, and the keys are its own.
+        ("version 3 in ristretto255-sha512", pack(["dealerless/setup", 3, "bram", params,
+                                                   ids[:2], nonces[:2],
+                                                   "ristretto255-sha512"]), "ok"),
+        ("version 3 without its suite", setup(version=3), "schema/array"),
+        ("version 2 with a suite", pack(["dealerless/setup", 2, "bram", params, ids[:2],
+                                         nonces[:2], "edwards25519-sha512"]), "schema/array"),
+        ("version 3 in an unknown suite", pack(["dealerless/setup", 3, "bram", params,
+                                                ids[:2], nonces[:2], "ed448-shake256"]),
+         "setup/suite"),
+        ("version 3 in bls12381g1-sha256 with Ed25519 keys",
+         pack(["dealerless/setup", 3, "bram", params, ids[:2], nonces[:2],
+               "bls12381g1-sha256"]), "schema/bytes"),
         ("rules of 65 characters", setup(rules="b" * 65), "schema/str"),
         ("rules not text", setup(rules=b"bram"), "schema/str"),
         ("a parameter that is a list", setup(par={**params, "komi_halves": [0]}),
@@ -60,7 +72,7 @@ def setup_vectors() -> dict[str, Any]:
         ("komi out of range", setup(par={**params, "komi_halves": 10 ** 6}), "rules/params"),
         ("a parameter left to its default", setup(par={}), "setup/params"),
         ("three identities for bram", setup(identities=ids, nons=nonces), "setup/seats"),
-        ("two nonces, three identities", pack(["dealerless/setup", PROTOCOL, "mexican-train",
+        ("two nonces, three identities", pack(["dealerless/setup", 2, "mexican-train",
                                                dict(train.params), ids, nonces[:2]]),
          "setup/seats"),
         ("the same identity twice", setup(identities=[ids[0], ids[0]]), "setup/seats"),
@@ -79,7 +91,7 @@ def setup_vectors() -> dict[str, Any]:
         ("rule set named Bram", setup(rules="Bram"), "rules/unknown-ruleset"),
         ("rule set named mexican_train", setup(rules="mexican_train"), "rules/unknown-ruleset"),
         ("mexican-train with an identity of order 8",
-         pack(["dealerless/setup", PROTOCOL, "mexican-train", dict(train.params),
+         pack(["dealerless/setup", 2, "mexican-train", dict(train.params),
                [ids[0], ids[1], ORDER8], nonces]), "setup/identity"),
     ]
     cases += (_text_cases(setup) + _order_cases(setup, train) + _param_cases(ids, nonces)
@@ -247,7 +259,7 @@ def _param_cases(ids: list[bytes], nonces: list[bytes]) -> list[tuple[str, bytes
         params = {**make_rules(rules, given).params, **change}
         for key in [k for k, v in change.items() if v is _DROP]:
             del params[key]
-        return pack(["dealerless/setup", PROTOCOL, rules, params, ids[:2], nonces[:2]])
+        return pack(["dealerless/setup", 2, rules, params, ids[:2], nonces[:2]])
 
     after = seed("setup/after").hex()
     two = {"seats": 2}
@@ -316,7 +328,7 @@ def _mineshaft_order_cases(ids: list[bytes], nonces: list[bytes]) -> list[tuple[
         params = {**make_rules("mineshaft", given).params, **change}
         for key in [key for key, v in change.items() if v is _DROP]:
             del params[key]
-        return pack(["dealerless/setup", PROTOCOL, "mineshaft", params, ids[:k], nonces[:k]])
+        return pack(["dealerless/setup", 2, "mineshaft", params, ids[:k], nonces[:k]])
 
     long_shaft = {"seats": 2, "long": True, "round": 5}
     return [

@@ -17,7 +17,7 @@ from nacl import bindings as na
 from nacl.signing import SigningKey, VerifyKey
 
 from protocol.groups.ops import OPS
-from protocol.suite import default_suite
+from protocol.suite import Suite, v2_suite
 from protocol.tags import Tag
 
 OP_NAMES = ("var", "base", "add", "valid", "h2p", "sig")
@@ -31,7 +31,28 @@ clock = time.process_time
 
 
 def random_scalar() -> int:
-    return int.from_bytes(os.urandom(64), "little") % default_suite().order
+    return int.from_bytes(os.urandom(64), "little") % v2_suite().order
+
+
+def _suite_table(suite: Suite) -> dict[str, Callable[[], object]]:
+    """The operations of a suite as its proofs call them (2.5, 3.5, 8.3), and V: the
+    floor of a suite's step counts its own operations, timed through its own library."""
+    g, sign = suite.group, suite.signer
+    k = random_scalar()
+    p, q = g.base_mul(random_scalar()), g.base_mul(random_scalar())
+    data, label, seed, message = p.data, os.urandom(16), os.urandom(32), os.urandom(256)
+    key, signature = sign.public_key(seed), sign.sign(seed, message, os.urandom(32))
+    v_k = k.to_bytes(32, "little")
+    v_p = na.crypto_scalarmult_ed25519_base_noclamp(v_k)
+    return {
+        "var": lambda: g.mul(k, p),
+        "base": lambda: g.base_mul(k),
+        "add": lambda: g.add(p, q),
+        "valid": lambda: g.decode(data),
+        "h2p": lambda: suite.hash_to_point(Tag.GENERATOR, label),
+        "sig": lambda: sign.verify(key, message, signature),
+        "V": lambda: na.crypto_scalarmult_ed25519_noclamp(v_k, v_p),
+    }
 
 
 def _op_table() -> dict[str, Callable[[], object]]:
@@ -48,14 +69,16 @@ def _op_table() -> dict[str, Callable[[], object]]:
         "base": lambda: na.crypto_scalarmult_ed25519_base_noclamp(k),
         "add": lambda: na.crypto_core_ed25519_add(p, q),
         "valid": lambda: na.crypto_core_ed25519_is_valid_point(p),
-        "h2p": lambda: default_suite().hash_to_point(Tag.GENERATOR, label),
+        "h2p": lambda: v2_suite().hash_to_point(Tag.GENERATOR, label),
         "sig": lambda: VerifyKey(verifier).verify(message, signature),
     }
 
 
-def sample_op_costs(samples: dict[str, list[float]], batch: int = 100, batches: int = 2) -> None:
-    """Append per-call seconds of each raw group operation, one sample per batch."""
-    for name, fn in _op_table().items():
+def sample_op_costs(samples: dict[str, list[float]], batch: int = 100, batches: int = 2,
+                    suite: Suite | None = None) -> None:
+    """Append per-call seconds of each raw group operation, one sample per batch: of
+    edwards25519 through PyNaCl, or of `suite` through its library (and V beside)."""
+    for name, fn in (_op_table() if suite is None else _suite_table(suite)).items():
         for _ in range(batches):
             t0 = clock()
             for _ in range(batch):

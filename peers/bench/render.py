@@ -6,6 +6,7 @@ from typing import Any
 
 from peers.bench.groups import group_lines
 from peers.bench.seal import seal_lines
+from peers.bench.suites import suite_lines
 
 
 def render(result: dict[str, Any]) -> str:
@@ -62,7 +63,7 @@ def render(result: dict[str, Any]) -> str:
     per_tile = ", ".join(f"N={n}: {v:.1f}" for n, v in result["shuffle_V_per_tile"].items())
     lines.append(f"shuffle_V_per_tile {per_tile}")
     lines += seal_lines(result)
-    lines += ["", *group_lines(result)]
+    lines += ["", *group_lines(result), "", *suite_lines(result)]
     return "\n".join(lines)
 
 

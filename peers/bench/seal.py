@@ -35,7 +35,7 @@ from protocol.seal import (
     verify_seal,
 )
 from protocol.sealed import PLAINTEXT_BYTES
-from protocol.suite import Suite, default_suite
+from protocol.suite import Suite, v2_suite
 
 RECIPIENTS = (4, 7)
 SIZE = PLAINTEXT_BYTES
@@ -46,7 +46,7 @@ BATCH = {"deal": 5, "verify": 5, "open": 20, "share": 20, "verify_share": 20, "c
 
 def _step_calls(m: int, suite: Suite | None = None) -> dict[str, Callable[[], Any]]:
     """One call of each step on a fresh seal of seat 0 for seats 1..m."""
-    suite = suite or default_suite()
+    suite = suite or v2_suite()
     xs = {j: random_scalar() for j in range(1, m + 1)}
     ctx: SealContext = seal_context(suite, os.urandom(32), 1, 0,
                                     [(j, suite.group.base_mul(x)) for j, x in xs.items()])
@@ -81,7 +81,7 @@ def bench_seal(m: int, reps: int, op_samples: dict[str, dict[str, list[float]]],
     """Each step's samples alternate with samples of the operation costs, kept per step
     in `op_samples[step]`: one call lasts well under a millisecond, so a step is
     compared with the costs measured right next to it."""
-    suite = suite or default_suite()
+    suite = suite or v2_suite()
     seal_generator(suite)  # Hs is a constant of the protocol, derived once per process
     steps = {name: Step() for name in STEPS}
     for rep in range(reps + 1):  # one untimed warm-up round

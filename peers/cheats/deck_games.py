@@ -26,6 +26,7 @@ from protocol.rules.bram_state import End, Play
 from protocol.seat import SeatAgent
 from protocol.setup import GameSetup
 from protocol.state import Phase
+from protocol.suite import Suite
 from protocol.transcript import Transcript
 
 
@@ -54,10 +55,11 @@ class Cheat:
         return Transcript(self.table.setup, frames, self.evidence).encode()
 
 
-def _table(seed: int) -> Table:
+def _table(seed: int, in_suite: Suite | None = None) -> Table:
     # Komi 0 named, not the default (1.5 pips since spec/rules/bram.md D15), so the golden
     # cheat transcripts made from these tables stay what they were.
-    return Table.create("bram", {"komi_halves": 0}, ("greedy", "greedy"), Entropy(seed))
+    return Table.create("bram", {"komi_halves": 0}, ("greedy", "greedy"), Entropy(seed),
+                        in_suite=in_suite)
 
 
 def _advance_to(table: Table, done: Callable[[Table], bool]) -> None:
@@ -186,7 +188,7 @@ def replayed_from_other_game(seed: int = 7) -> Cheat:
     t = _table(seed)
     _advance_to(t, _at(Phase.PLAY))
     setup = GameSetup.create("bram", {"komi_halves": 0}, list(t.setup.identities),
-                             [b"\x01" * 32, b"\x02" * 32])
+                             [b"\x01" * 32, b"\x02" * 32], t.suite)
     ref = Referee(setup)
     seat = _mover(t)
     for i in range(seat + 1):  # play the other game up to this seat's first frame
@@ -256,8 +258,9 @@ def tampered_and_resigned(seed: int = 7) -> Cheat:
 def state_hash_resigned(seed: int = 7) -> Cheat:
     """A seat signs a frame that commits to a public state other than the real one."""
     t, seat, state = _at_play(seed)
-    wire = build_frame(t.agents[seat].identity, t.setup.game_id, state.seq, state.prev, seat,
-                       MessageType.MOVE, bytes(32), MoveBody(0, None).encode(t.suite))
+    wire = build_frame(t.agents[seat].identity, t.suite, t.setup.game_id, state.seq,
+                       state.prev, seat, MessageType.MOVE, bytes(32),
+                       MoveBody(0, None).encode(t.suite))
     return Cheat("state hash tampered and re-signed", _prefix(t), wire, seat,
                  "state/hash-mismatch", table=t)
 

@@ -19,6 +19,8 @@ from peers.cli.options import (
 )
 from peers.cli.progress import Progress
 from protocol.errors import DealerlessError
+from protocol.suite import suite
+from protocol.version import PROTOCOL
 
 
 def _read(path: str) -> bytes | None:
@@ -31,6 +33,7 @@ def _read(path: str) -> bytes | None:
 
 def cmd_bench(args: argparse.Namespace) -> int:
     from peers.bench import measure as bench
+    from peers.bench.steps import SETS
 
     if args.verify is not None:
         return _bench_verify(args)
@@ -48,8 +51,8 @@ def cmd_bench(args: argparse.Namespace) -> int:
         sizes = tuple(int(n) for n in args.sizes.split(","))
     except ValueError:
         sizes = ()
-    if not sizes or any(n not in bench.SETS for n in sizes) or args.reps < 1:
-        return fail(f"bench: --sizes takes values from {sorted(bench.SETS)}; --reps >= 1")
+    if not sizes or any(n not in SETS for n in sizes) or args.reps < 1:
+        return fail(f"bench: --sizes takes values from {sorted(SETS)}; --reps >= 1")
     from peers.bench.render import render
 
     with Progress("bench", "steps") as progress:
@@ -107,7 +110,8 @@ def cmd_selfplay(args: argparse.Namespace) -> int:
     try:
         with Progress(f"selfplay {args.rules}", "frames") as progress:
             transcript = selfplay(args.rules, params, bots, args.seed, args.think_ms,
-                                  lambda frames: progress(frames))
+                                  lambda frames: progress(frames),
+                                  suite(args.suite, PROTOCOL))
     except DealerlessError as exc:
         return fail(f"selfplay: {exc}")
     data = transcript.encode()
@@ -135,7 +139,8 @@ def _selfplay_match(args: argparse.Namespace, params: dict[str, object],
 
     try:
         with Progress(f"selfplay {args.rules} match", "rounds") as progress:
-            rounds = selfplay_match(args.rules, dict(params), bots, args.seed, tick)
+            rounds = selfplay_match(args.rules, dict(params), bots, args.seed, tick,
+                                    suite(args.suite, PROTOCOL))
             progress(len(rounds), len(rounds), "")
     except DealerlessError as exc:
         return fail(f"selfplay: {exc}")

@@ -33,6 +33,13 @@ from peers.cli.options import (
 from peers.net.config import MAX_SEATS, MIN_SEATS
 from peers.net.relay_limits import limit_flags
 from peers.table.selfplay import SET_NAMES
+from protocol.suite import DEFAULT, SUITE_NAMES
+
+
+def _suite_option(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--suite", default=DEFAULT, choices=SUITE_NAMES,
+                   help=f"the ciphersuite of the game (spec/03-hashing.md 3.5; default "
+                        f"{DEFAULT}; bls12381g1-sha256 is the one chains check natively)")
 
 
 def _game_options(p: argparse.ArgumentParser) -> None:
@@ -97,6 +104,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--bots", default=None,
                    help="bot names, one for every seat or one for all: greedy, random, "
                         "strong (bram only) (default: greedy and random in turn)")
+    _suite_option(p)
     _game_options(p)
     _think_option(p)
     p.set_defaults(func=local.cmd_selfplay)

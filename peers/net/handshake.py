@@ -54,6 +54,7 @@ from protocol.handshake_auth import (
 from protocol.identity import fingerprint
 from protocol.rules import make_rules
 from protocol.setup import NONCE_BYTES, GameSetup
+from protocol.suite import table_suite
 
 log = quiet_logger("dealerless.peer")  # a joiner may send anything, at any rate
 #: The host keeps at most this many would-be joiners of each seat in mind before the
@@ -194,7 +195,8 @@ class Handshake(JoinerSide):
             elif len(rnd.opened) == k - 1:
                 setup = GameSetup.create(cfg.rules, dict(ruleset.params), list(rnd.roster.keys),
                                          [rnd.nonce, *(rnd.opened[j]
-                                                       for j in rnd.roster.keys[1:])])
+                                                       for j in rnd.roster.keys[1:])],
+                                         table_suite())
                 store = self._create_store(setup, 0)
                 if kept is not None:
                     kept.remove()     # the nonce is in the game's database now

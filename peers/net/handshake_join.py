@@ -39,6 +39,7 @@ from protocol.handshake_auth import (
     pake_share,
 )
 from protocol.setup import NONCE_BYTES, GameSetup
+from protocol.suite import table_suite
 
 log = quiet_logger("dealerless.peer")
 
@@ -176,7 +177,7 @@ class JoinerSide:
                         raise EncodingError("reveal/open", "the nonces do not open the "
                                             "roster's commitments")
                     setup = GameSetup.create(offer.rules, dict(offer.params),
-                                             list(roster.keys), nonces)
+                                             list(roster.keys), nonces, table_suite())
                     return self._create_store(setup, roster.keys.index(me))
                 elif kind == "refuse" and len(obj) == 6 and obj[2] == me and roster is None:
                     body = self._from_host(obj, obj[1])

@@ -12,8 +12,8 @@ from typing import Any
 
 from peers.table.report import account, headline, match_account
 from protocol.errors import EncodingError
-from protocol.match import MATCH_MAGIC, MATCH_PREFIX, MatchVerdict, decode_match, verify_match
-from protocol.transcript import MAGIC
+from protocol.match import MATCH_PREFIX, MatchVerdict, decode_match, verify_match
+from protocol.transcript import MAGIC_PREFIX
 from protocol.verifier import Verdict, replay
 
 #: The exit code of a file that cannot be read at all (the CLI's usage code, 11.1).
@@ -44,13 +44,14 @@ class Checked:
         return out
 
 
-def cut_at(data: bytes, magic: bytes) -> int | None:
+def cut_at(data: bytes, prefix: bytes) -> int | None:
     """Where the last whole record ends, if the file is cut inside a record; else None.
-    Transcript (8.6) and match (11.5) records alike: a kind byte, a u32 big-endian
-    length, the payload. Records are appended, so what comes before is a clean prefix."""
-    if not data.startswith(magic):
+    Transcript (8.6) and match (11.5) records alike: after the magic (`prefix`, a version
+    digit, a newline), a kind byte, a u32 big-endian length, the payload. Records are
+    appended, so what comes before is a clean prefix."""
+    if not data.startswith(prefix) or len(data) < len(prefix) + 2:
         return None
-    pos = len(magic)
+    pos = len(prefix) + 2
     while pos < len(data):
         end = pos + 5 + int.from_bytes(data[pos + 1:pos + 5], "big")
         if len(data) - pos < 5 or end > len(data):
@@ -77,12 +78,12 @@ def games_of(item: Checked, data: bytes) -> list[bytes]:
     """The games to replay for one file (setting `item.cut`): a match's rounds, or a
     transcript and, if it is cut inside a record, the whole records before the cut."""
     if data.startswith(MATCH_PREFIX):
-        item.cut = cut_at(data, MATCH_MAGIC)
+        item.cut = cut_at(data, MATCH_PREFIX)
         whole = data if item.cut is None else data[:item.cut]
         with contextlib.suppress(EncodingError):   # verify_match reports it
             return decode_match(whole)
         return []
-    item.cut = cut_at(data, MAGIC)
+    item.cut = cut_at(data, MAGIC_PREFIX)
     return [data] if item.cut is None else [data, data[:item.cut]]
 
 

@@ -182,7 +182,10 @@ def account(verdict: Verdict) -> str:
     data = verdict.to_json()
     lines = []
     if data["rules"]:
+        setup = verdict.setup
+        assert setup is not None
         lines.append(f"rules {data['rules']['name']} ({params_text(data['rules']['params'])}); "
+                     f"{setup.suite_name}, dealerless/{setup.version}; "
                      f"game {data['game_id'][:16]}...")
         lines += [f"  seat {s['seat']}: {s['fingerprint']}" for s in data["seats"]]
     if data["first_player"] is not None:

@@ -8,7 +8,9 @@ seat's referee accepted, and every seat's copy must be identical.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any
 
@@ -19,11 +21,27 @@ from protocol.identity import Identity
 from protocol.referee import Referee
 from protocol.seat import SeatAgent, SeatView
 from protocol.setup import GameSetup
-from protocol.suite import Suite
+from protocol.suite import Suite, table_suite
 from protocol.tiles import TILE_SETS
 from protocol.transcript import Transcript
 
 Chooser = Callable[[SeatView], Any]
+
+
+#: The suite of the tables made where their maker names none: the suite of this version's
+#: new games, unless a generator of vectors plays in another (`tables_in`).
+_TABLES_IN: ContextVar[Suite | None] = ContextVar("tables_in", default=None)
+
+
+@contextmanager
+def tables_in(chosen: Suite) -> Iterator[None]:
+    """Every table made inside plays in `chosen` unless it names its own suite: how the
+    vector generators replay a whole set of scripted games in one suite."""
+    token = _TABLES_IN.set(chosen)
+    try:
+        yield
+    finally:
+        _TABLES_IN.reset(token)
 
 
 @dataclass
@@ -43,9 +61,10 @@ class Table:
     @classmethod
     def create(cls, rules: str, params: dict[str, Any], bots: Sequence[str],
                entropy: Entropy, identities: Sequence[Identity] | None = None,
-               think_ms: float | None = None) -> Table:
+               think_ms: float | None = None, in_suite: Suite | None = None) -> Table:
         """A table for `bots`, one a seat; `identities` keeps the seats' keys (a match);
-        `think_ms` is the thinking time of the bots that take one (the strong bot)."""
+        `think_ms` is the thinking time of the bots that take one (the strong bot);
+        `in_suite` the game's suite (the default one of this version if None)."""
         unknown = [b for b in bots if b not in BOTS]
         if unknown:
             raise LocalError("selfplay/bot", f"unknown bot {unknown[0]!r}; have {sorted(BOTS)}")
@@ -53,8 +72,10 @@ class Table:
             check_bot(name, rules)
         if identities is None:
             identities = [Identity(entropy.bytes(f"identity {i}")) for i in range(len(bots))]
-        setup = GameSetup.create(rules, params, [i.public_key for i in identities],
-                                 [entropy.bytes(f"setup nonce {i}") for i in range(len(bots))])
+        chosen = in_suite or _TABLES_IN.get() or table_suite()
+        setup = GameSetup.create(rules, params, [i.frame_key(chosen) for i in identities],
+                                 [entropy.bytes(f"setup nonce {i}") for i in range(len(bots))],
+                                 chosen)
         referees = [Referee(setup) for _ in bots]
         agents = [SeatAgent(referees[i].game, i, ident, entropy.bytes(f"seat secret {i}"))
                   for i, ident in enumerate(identities)]
@@ -162,14 +183,16 @@ def rule_params(rules: str, seats: int, komi_halves: int | None = None,
 def selfplay(rules: str = "bram", params: dict[str, Any] | None = None,
              bots: Sequence[str] = ("greedy", "random"), seed: int | None = None,
              think_ms: float | None = None,
-             progress: Callable[[int], None] | None = None) -> Transcript:
+             progress: Callable[[int], None] | None = None,
+             in_suite: Suite | None = None) -> Transcript:
     return Table.create(rules, params or {}, bots, Entropy(seed),
-                        think_ms=think_ms).play(progress)
+                        think_ms=think_ms, in_suite=in_suite).play(progress)
 
 
 def selfplay_match(rules: str, params: dict[str, Any], bots: Sequence[str],
                    seed: int | None = None,
-                   progress: Callable[[int, int, int], None] | None = None) -> list[bytes]:
+                   progress: Callable[[int, int, int], None] | None = None,
+                   in_suite: Suite | None = None) -> list[bytes]:
     """Every round of a match (spec/11-verify.md 11.5), each a game chained to the last:
     `round` from the set's highest double down to 0-0, `after` the previous round's link.
     `progress(rounds done, rounds in all, frames of the round being played)`."""
@@ -192,7 +215,7 @@ def selfplay_match(rules: str, params: dict[str, Any], bots: Sequence[str],
         round_params = {**params, "round": number, "after": after}
         if fixed and lead is not None:
             round_params["first"] = lead  # the seating holds for the rest of the game
-        table = Table.create(rules, round_params, bots, entropy, seats)
+        table = Table.create(rules, round_params, bots, entropy, seats, in_suite=in_suite)
         rounds.append(table.play(tick).encode())
         if lead is None:
             lead = table.referees[0].state.first_player

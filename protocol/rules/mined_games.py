@@ -17,7 +17,7 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from ..errors import EncodingError, LocalError
-from ..suite import Suite, default_suite
+from ..suite import Suite, v2_suite
 from ..tiles import DOUBLE_SIX, Tile, TileSet
 from .base import DealPlan, Outcome, ParamValue, RuleViolation
 from .mined_map import MAX_SIDE, MIN_SIDE, parse_map
@@ -80,12 +80,12 @@ class MinedGamesRules:
     rounds: int = MAX_ROUNDS
     #: The game's suite, whose elements the state's share keys and decryption shares are
     #: (not a parameter: the setup names it).
-    suite: Suite = field(default_factory=default_suite, compare=False, repr=False)
+    suite: Suite = field(default_factory=v2_suite, compare=False, repr=False)
 
     @classmethod
     def from_params(cls, params: Mapping[str, object],
                     suite: Suite | None = None) -> MinedGamesRules:
-        return cls(*_params(params), suite=suite or default_suite())
+        return cls(*_params(params), suite=suite or v2_suite())
 
     @property
     def name(self) -> str:
@@ -220,12 +220,13 @@ class MinedGamesRules:
                                              for s in range(k)),
                         opened=tuple(orders.get(s) for s in range(k)),
                         nonces=tuple(nonce if s in orders else None for s in range(k)))
-        return resolve_stage(game_id, state, self.width, self.height, self.rounds)
+        return resolve_stage(self.suite, game_id, state, self.width, self.height, self.rounds)
 
     def _maybe_resolve(self, game_id: bytes, state: MinedState) -> MinedState:
         if any(state.nonces[s] is None for s in state.playing()):
             return state
-        return resolve_stage(game_id, state, self.width, self.height, self.rounds)[0]
+        return resolve_stage(self.suite, game_id, state, self.width, self.height,
+                             self.rounds)[0]
 
     def declare_absent(self, game_id: bytes, state: MinedState, declarer: int, seat: int,
                        stage: int, share: bytes | None = None) -> MinedState:

@@ -13,7 +13,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..errors import EncodingError
-from ..hashing import H, Tag, u64
+from ..suite import Suite
+from ..tags import Tag, u64
 
 FLOORS = 4
 B3 = 2          # floor index of B3, the only floor where pickaxes may attack (D8)
@@ -94,12 +95,13 @@ def parse_map(text: str) -> MineMap:
     return MineMap(width, height, tuple("".join(floor) for floor in rows))
 
 
-def map_seed(game_id: bytes, nonces: list[bytes]) -> bytes:
-    """The joint map seed H(MINED_MAP_SEED, game_id, nonce_0, ...), 32 bytes (section 3)."""
-    return H(Tag.MINED_MAP_SEED, game_id, *nonces)[:32]
+def map_seed(suite: Suite, game_id: bytes, nonces: list[bytes]) -> bytes:
+    """The joint map seed H(MINED_MAP_SEED, game_id, nonce_0, ...), 32 bytes (section 3),
+    H of the game's suite (spec/03-hashing.md 3.5)."""
+    return suite.H(Tag.MINED_MAP_SEED, game_id, *nonces)[:32]
 
 
-def generate_map(seed: bytes, width: int, height: int) -> MineMap:
+def generate_map(suite: Suite, seed: bytes, width: int, height: int) -> MineMap:
     """The generator of section 3: tile i of floor f (row-major) takes the kind whose
     cumulative weight range holds u mod 64, where u is the first 8 bytes of
     H(MINED_MAP, seed, u64(f), u64(i)) read big-endian. If B1 has no tile to start on,
@@ -109,7 +111,7 @@ def generate_map(seed: bytes, width: int, height: int) -> MineMap:
         total = sum(w for _, w in weights)
         tiles = []
         for i in range(width * height):
-            u = int.from_bytes(H(Tag.MINED_MAP, seed, u64(f), u64(i))[:8], "big") % total
+            u = int.from_bytes(suite.H(Tag.MINED_MAP, seed, u64(f), u64(i))[:8], "big") % total
             for kind, w in weights:
                 if u < w:
                     tiles.append(kind)

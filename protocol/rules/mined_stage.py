@@ -14,7 +14,8 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any
 
-from ..hashing import H, Tag
+from ..suite import Suite
+from ..tags import Tag
 from .mined_map import generate_map, map_seed
 from .mined_round import (
     IRON_BONUS,
@@ -64,13 +65,13 @@ class MinedOutcome:
                 "prize_pool_added": self.pool}
 
 
-def _draw(game_id: bytes, state: MinedState, tied: list[int]) -> int:
+def _draw(suite: Suite, game_id: bytes, state: MinedState, tied: list[int]) -> int:
     """A tie broken by the stage's opened nonces (D14): nobody can steer it, since every
     nonce was committed before any was opened."""
     if len(tied) == 1:
         return tied[0]
     nonces = [n for n in state.nonces if n is not None]
-    u = int.from_bytes(H(Tag.MINED_TIE, game_id, *nonces)[:8], "big")
+    u = int.from_bytes(suite.H(Tag.MINED_TIE, game_id, *nonces)[:8], "big")
     return sorted(tied)[u % len(tied)]
 
 
@@ -85,25 +86,25 @@ def tied_for_tokens(miners: tuple[Miner, ...]) -> list[int]:
     return [s for s in pool if miners[s].money == best]
 
 
-def final_result(game_id: bytes, state: MinedState) -> Result:
+def final_result(suite: Suite, game_id: bytes, state: MinedState) -> Result:
     """The token winner and elimination candidate (section 7, D12-D15)."""
     miners = state.miners
     forfeited = [s for s, m in enumerate(miners) if m.status == "forfeit"]
     dead = [s for s, m in enumerate(miners) if not m.alive]
     living = [s for s, m in enumerate(miners) if m.alive]
-    winner = _draw(game_id, state, tied_for_tokens(miners))
+    winner = _draw(suite, game_id, state, tied_for_tokens(miners))
     candidates = forfeited or dead
     if not candidates:
         least = min(miners[s].money for s in living)
         tied = [s for s in living if miners[s].money == least]
-        return Result(winner, _draw(game_id, state, tied), "least money")
+        return Result(winner, _draw(suite, game_id, state, tied), "least money")
     if len(candidates) == 1:
         return Result(winner, candidates[0], "forfeited" if forfeited else "died")
     if living:
         return Result(winner, None, "chosen by the winner", tuple(candidates))
     least = min(miners[s].money for s in candidates)
     tied = [s for s in candidates if miners[s].money == least]
-    return Result(winner, _draw(game_id, state, tied),
+    return Result(winner, _draw(suite, game_id, state, tied),
                   "forfeited with the least money" if forfeited else "died with the least money")
 
 
@@ -117,17 +118,17 @@ def _iron_bonus(miners: tuple[Miner, ...]) -> tuple[Miner, ...]:
                  for s, m in enumerate(miners))
 
 
-def finish(game_id: bytes, state: MinedState, end: str) -> MinedState:
+def finish(suite: Suite, game_id: bytes, state: MinedState, end: str) -> MinedState:
     """The game ends (section 6): the iron bonus once the miners are placed (5.6), then
     the verdict."""
     if state.stage > START_STAGE:
         state = replace(state, miners=_iron_bonus(state.miners))
     # The seals go (nothing is left to open); the last stage's openings stay in the state.
-    return replace(state, end=end, result=final_result(game_id, state),
+    return replace(state, end=end, result=final_result(suite, game_id, state),
                    commits=(None,) * state.seats, absent=None)
 
 
-def resolve_stage(game_id: bytes, state: MinedState, width: int, height: int,
+def resolve_stage(suite: Suite, game_id: bytes, state: MinedState, width: int, height: int,
                   rounds: int) -> tuple[MinedState, RoundReport | None]:
     """Resolve the stage from its openings (the map seed, the start, or a round: 3, 5) and
     start the next stage, or end the game (6) after the last of `rounds` rounds."""
@@ -135,8 +136,8 @@ def resolve_stage(game_id: bytes, state: MinedState, width: int, height: int,
     report = None
     died_now = any(m.died == state.stage for m in state.miners)
     if state.stage == SEED_STAGE:
-        seed = map_seed(game_id, [n for n in state.nonces if n is not None])
-        mine = generate_map(seed, width, height)
+        seed = map_seed(suite, game_id, [n for n in state.nonces if n is not None])
+        mine = generate_map(suite, seed, width, height)
         state = replace(state, mine=mine, dur=mine.fresh_durability())
     elif state.stage == START_STAGE:
         state = replace(state, miners=tuple(
@@ -161,7 +162,7 @@ def resolve_stage(game_id: bytes, state: MinedState, width: int, height: int,
             not resources_reachable(state.mine, state.dur, state.miners):
         end = "no resource is reachable"
     if end is not None:
-        return finish(game_id, state, end), report
+        return finish(suite, game_id, state, end), report
     k = state.seats
     return replace(state, stage=state.stage + 1, commits=(None,) * k,
                    opened=(None,) * k, nonces=(None,) * k), report

@@ -1,4 +1,5 @@
-"""A second implementation of the dealerless/2 verifier, written from spec/ alone.
+"""A second implementation of the verifier of dealerless/3 and dealerless/2, written from
+spec/ alone.
 
 It imports nothing from the project (`protocol/`, `peers/`): it is the independent check
 that the code and the specification agree (tests/test_layout_tools.py keeps it so). The
@@ -11,10 +12,12 @@ there is no import cycle (tests/test_layout_tools.py):
     errors            the failure codes (1.4)
     group, wire       edwards25519 and hashing (1-3, 5.1, 7.2); the groups and hashes of
                       the ciphersuites (2.5, 3.5: ristretto255 and BLS12-381 G1 in pure
-                      Python, group.suites); msgpack, Ed25519 and the setup (8.1-8.3); the
-                      peer handshake (12.3)
+                      Python, group.suites), and their operations on encodings
+                      (group.encoded); msgpack, Ed25519 and the setup (8.1-8.3); the
+                      peer handshake (12.3), hashed at dealerless/3 (3.5 "What is not the
+                      game's": suites.PRE_GAME)
     proofs            Schnorr, DLEQ (6.2, 6.3), the shuffle (7), cannot-play (6.5),
-                      sealed commitments (6.6)
+                      sealed commitments (6.6), each in the suite it is given
     rules             bram, mexican-train, mineshaft, mined-games (spec/rules/)
     session           the replay of a transcript frame by frame (8.4-8.6, 10)
     verify            the verdict of a transcript (11.1, 11.2)
@@ -26,7 +29,8 @@ Decisions where the spec is ambiguous or silent (cited in the modules as [Dn]):
 [D1] 8.4 rows 4-5: a negative or boolean `version`/`type` fails the int accessor
      (schema/int, default range 0..2^64-1) before version/unsupported or frame/unknown-type.
 [D2] 8.2 row 2 (as clarified): the magic first (setup/version), then the version read
-     as int(0, 2^64-1), so `true` is schema/int, then equal to 2 (version/unsupported).
+     as int(0, 2^64-1), so `true` is schema/int, then 2 or 3 (version/unsupported), then
+     row 2' (six items at 2, seven at 3, the seventh a suite).
 [D3] 8.2 rows 4/9 (as clarified): a value that is not an integer, text or boolean is
      setup/params (row 4); a parameter the rule set refuses (unknown key, missing
      required one, wrong type, out of range, bad `after`) is rules/params (row 9); a map
@@ -51,5 +55,17 @@ Decisions where the spec is ambiguous or silent (cited in the modules as [Dn]):
      kept" (bad-signature and other-game vectors require this).
 [D10] bram.md 8: halves_text of a negative odd count is "-" + the text of its absolute
      value ("-1.5"); only "-0.5" is given as an example.
+[D11] Versions (README "Versioning"): a game's every hash, point, scalar, proof and frame
+     signature is its setup's suite's at its setup's version (a dealerless/2 setup is
+     edwards25519-sha512 with the context "dealerless/2" and the prefix
+     "dealerless/frame-signature/1"). A frame's version (8.4), a transcript's magic digit
+     (8.6, checked once its setup decodes), a dispute package's item 1 (11.4, checked once
+     rule 3 decodes the setup) and a match round's magic digit (11.5) must be the setup's
+     or the file's, else version/unsupported.
+[D12] 3.5 leaves the byte sizes of 5.2, 6.5, 7.6, 8.5, 10.3, 10.8 and mined-games.md 9
+     written for 32-byte points; with P the suite's element length (32, or 48 in G1) a
+     point field is P bytes (read as at most P + 1), a ciphertext 2P, a shuffle proof
+     2N*P + 32(2N + 5), a claim P(h + f) + 96 (read as at most 91P + 96 + 1); scalars
+     stay 32 bytes.
 Further gaps (draws, claims, the rule sets) are marked `# SPEC GAP:` where they are decided.
 """

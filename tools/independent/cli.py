@@ -54,7 +54,8 @@ def verify_main(argv: list[str] | None = None) -> int:
     """Exit codes as 11.1: 0 valid and complete, 1 invalid, 2 usage/unreadable, 3 valid
     prefix (several files: the worst of them, in the order 2, 1, 3, 0)."""
     ap = argparse.ArgumentParser(
-        description="Independent verifier of dealerless/2 transcript files.")
+        description="Independent verifier of dealerless/2 and dealerless/3 transcript "
+                    "files.")
     ap.add_argument("files", nargs="*", type=Path)
     ap.add_argument("--golden", action="store_true", help="check spec/vectors/transcripts")
     ap.add_argument("--json", action="store_true", help="print the 11.1 JSON verdict")

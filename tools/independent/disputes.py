@@ -8,8 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from independent.errors import PROTOCOL, SpecError, check_version, fail_err
-from independent.group.hashing import H
+from independent.errors import SpecError, check_version, fail_err
 from independent.session.frames import MAX_FRAME_BYTES, Frame, parse_frame, signature_ok
 from independent.session.game import BONEYARD, Game, decode_setup
 from independent.session.state import initial_state
@@ -41,8 +40,11 @@ def check_step(pkg: bytes, committed: bytes | None = None) -> dict[str, Any]:
         v = f_array(unpack(pkg, MAX_PACKAGE), 7, "package")             # 1
         if v[0] != "dealerless/dispute":                                      # 2
             fail_err("dispute/magic")
-        check_version(f_int(v[1], "package version"), "dispute package")
+        version = check_version(f_int(v[1], "package version"), "dispute package")
         g = decode_setup(f_bytes(v[2], "setup", at_most=4096))              # 3
+        # SPEC GAP: 11.4 rule 2 asks item 1 to be "the setup's" version, which only rule 3
+        # decodes; it is compared once the setup has decoded.
+        check_version(version, "dispute package", g.suite.version)
         n = f_int(v[3], "N")                                                  # 4
         sbytes = f_bytes(v[4], "state", at_most=MAX_STATE)                    # 5
         st = decode_state(g, sbytes)
@@ -50,7 +52,7 @@ def check_step(pkg: bytes, committed: bytes | None = None) -> dict[str, Any]:
             fail_err("dispute/state", "the state is not of this game and step")
         # SPEC GAP: 11.4 gives the committed hash's refusal (dispute/state) without a place
         # in the order; it is checked with rule 6.
-        if committed is not None and st.hash() != committed:
+        if committed is not None and st.hash(g.suite) != committed:
             fail_err("dispute/state", "the state is not the committed one")
         wire = f_bytes(v[5], "frame", at_most=MAX_FRAME_BYTES)             # 7
         ev = [f_bytes(x, "evidence", at_most=MAX_FRAME_BYTES)              # 8
@@ -78,7 +80,7 @@ def check_step(pkg: bytes, committed: bytes | None = None) -> dict[str, Any]:
     if proven is not None:
         return {"usable": True, "valid": False, "rule": proven.rule, "seat": proven.seat,
                 "frame": proven.frame, "authenticated": proven.authenticated}
-    return {"usable": True, "valid": True, "next_state_hash": nxt.hash().hex()}
+    return {"usable": True, "valid": True, "next_state_hash": nxt.hash(g.suite).hex()}
 
 
 def judge_evidence(g: Game, a: Frame, wire: bytes) -> Violation:
@@ -102,18 +104,19 @@ def judge_evidence(g: Game, a: Frame, wire: bytes) -> Violation:
 
 
 # --- 11.3 packages from a transcript ---------------------------------------------------------
-def encode_package(setup: bytes, n: int, state: bytes, frame: bytes,
+def encode_package(g: Game, setup: bytes, n: int, state: bytes, frame: bytes,
                    evidence: list[bytes]) -> bytes:
-    return pack(["dealerless/dispute", PROTOCOL, setup, n, state, frame, evidence])
+    """11.3: item 1 is the setup's protocol version."""
+    return pack(["dealerless/dispute", g.suite.version, setup, n, state, frame, evidence])
 
 
 def evidence_ok(g: Game, wire: bytes) -> Frame | None:
     """10.5 checks 1 and 2."""
     try:
-        fr = parse_frame(wire)
+        fr = parse_frame(wire, g.suite.version)
     except SpecError:
         return None
-    if fr.seat >= g.k or not signature_ok(g.identities[fr.seat], fr):
+    if fr.seat >= g.k or not signature_ok(g.suite, g.identities[fr.seat], fr):
         return None
     return fr
 
@@ -130,7 +133,7 @@ def packages(data: bytes) -> list[tuple[bytes, bytes]]:
     for n, wire in enumerate(tr.frames):
         recs = [w for w, fr in ev if fr is not None and fr.seq == n]
         sb = st.encode()
-        out.append((encode_package(tr.setup, n, sb, wire, recs), H("STATE", sb)[:32]))
+        out.append((encode_package(g, tr.setup, n, sb, wire, recs), st.hash(g.suite)))
         try:
             st, _ = step(g, st, wire)
         except Violation:

@@ -48,29 +48,38 @@ def detail_of(e: SpecError) -> str:
     return getattr(e, "detail", e.code)
 
 
-#: spec/README.md "Versioning": the one protocol version this verifier reads.
-PROTOCOL = 2
+#: spec/README.md "Versioning": the protocol version of this build, and those it reads (a
+#: game of dealerless/2 is read as the edwards25519-sha512 game it is).
+PROTOCOL = 3
+READABLE = (2, 3)
 
 
-def check_version(found: int, what: str) -> None:
-    """README "Versioning": any other version is `version/unsupported`, naming both."""
-    if found != PROTOCOL:
+def check_version(found: int, what: str, expected: int | None = None) -> int:
+    """README "Versioning": a version this build does not read is `version/unsupported`,
+    naming both; so is one other than `expected`, the version of the setup the artefact
+    belongs to ("a frame, a dispute package or a transcript whose setup says another
+    version than its own"). Returns `found`."""
+    if found not in READABLE:
+        reads = " and ".join(f"dealerless/{v}" for v in READABLE)
+        fail_err("version/unsupported", f"this {what} is dealerless/{found}; this build "
+                 f"reads {reads}")
+    if expected is not None and found != expected:
         fail_err("version/unsupported",
-                 f"this {what} is dealerless/{found}; this build reads dealerless/{PROTOCOL}")
+                 f"this {what} is dealerless/{found}, in a game of dealerless/{expected}")
+    return found
 
 
 def check_magic(data: bytes, prefix: bytes, code: str, what: str) -> int:
     """8.6 rule 1 and 11.5 step 1: `prefix`, one ASCII digit d, a newline (else `code`);
-    d is the protocol version (else `version/unsupported`). Returns the header's length."""
+    d is a version this build reads (else `version/unsupported`). Returns d."""
     n = len(prefix)
     if data[:n] != prefix or len(data) < n + 2 or data[n + 1] != 0x0A \
             or not 0x30 <= data[n] <= 0x39:
         fail_err(code)
-    check_version(data[n] - 0x30, what)
-    return n + 2
+    return check_version(data[n] - 0x30, what)
 
 
-#: 8.2 "Which rule sets a verifier knows": the rule sets of dealerless/2, whatever a
+#: 8.2 "Which rule sets a verifier knows": the rule sets of dealerless/2 and 3, whatever a
 #: verifier implements. Another name is rules/unknown-ruleset for every verifier.
 RULE_SETS_OF_THE_VERSION = ("bram", "mexican-train", "mineshaft", "mined-games")
 

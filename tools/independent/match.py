@@ -1,13 +1,15 @@
-"""Match files, spec/11-verify.md 11.5: rounds linked by their setups, each verified."""
+"""Match files, spec/11-verify.md 11.5: rounds linked by their setups, each verified. The
+magic's digit is the protocol version of the rounds (2 or 3)."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from independent.errors import Err, check_magic
+from independent.errors import READABLE, Err, check_magic, check_version, detail_of
 from independent.session.frames import frame_hash
 from independent.session.game import Game
 from independent.session.step import Violation
+from independent.session.transcript import MAGIC_PREFIX as TRANSCRIPT_PREFIX
 from independent.session.transcript import parse_transcript
 from independent.verify import Verdict, verify
 
@@ -23,9 +25,10 @@ def verify_match(data: bytes) -> dict[str, Any]:
         return {"valid": False, "violation": vio.to_json(), "broken_round": rnd}
 
     try:
-        i = check_magic(data, MATCH_PREFIX, "match/magic", "match file")
+        version = check_magic(data, MATCH_PREFIX, "match/magic", "match file")
     except Err as e:
         return bad(e.code, None)
+    i = len(MATCH_PREFIX) + 2
     rounds: list[bytes] = []
     while i < len(data):
         if len(data) - i < 5 or data[i : i + 1] != b"R":
@@ -40,6 +43,16 @@ def verify_match(data: bytes) -> dict[str, Any]:
     prev: tuple[Game, Verdict, bytes] | None = None
     verdicts = []
     for r, tdata in enumerate(rounds):
+        # SPEC GAP: 11.5 calls the magic's digit "the protocol version of its rounds" and step
+        # 2a fails a round of "another version" with its own violation: a round whose
+        # transcript says another version than the match file is version/unsupported.
+        head = len(TRANSCRIPT_PREFIX)
+        if tdata[:head] == TRANSCRIPT_PREFIX and len(tdata) > head + 1 \
+                and 0x30 <= tdata[head] <= 0x39 and tdata[head] - 0x30 in READABLE:
+            try:
+                check_version(tdata[head] - 0x30, "round", version)
+            except Err as e:
+                return bad(e.code, r, Violation(e.code, None, None, False, detail_of(e)))
         v = verify(tdata)
         g = v.game
         # 11.5 step 2: a round whose file does not parse has no setup: its own violation,
@@ -57,7 +70,7 @@ def verify_match(data: bytes) -> dict[str, Any]:
                 pp = pg.rules.params
                 if (not pv.complete or g.rules.name != pg.rules.name
                         or g.identities != pg.identities or p["round"] != pp["round"] - 1
-                        or p["after"] != frame_hash(last).hex()
+                        or p["after"] != frame_hash(pg.suite, last).hex()
                         or ("first" in p and verdicts[0].state is not None
                             and p["first"] != verdicts[0].state.first_player)
                         or {a: b for a, b in p.items() if a not in LINKED}

@@ -74,10 +74,10 @@ def judge_evidence(g: Game, accepted: list[Frame], wire: bytes) -> Violation:
         return Violation("transcript/bad-evidence", None, None, False, why)
 
     try:
-        ev = parse_frame(wire)
+        ev = parse_frame(wire, g.suite.version)
     except SpecError as e:
         return bad(f"the evidence does not parse: {e.code}")
-    if ev.seat >= g.k or not signature_ok(g.identities[ev.seat], ev):
+    if ev.seat >= g.k or not signature_ok(g.suite, g.identities[ev.seat], ev):
         return bad("the evidence is not signed by a seat of this game")
     if ev.seq >= len(accepted) or ev.game_id != g.game_id:
         return bad("the evidence is for no accepted step of this game")
@@ -111,14 +111,15 @@ def verify(data: bytes) -> Verdict:
     verdict = Verdict(1, 0, g, st)
     accepted: list[Frame] = []
     for wire in tr.frames:                                                   # 3
-        before = st.hash()
+        before = st.hash(g.suite)
         absent_before = getattr(st.rules, "absent", None)
         try:
             st, fr = step(g, st, wire)
         except Violation as vio:  # any failure ends the replay, authenticated or not [D9]
             verdict.violation = vio
             if vio.authenticated:  # it passed check 5 or failed it: record both hashes
-                verdict.hashes.append((st.seq, parse_frame(wire).state_hash, before))
+                carried = parse_frame(wire, g.suite.version).state_hash
+                verdict.hashes.append((st.seq, carried, before))
             break
         verdict.hashes.append((fr.seq, fr.state_hash, before))
         accepted.append(fr)

@@ -1,6 +1,7 @@
 """The vectors of the group, hashing, tiles, proofs and deck: group.json, tiles.json
 (spec 2, 3, 5.1, 7.2), schnorr.json (6.2), dleq.json (6.3), shuffle.json (7),
-deck.json (5) and cannot_play.json (6.5). Every proof is also reproduced from its `fresh`."""
+deck.json (5) and cannot_play.json (6.5). Every proof is also reproduced from its `fresh`.
+These vectors are of dealerless/2, in its one suite (suites.V2)."""
 
 from __future__ import annotations
 
@@ -26,7 +27,8 @@ from independent.group.ops import (
     total,
     u64,
 )
-from independent.group.points import H_GEN, decode_tile, gens, tile_points
+from independent.group.points import decode_tile, gens, h_gen, tile_points
+from independent.group.suites import V2
 from independent.proofs.cannot_play import cp_prove, cp_verify
 from independent.proofs.dleq import dleq_prove, dleq_verify
 from independent.proofs.schnorr import schnorr_prove, schnorr_verify
@@ -68,12 +70,12 @@ def check_group(t: Tally) -> None:
 def check_tiles(t: Tally) -> None:
     d = load(t, "tiles.json")
     for name, entries in d["sets"].items():
-        table = tile_points(name)
+        table = tile_points(V2, name)
         t.eq(f"{name} canonical order", [x["tile"] for x in entries], list(table))
         for x in entries:
             t.eq(f"{name} {x['tile']}", table.get(x["tile"], b"").hex(), x["point"])
-    t.eq("generator h", H_GEN.hex(), d["generators"]["h"])
-    hs = gens(len(d["generators"]["h_i"]))
+    t.eq("generator h", h_gen(V2).hex(), d["generators"]["h"])
+    hs = gens(V2, len(d["generators"]["h_i"]))
     for i, want in enumerate(d["generators"]["h_i"]):
         t.eq(f"generator h_{i}", hs[i].hex(), want)
     # 3.3's pseudocode of from_uniform, without libsodium, gives every table entry too.
@@ -101,13 +103,14 @@ def check_schnorr(t: Tally) -> None:
     d = load(t, "schnorr.json")
     for v in d["positive"]:
         ctx = ctx_bytes(v["context"])
-        pr = schnorr_prove(int(v["secret"]), ctx, hx(v["fresh"]))
+        pr = schnorr_prove(V2, int(v["secret"]), ctx, hx(v["fresh"]))
         check_prover(t, v, pr)
-        r = t.code(v["name"], lambda v=v, c=ctx: schnorr_verify(hx(v["key"]), hx(v["proof"]), c),
+        r = t.code(v["name"], lambda v=v, c=ctx: schnorr_verify(V2, hx(v["key"]),
+                                                                 hx(v["proof"]), c),
                    v["expected"])
         t.eq(f"{v['name']} commitment R'", r and r.hex(), v["commitment"])
     for v in negatives(d):
-        t.code(v["name"], lambda v=v: schnorr_verify(hx(v["key"]), hx(v["proof"]),
+        t.code(v["name"], lambda v=v: schnorr_verify(V2, hx(v["key"]), hx(v["proof"]),
                                                      ctx_bytes(v["context"])), v["expected"])
 
 
@@ -115,7 +118,7 @@ def check_dleq(t: Tally) -> None:
     d = load(t, "dleq.json")
     for v in d["positive"]:
         ctx = ctx_bytes(v["context"])
-        pr = dleq_prove(int(v["secret"]), hx(v["c1"]), ctx, hx(v["fresh"]))
+        pr = dleq_prove(V2, int(v["secret"]), hx(v["c1"]), ctx, hx(v["fresh"]))
         t.eq(f"{v['name']} share", pr["share"].hex(), v["share"])
         check_prover(t, v, pr)
         ab = t.code(v["name"], lambda v=v: run_dleq(v), v["expected"])
@@ -126,12 +129,12 @@ def check_dleq(t: Tally) -> None:
 
 
 def run_dleq(v: dict[str, Any]) -> tuple:
-    return dleq_verify(hx(v["key"]), hx(v["c1"]), hx(v["share"]), hx(v["proof"]),
+    return dleq_verify(V2, hx(v["key"]), hx(v["c1"]), hx(v["share"]), hx(v["proof"]),
                        ctx_bytes(v["context"]))
 
 
 def run_shuffle(v: dict[str, Any]) -> dict:
-    return shuffle_verify(ctx_bytes(v["context"]), hx(v["joint_key"]), hx(v["deck_in"]),
+    return shuffle_verify(V2, ctx_bytes(v["context"]), hx(v["joint_key"]), hx(v["deck_in"]),
                           hx(v["deck_out"]), hx(v["proof"]))
 
 
@@ -139,15 +142,15 @@ def check_shuffle(t: Tally) -> None:
     d = load(t, "shuffle.json")
     for v in d["positive"]:
         nm, n, y = v["name"], v["n"], hx(v["joint_key"])
-        hedge = shuffle_hedge(sc(int(v["secret"])), ctx_bytes(v["context"]), hx(v["deck_in"]))
+        hedge = shuffle_hedge(V2, sc(int(v["secret"])), ctx_bytes(v["context"]), hx(v["deck_in"]))
         t.eq(f"{nm} hedge (7.3)", hedge.hex(), v["hedge"])
-        pi, rr = draw_shuffle(n, hx(v["fresh"]), hedge)
+        pi, rr = draw_shuffle(V2, n, hx(v["fresh"]), hedge)
         t.eq(f"{nm} permutation (7.3)", pi, v["permutation"])
         t.eq(f"{nm} randomness (7.3)", rr, [int(x) for x in v["randomness"]])
         e, e2 = decode_deck(hx(v["deck_in"])), decode_deck(hx(v["deck_out"]))
-        t.eq(f"{nm} deck_out = ReEnc(e_pi(i); r'_i)", [reenc(e[pi[i]], rr[i], y)
+        t.eq(f"{nm} deck_out = ReEnc(e_pi(i); r'_i)", [reenc(V2, e[pi[i]], rr[i], y)
                                                      for i in range(n)], e2)
-        proof = shuffle_prove(ctx_bytes(v["context"]), y, e, e2, pi, rr, hx(v["fresh"]))
+        proof = shuffle_prove(V2, ctx_bytes(v["context"]), y, e, e2, pi, rr, hx(v["fresh"]))
         t.eq(f"{nm} proof bytes (7.4)", proof.hex(), v["proof"])
         out = t.code(nm, lambda v=v: run_shuffle(v), v["expected"]) or {}
         t.eq(f"{nm} challenge", out.get("chal"), int(v["challenge"]))
@@ -169,28 +172,28 @@ def check_deck(t: Tally) -> None:
         # 5.3: the context of each key proof is given in the vectors.
         ctx = ctx_bytes(d["key_contexts"][i])
         t.code(f"key proof {i}", lambda i=i, c=ctx: schnorr_verify(
-            hx(d["keys"][i]), hx(d["key_proofs"][i]), c), "ok")
-        pr = schnorr_prove(x, ctx, hx(d["key_fresh"][i]))
+            V2, hx(d["keys"][i]), hx(d["key_proofs"][i]), c), "ok")
+        pr = schnorr_prove(V2, x, ctx, hx(d["key_fresh"][i]))
         t.eq(f"key proof {i} reproduced", (sc(pr["c"]) + sc(pr["s"])).hex(), d["key_proofs"][i])
     joint = total([decode_point(hx(y)) for y in d["keys"]])
     t.ok("joint key not O", joint != IDENT)
     t.eq("joint key (5.3)", joint.hex(), d["joint_key"])
-    table = tile_points(d["set"])
+    table = tile_points(V2, d["set"])
     init = [(G, add(table[tl], joint)) for tl in d["tiles"]]
     t.eq("initial deck (5.4)", deck_bytes(init).hex(), d["initial_deck"])
     cur = d["initial_deck"]
     for i, rnd in enumerate(d["rounds"]):
         t.eq(f"round {i} seat order (5.5)", (rnd["seat"], rnd["context"]["seat"]), (i, i))
         t.code(f"shuffle round {i}", lambda r=rnd, c=cur: shuffle_verify(
-            ctx_bytes(r["context"]), hx(d["joint_key"]), hx(c), hx(r["deck_out"]),
+            V2, ctx_bytes(r["context"]), hx(d["joint_key"]), hx(c), hx(r["deck_out"]),
             hx(r["proof"])), "ok")
-        pi, rr = draw_shuffle(len(d["tiles"]), hx(rnd["fresh"]), shuffle_hedge(
-            sc(int(rnd["secret"])), ctx_bytes(rnd["context"]), hx(cur)))
+        pi, rr = draw_shuffle(V2, len(d["tiles"]), hx(rnd["fresh"]), shuffle_hedge(
+            V2, sc(int(rnd["secret"])), ctx_bytes(rnd["context"]), hx(cur)))
         e_in = decode_deck(hx(cur))
-        e_out = [reenc(e_in[j], r, hx(d["joint_key"])) for j, r in zip(pi, rr, strict=True)]
+        e_out = [reenc(V2, e_in[j], r, hx(d["joint_key"])) for j, r in zip(pi, rr, strict=True)]
         t.eq(f"round {i} output reproduced (7.3)", deck_bytes(e_out).hex(), rnd["deck_out"])
         t.eq(f"round {i} proof reproduced (7.4)", shuffle_prove(
-            ctx_bytes(rnd["context"]), hx(d["joint_key"]), e_in, e_out, pi, rr,
+            V2, ctx_bytes(rnd["context"]), hx(d["joint_key"]), e_in, e_out, pi, rr,
             hx(rnd["fresh"])).hex(), rnd["proof"])
         cur = rnd["deck_out"]
     final = decode_deck(hx(cur))
@@ -202,7 +205,7 @@ def check_deck(t: Tally) -> None:
             s = sh["seat"]
             t.eq(f"{kind} share of seat {s} = x_s*c1", sh["share"], smul(xs[s], c1).hex())
             t.code(f"{kind} DLEQ seat {s}", lambda sh=sh, s=s, c1=c1: dleq_verify(
-                hx(d["keys"][s]), c1, hx(sh["share"]), hx(sh["proof"]),
+                V2, hx(d["keys"][s]), c1, hx(sh["share"]), hx(sh["proof"]),
                 ctx_bytes(sh["context"])), "ok")
             shares[s] = hx(sh["share"])
         if kind == "private_opening":  # 5.6: seat s adds its own share privately
@@ -233,7 +236,7 @@ def check_cannot_play(t: Tally) -> None:
         for e in v["positions"]:
             r_j = sub(hx(e["c2"]), total([hx(s) for s in e["shares"]]))
             t.eq(f"{nm} R_{e['position']} = c2 - other shares (6.5.1)", r_j.hex(), e["partial"])
-        pr = t.code(f"{nm} prover", lambda v=v: cp_prove(v), "ok") or {}
+        pr = t.code(f"{nm} prover", lambda v=v: cp_prove(V2, v), "ok") or {}
         t.eq(f"{nm} nonces r, k_r, k_a (3.4)", pr.get("nonces"),
              [int(v["nonces"][n]) for n in ("r", "k_r", "k_a")])
         t.eq(f"{nm} K_j", [p.hex() for p in pr.get("K", [])], v["blinded_hand"])
@@ -242,11 +245,11 @@ def check_cannot_play(t: Tally) -> None:
              (int(v["challenge"]), int(v["z_r"]), int(v["z_a"])))
         t.eq(f"{nm} held tiles", pr.get("tiles"), v["tiles"])
         t.eq(f"{nm} proof bytes (6.5.4)", pr.get("proof", b"").hex(), v["proof"])
-        com = t.code(nm, lambda v=v: cp_verify(v), v["expected"]) or []
+        com = t.code(nm, lambda v=v: cp_verify(V2, v), v["expected"]) or []
         t.eq(f"{nm} recomputed commitments", [p.hex() for p in com], v["commitments"])
     for v in negatives(d):
-        t.code(v["name"], lambda v=v: cp_verify(v), v["expected"])
+        t.code(v["name"], lambda v=v: cp_verify(V2, v), v["expected"])
     base = {p["name"]: p for p in d["positive"]}
     for n in d["refuse"]:
         v = {**base[n["case"]], **n}
-        t.code(n["name"], lambda v=v: cp_prove(v), n["expected"])
+        t.code(n["name"], lambda v=v: cp_prove(V2, v), n["expected"])

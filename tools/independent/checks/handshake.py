@@ -1,4 +1,4 @@
-"""handshake.json: the peer handshake of spec/12-peers.md 12.3, peer protocol 5 (the
+"""handshake.json: the peer handshake of spec/12-peers.md 12.3, peer protocol 8 (the
 table secret's room and seat secrets, the invitations, the messages' signatures, the
 host's pin, the key exchange over each joining seat's secret, messages a receiver
 ignores, and the recorded round replayed from either side), through wire.handshake and
@@ -11,13 +11,13 @@ from typing import Any
 
 from independent.checks.tally import Tally, load
 from independent.errors import SpecError
-from independent.group.hashing import H
 from independent.group.ops import decode_point, hx, smul
 from independent.wire.ed25519 import ed25519_sign, ed25519_verify, public_key
 from independent.wire.handshake import (
     MAX_MESSAGE,
     PEER_VERSION,
     PREFIX,
+    H,
     Refused,
     b64url,
     from_host,
@@ -310,8 +310,10 @@ def check_replay(t: Tally, d: dict[str, Any], m: dict[str, list[Any]]) -> None:
     reveal = joiner_reads(wires[4], rid, pin, offer[3])
     t.eq("round, joiner side: the reveal opens the roster's commitments",
          [H("HELLO_COMMIT", n)[:32] for n in reveal[1]], list(roster[2]))
-    setup = pack(["dealerless/setup", 2, offer[5], offer[6], list(roster[1]),
-                  list(reveal[1])])
+    # 12.3: the setup carries the protocol version, dealerless/3, and the suite
+    # ristretto255-sha512, whose frame keys are the seats' Ed25519 keys (8.2, 8.3).
+    setup = pack(["dealerless/setup", 3, offer[5], offer[6], list(roster[1]),
+                  list(reveal[1]), "ristretto255-sha512"])
     t.eq("round: the setup both hold (8.2)", setup.hex(), r["setup"])
     t.eq("round: its game id", decode_setup(setup).hex(), r["game_id"])
 

@@ -1,12 +1,14 @@
 """relay_work.json: the relay's proof of work, from spec/12-peers.md 12.5 "Proof of work";
-relay_entry.json: a relay room's key and entry signature, from 12.5 "Room key"."""
+relay_entry.json: a relay room's key and entry signature, from 12.5 "Room key". Both hash
+before a game, with H of edwards25519-sha512 at protocol version 3 (3.5 "What is not the
+game's")."""
 
 from __future__ import annotations
 
 import json
 
 from independent.checks.tally import VECTORS, Tally
-from independent.group.hashing import H
+from independent.group.suites import PRE_GAME
 from independent.wire.ed25519 import ed25519_sign, ed25519_verify, public_key
 
 
@@ -21,7 +23,7 @@ def _zeros(digest: bytes) -> int:
 
 
 def _work(challenge: bytes, room: str, nonce: int) -> bytes:
-    return H("RELAY_WORK", challenge, room.encode("ascii"), nonce.to_bytes(8, "big"))
+    return PRE_GAME.H("RELAY_WORK", challenge, room.encode("ascii"), nonce.to_bytes(8, "big"))
 
 
 def check_relay(t: Tally) -> None:
@@ -42,13 +44,13 @@ def check_relay(t: Tally) -> None:
 def _room_seed(secret: bytes, room: str) -> bytes:
     """12.5 "Room key": the first 32 bytes of H(RELAY_ROOM_KEY, SECRET, id), id as its
     ASCII hex digits (SECRET the invitation's 16 bytes, 12.3)."""
-    return H("RELAY_ROOM_KEY", secret, room.encode("ascii"))[:32]
+    return PRE_GAME.H("RELAY_ROOM_KEY", secret, room.encode("ascii"))[:32]
 
 
 def _entry_message(challenge: bytes, room: str) -> bytes:
     """12.5 "Room key": what G signs for challenge C, H(RELAY_ENTRY, C, id); C as its 16
     bytes and id as its ASCII hex digits, as in the proof of work."""
-    return H("RELAY_ENTRY", challenge, room.encode("ascii"))
+    return PRE_GAME.H("RELAY_ENTRY", challenge, room.encode("ascii"))
 
 
 def check_entry(t: Tally) -> None:

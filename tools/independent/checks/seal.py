@@ -11,12 +11,13 @@ from typing import Any
 from independent.checks.tally import Tally, load
 from independent.errors import SpecError
 from independent.group.ops import bmul, hx, sc
+from independent.group.suites import V2
 from independent.proofs import seal as sl
 from independent.wire.msgpack_pure import pack, unpack
 
 
 def _ctx(d: dict[str, Any], keys: dict[int, bytes], stage: int | None = None) -> sl.Ctx:
-    return sl.Ctx(hx(d["game_id"]), d["stage"] if stage is None else stage, d["committer"],
+    return sl.Ctx(V2, hx(d["game_id"]), d["stage"] if stage is None else stage, d["committer"],
                   [(j, keys[j]) for j in d["recipients"]])
 
 
@@ -30,12 +31,12 @@ def _outcome(fn: Any, culprit: int) -> tuple[str, int | None]:
 
 def check_seal(t: Tally) -> None:
     v = load(t, "seal.json")
-    t.eq("generator Hs", sl.HS.hex(), v["generator"])
+    t.eq("generator Hs", sl.seal_generator(V2).hex(), v["generator"])
     game = hx(v["deals"][0]["game_id"])
     keys, secrets = {}, {}
     for k in v["keys"]:
-        x = sl.key_from_seed(hx(k["seed"]), game)
-        y, c, z = sl.key_prove(x, game, k["seat"], hx(k["fresh"]))
+        x = sl.key_from_seed(V2, hx(k["seed"]), game)
+        y, c, z = sl.key_prove(V2, x, game, k["seat"], hx(k["fresh"]))
         t.eq(f"key {k['seat']}", (str(x), y.hex(), sc(c).hex(), sc(z).hex()),
              (k["x"], k["y"], k["c"], k["z"]))
         keys[k["seat"]], secrets[k["seat"]] = y, x
@@ -48,7 +49,7 @@ def check_seal(t: Tally) -> None:
         t.eq(f"case {case['check']}: {case['name']}", got, (case["expected"], case["blame"]))
     d4 = deals["m=4"]
     other = v["other_seal"]
-    ctx = sl.Ctx(hx(d4["game_id"]), other["stage"], other["committer"],
+    ctx = sl.Ctx(V2, hx(d4["game_id"]), other["stage"], other["committer"],
                  [(j, keys[j]) for j in d4["recipients"]])
     t.code("other stage's seal under its own context",
            lambda: sl.check_seal(ctx, unpack(hx(other["wire"]), 1 << 16), d4["size"]), "ok")
@@ -94,7 +95,7 @@ def _case(case: dict[str, Any], deals: dict[str, Any],
           keys: dict[int, bytes]) -> tuple[str, int | None]:
     kind = case["check"]
     if kind == "key":
-        return _outcome(lambda: sl.key_check(hx(case["y"]), hx(case["c"]), hx(case["z"]),
+        return _outcome(lambda: sl.key_check(V2, hx(case["y"]), hx(case["c"]), hx(case["z"]),
                                              hx(case["game_id"]), case["seat"]), case["seat"])
     if kind == "unpad":
         def unpad() -> None:

@@ -16,16 +16,24 @@ Version 2 is edwards25519-sha512 with the context "dealerless/2" (3.1, 3.3, 3.4)
 [S2] 3.5 "Hash to a scalar" uses `DST || "-scalar"` before it defines DST; DST is read as
      the suite's hash-to-group DST of the next paragraph, "dealerless-V" || decimal(version)
      || "-" || the RFC 9380 suite identifier.
-[S3] Every tag must be one of 3.2's table, at every version (hash/untagged), as group.hashing.
+[S3] Every tag must be one of 3.2's table (hash/untagged), as group.hashing; at version 3 the
+     table has 3.5's two more, FRAME_KEY and FRAME_SIGNATURE ("Tags of dealerless/3").
+
+Each suite also gives its group's operations on encodings (`ops`, group.encoded), the
+frame key's length and the frame signature's prefix (8.2, 8.3). PRE_GAME is the suite of
+what seats hash before a game (3.5 "What is not the game's"): edwards25519-sha512 at this
+build's protocol version, 3; V2 is the one suite of dealerless/2.
 """
 
 from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass
+from functools import cache
 from typing import Any
 
 from independent.errors import fail
+from independent.group.encoded import ENCODED, Encoded
 from independent.group.groups import BLS12381G1, EDWARDS25519, RISTRETTO255, Group
 from independent.group.hashing import TAGS
 from independent.group.ops import lp, u64
@@ -38,6 +46,9 @@ SUITES: dict[str, tuple[Group[Any], str]] = {
     "bls12381g1-sha256": (BLS12381G1, "sha256"),
 }
 VERSIONS = (2, 3)  # [S1]
+#: 3.5 "Tags of dealerless/3": the tags version 3 adds to 3.2's table.
+TAGS_V3 = {**TAGS, "FRAME_KEY": "dealerless/frame-key",
+           "FRAME_SIGNATURE": "dealerless/frame-signature"}
 SCALAR_FIELD_BYTES = 48  # 3.5: RFC 9380 L for r, ceil((255 + 128) / 8)
 
 
@@ -55,8 +66,9 @@ class Suite:
     def hash_input(self, tag: bytes | str, *parts: bytes) -> bytes:
         """The bytes HASH hashes: lp(context) || lp(tag) || lp(part_1) || ...; `tag` is the
         tag's bytes or its name in 3.2's table (as group.hashing.H) [S3]."""
-        tag = TAGS[tag].encode() if isinstance(tag, str) else tag
-        if tag.decode(errors="replace") not in TAGS.values():
+        table = TAGS if self.version == 2 else TAGS_V3
+        tag = table[tag].encode() if isinstance(tag, str) else tag
+        if tag.decode(errors="replace") not in table.values():
             fail("hash/untagged")
         return b"".join(lp(x) for x in (self.context, tag, *parts))
 
@@ -105,6 +117,32 @@ class Suite:
             fail("nonce/fresh-too-short")
         return self.H_scalar("NONCE", label, secret, public, fresh, u64(j))
 
+    def stream(self, tag: bytes | str, size: int, *parts: bytes) -> bytes:
+        """`size` bytes of whole H outputs H(tag, parts, u64(k)), k = 0, 1, ... (6.6.3,
+        3.5: blocks of 64 or 32 bytes)."""
+        out = b""
+        k = 0
+        while len(out) < size:
+            out += self.H(tag, *parts, u64(k))
+            k += 1
+        return out[:size]
+
+    # --- encodings (2.5), frame keys and signatures (8.2, 8.3) --------------------------------
+    @property
+    def ops(self) -> Encoded:
+        """The group's operations on encodings (group.encoded)."""
+        return ENCODED[self.group.name]
+
+    @property
+    def frame_key_bytes(self) -> int:
+        """8.2 rule 5: an Ed25519 key (32 bytes), or a key of G1 (48) in bls12381g1-sha256."""
+        return 48 if self.group is BLS12381G1 else 32
+
+    @property
+    def signature_prefix(self) -> bytes:
+        """8.3: "dealerless/frame-signature/3" || 0x00; "/1" in a game of dealerless/2."""
+        return b"dealerless/frame-signature/%d\x00" % (1 if self.version == 2 else self.version)
+
     def decode_element(self, b: bytes) -> Any:
         return self.group.decode(b)
 
@@ -118,8 +156,9 @@ class Suite:
         return self.group.encode_scalar(k)
 
 
+@cache
 def suite(name: str, version: int) -> Suite:
-    """The suite `name` at protocol `version` [S1]."""
+    """The suite `name` at protocol `version` [S1]; one object per pair."""
     if name not in SUITES:
         fail("setup/unknown-suite")
     if version not in VERSIONS or (version == 2 and name != "edwards25519-sha512"):
@@ -127,3 +166,7 @@ def suite(name: str, version: int) -> Suite:
     group, hash_name = SUITES[name]
     context = b"dealerless/2" if version == 2 else f"dealerless/{version}/{name}".encode()
     return Suite(name, version, group, hash_name, context)
+
+
+V2 = suite("edwards25519-sha512", 2)
+PRE_GAME = suite("edwards25519-sha512", 3)

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from independent.errors import SpecError, fail_rule
-from independent.group.hashing import H
+from independent.group.suites import Suite
 from independent.rules import mined_seals as seals
 from independent.rules.mined_map import KIND, RESOURCE, State, generate, parse_map
 from independent.rules.mined_round import ATTACK, MINE, STEP, play_round
@@ -23,10 +23,13 @@ ACTION_WORDS = {0: "", 1: "mine here", 2: "mine U", 3: "mine D", 4: "mine L", 5:
 
 
 class MinedGames:
-    """The rule set's parameters (section 2) and the stages (10.8)."""
+    """The rule set's parameters (section 2) and the stages (10.8). `suite` is the game's
+    (3.5: every hash of the game is the suite's, the map seed, the map generator's stream
+    and the tie draw included); the setup (session.game) sets it."""
 
     name = "mined-games"
     simultaneous = True
+    suite: Suite
 
     def __init__(self, params: dict[str, Any]) -> None:
         if set(params) - {"seats", "width", "height", "map", "rounds"}:
@@ -75,13 +78,13 @@ class MinedGames:
         raise AssertionError("nothing owed in an unresolved stage")
 
     def on_key(self, gid: bytes, st: State, seat: int, body: Any) -> None:
-        seals.on_key(gid, st, seat, body)
+        seals.on_key(self.suite, gid, st, seat, body)
 
     def on_commit(self, gid: bytes, st: State, seat: int, body: Any) -> None:
-        seals.on_commit(gid, st, seat, body)
+        seals.on_commit(self.suite, gid, st, seat, body)
 
     def on_open(self, gid: bytes, st: State, seat: int, body: Any) -> None:
-        orders, nonce = seals.on_open(gid, st, seat, body)
+        orders, nonce = seals.on_open(self.suite, gid, st, seat, body)
         self.record(gid, st, seat, orders, nonce)
 
     def record(self, gid: bytes, st: State, seat: int, orders: Any, nonce: bytes) -> None:
@@ -146,7 +149,7 @@ class MinedGames:
     def on_absent(self, gid: bytes, st: State, seat: int, body: Any) -> None:
         """8 and 10.8: a declaration; a forfeit, or the table opens the seal (D20)."""
         st.opened_now = False
-        result, value = seals.on_absent(gid, st, seat, body, self.due(st))
+        result, value = seals.on_absent(self.suite, gid, st, seat, body, self.due(st))
         who = body[0]
         if result == "forfeit":
             m = st.miners[who]
@@ -183,8 +186,9 @@ class MinedGames:
         living = st.living()
         died = any(m.died == st.stage for m in st.miners)
         if st.stage == 0:
-            seed = H("MINED_MAP_SEED", gid, *[n for n in st.nonces if n is not None])[:32]
-            st.floors = generate(seed, st.w, st.h)
+            seed = self.suite.H("MINED_MAP_SEED", gid,
+                                *[n for n in st.nonces if n is not None])[:32]
+            st.floors = generate(self.suite, seed, st.w, st.h)
             st.dur = [[KIND[k][0] for k in f] for f in st.floors]
         elif st.stage == 1:
             for s in living:
@@ -229,7 +233,7 @@ class MinedGames:
         def draw(tied: list[int]) -> int:
             if len(tied) == 1:
                 return tied[0]
-            u = int.from_bytes(H("MINED_TIE", gid, *nonces)[:8], "big")
+            u = int.from_bytes(self.suite.H("MINED_TIE", gid, *nonces)[:8], "big")
             return sorted(tied)[u % len(tied)]
 
         living = st.living()

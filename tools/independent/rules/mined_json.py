@@ -7,7 +7,6 @@ import copy
 from typing import Any
 
 from independent.errors import RuleError, SpecError, fail_rule
-from independent.group.ops import decode_point
 from independent.rules.mined_games import MinedGames
 from independent.rules.mined_map import KIND, WEIGHTS, Miner, State, map_text, parse_map
 from independent.rules.mined_seals import holders, majority, may_carry, sealed
@@ -27,8 +26,9 @@ def seal_hex(v: Any) -> bytes:
     return bytes.fromhex(v)
 
 
-def seal_shape(data: bytes, m: int) -> bool:
-    """The shape of 6.6.5 for m holders: t commitments, n shares of 3, 192 bytes; canonical."""
+def seal_shape(data: bytes, m: int, w: int) -> bool:
+    """The shape of 6.6.5 for m holders: t commitments, n shares of 3, 192 bytes; canonical;
+    points of w bytes (the suite's, 3.5), scalars of 32."""
     try:
         v = unpack(data, len(data))
     except SpecError:
@@ -37,9 +37,9 @@ def seal_shape(data: bytes, m: int) -> bool:
     return (type(v) is list and len(v) == 3 and type(v[0]) is list and len(v[0]) == t
             and type(v[1]) is list and len(v[1]) == n and type(v[2]) is bytes
             and len(v[2]) == 192 and pack(v) == data
-            and all(type(c) is bytes and len(c) == 32 for c in v[0])
+            and all(type(c) is bytes and len(c) == w for c in v[0])
             and all(type(e) is list and len(e) == 3
-                    and all(type(b) is bytes and len(b) == 32 for b in e) for e in v[1]))
+                    and [type(b) is bytes and len(b) for b in e] == [w, 32, 32] for e in v[1]))
 
 
 def verdict_sets(ms: list[Miner]) -> tuple[list[int], list[int], str, list[int]]:
@@ -87,12 +87,16 @@ def state_from_json(rules: MinedGames, obj: Any) -> State:
         need(type(v) is list and (n is None or len(v) == n), f"{v!r}: an array")
         return v
 
-    def hex32(v: Any) -> bytes | None:
+    def hex32(v: Any, n: int = 32) -> bytes | None:
         if v is None:
             return None
-        need(type(v) is str and len(v) == 64 and all(c in "0123456789abcdef" for c in v),
-             "64 lowercase hex digits")
+        need(type(v) is str and len(v) == 2 * n and all(c in "0123456789abcdef" for c in v),
+             f"{2 * n} lowercase hex digits")
         return bytes.fromhex(v)
+
+    # SPEC GAP: section 9 writes a share key and a decryption share as 64 hex digits; in a
+    # suite whose points are P bytes (3.5: 48 in G1) they are read as 2P hex digits.
+    ops = rules.suite.ops
 
     keys = {"stage", "map", "dur", "miners", "commits", "opened", "nonces", "absent",
             "forfeits", "pool", "end", "result", "keys", "withheld"}
@@ -164,11 +168,11 @@ def state_from_json(rules: MinedGames, obj: Any) -> State:
     living = st.living()
     need(over or bool(living), "nobody alive before the end")
     # keys (10.8): points
-    st.keys = [hex32(x) for x in arr(o["keys"], k)]
+    st.keys = [hex32(x, ops.P) for x in arr(o["keys"], k)]
     for y in st.keys:
         if y is not None:
             try:
-                decode_point(y)
+                ops.accept(y)
             except SpecError:
                 need(False, "keys: not a point (2.3)")
     # commits (seals), opened, nonces
@@ -181,7 +185,7 @@ def state_from_json(rules: MinedGames, obj: Any) -> State:
         if st.commits[s] is not None:
             need(not over and st.keys[s] is not None and st.miners[s].status == "alive",
                  "a seal after the end, of a dead seat, or without a share key")
-            need(seal_shape(st.commits[s], len(holders(st, s))), "a seal of another shape "
+            need(seal_shape(st.commits[s], len(holders(st, s)), ops.P), "a seal of another shape "
                  "than 6.6.5 for its holders")
         if stage == 0:
             need(st.opened[s] is None, "orders in stage 0")
@@ -234,7 +238,7 @@ def state_from_json(rules: MinedGames, obj: Any) -> State:
                  "absent: a share where none belongs, or none where one must be")
             if share is not None:
                 try:
-                    decode_point(hex32(share) or b"")
+                    ops.accept(hex32(share, ops.P) or b"")
                 except SpecError:
                     need(False, "absent: a share that is not a point")
             decl.append([d, share])

@@ -6,8 +6,8 @@ from __future__ import annotations
 from typing import Any
 
 from independent.errors import fail_rule
-from independent.group.hashing import H
 from independent.group.ops import u64
+from independent.group.suites import Suite
 
 # 2.1: letter -> (durability, money)
 KIND = {"G": (2, 5000), "S": (2, 4000), "I": (3, 3000), "E": (2, 2000), "R": (1, 1000),
@@ -38,13 +38,13 @@ def parse_map(text: str) -> tuple[int, int, list[str]]:
     return w, h, ["".join(f) for f in rows]
 
 
-def generate(seed: bytes, w: int, h: int) -> list[str]:
-    """Section 3."""
+def generate(s: Suite, seed: bytes, w: int, h: int) -> list[str]:
+    """Section 3, with the game's suite's H (3.5)."""
     floors = []
     for f in range(4):
         out = ""
         for i in range(w * h):
-            u = int.from_bytes(H("MINED_MAP", seed, u64(f), u64(i))[:8], "big") % 64
+            u = int.from_bytes(s.H("MINED_MAP", seed, u64(f), u64(i))[:8], "big") % 64
             for kind, weight in WEIGHTS[f]:
                 if u < weight:
                     out += kind

@@ -6,7 +6,7 @@ Written from 10.8's text. The holders of seat c's seal are every other seat with
 key, in seat order; t = m // 2 + 1 of m holders (m >= 2) open it; a forfeit needs a
 majority of the other living seats. Every failure raises SpecError with the 10.8 code;
 `Blame` names a seat other than the frame's sender (the committer of a seal the table
-opened).
+opened). Every point, scalar and hash is the game's suite's (3.5), given as `s`.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from independent.errors import SpecError, fail, fail_rule
-from independent.group.ops import decode_point, decode_scalar
+from independent.group.suites import Suite
 from independent.proofs.seal import Ctx, check_dec, check_seal, combine, key_check, open_seal, unpad
 from independent.rules.mined_map import State
 from independent.wire.msgpack_lib import pack, unpack
@@ -35,9 +35,9 @@ def holders(st: State, seat: int) -> list[int]:
     return [s for s in range(len(st.keys)) if s != seat and st.keys[s] is not None]
 
 
-def ctx_of(gid: bytes, st: State, seat: int) -> Ctx:
+def ctx_of(s: Suite, gid: bytes, st: State, seat: int) -> Ctx:
     ks = st.keys
-    return Ctx(gid, st.stage, seat, [(s, ks[s]) for s in holders(st, seat)])  # type: ignore[misc]
+    return Ctx(s, gid, st.stage, seat, [(s, ks[s]) for s in holders(st, seat)])  # type: ignore[misc]
 
 
 def sealed(st: State, seat: int) -> bool:
@@ -69,23 +69,26 @@ def may_carry(eligible: list[int], is_sealed: bool, before: list[Any],
     return None if declarer in posted else {True}
 
 
-def on_key(gid: bytes, st: State, seat: int, body: Any) -> None:
+def on_key(s: Suite, gid: bytes, st: State, seat: int, body: Any) -> None:
     """10.8 share keys: [y, c, z], 6.6.2."""
     if not isinstance(body, list) or len(body) != 3:
         fail_rule("schema/array", "key body")
-    for b in body:
+    # SPEC GAP: 10.8 reads each item as bytes of at most 33; in G1 the point y is 48 bytes,
+    # so y is read as at most P + 1 (the point's length plus one, as 8.5 reads a field)
+    # and c and z as at most 33.
+    for b, most in zip(body, (s.ops.P + 1, 33, 33), strict=True):
         if not isinstance(b, bytes):
             fail_rule("schema/bytes", "key body")
-        if len(b) > 33:
+        if len(b) > most:
             fail_rule("schema/bytes", "key body")
-    key_check(body[0], body[1], body[2], gid, seat)
+    key_check(s, body[0], body[1], body[2], gid, seat)
     st.keys[seat] = body[0]
     st.absent = None
 
 
-def on_commit(gid: bytes, st: State, seat: int, body: Any) -> None:
+def on_commit(s: Suite, gid: bytes, st: State, seat: int, body: Any) -> None:
     """10.8 Commitment: the seal's checks 1-4 (6.6.5) for the seat's holders, at once."""
-    check_seal(ctx_of(gid, st, seat), body, SIZE)
+    check_seal(ctx_of(s, gid, st, seat), body, SIZE)
     st.commits[seat] = pack(body)
     st.absent = None
 
@@ -103,26 +106,27 @@ def plaintext_orders(p: bytes) -> tuple[Any, bytes]:
     return v[0], v[1]
 
 
-def stored(gid: bytes, st: State, seat: int) -> tuple[Ctx, list[bytes], list[bytes], bytes]:
-    ctx = ctx_of(gid, st, seat)
+def stored(s: Suite, gid: bytes, st: State,
+           seat: int) -> tuple[Ctx, list[bytes], list[bytes], bytes]:
+    ctx = ctx_of(s, gid, st, seat)
     data = st.commits[seat]
     assert data is not None
     cs, ys, ct = check_seal(ctx, unpack(data, len(data)), SIZE)
     return ctx, cs, ys, ct
 
 
-def on_open(gid: bytes, st: State, seat: int, body: Any) -> tuple[Any, bytes]:
+def on_open(s: Suite, gid: bytes, st: State, seat: int, body: Any) -> tuple[Any, bytes]:
     """10.8 Opening: [s]; s*Hs = C_0; the plaintext's [orders, nonce]."""
     if not isinstance(body, list) or len(body) != 1:
         fail_rule("schema/array", "open body")
     if not isinstance(body[0], bytes) or len(body[0]) > 33:
         fail_rule("schema/bytes", "secret")
-    ctx, cs, _ys, ct = stored(gid, st, seat)
+    ctx, cs, _ys, ct = stored(s, gid, st, seat)
     st.absent = None
     return plaintext_orders(open_seal(ctx, cs, ct, body[0]))
 
 
-def on_absent(gid: bytes, st: State, declarer: int, body: Any,
+def on_absent(s: Suite, gid: bytes, st: State, declarer: int, body: Any,
               owing: tuple[str, int] | None) -> tuple[str, Any]:
     """10.8 Absence. Returns ("pending", None), ("forfeit", declarers ascending) or
     ("opened", (orders, nonce, openers ascending))."""
@@ -137,9 +141,9 @@ def on_absent(gid: bytes, st: State, declarer: int, body: Any,
         if not (isinstance(share, list) and len(share) == 3
                 and all(isinstance(b, bytes) for b in share)):
             fail("seal/shape")
-        decode_point(share[0])
-        decode_scalar(share[1])
-        decode_scalar(share[2])
+        s.ops.accept(share[0])
+        s.ops.scalar(share[1])
+        s.ops.scalar(share[2])
     if owing is None or owing[0] not in ("keys", "commit", "open") or who != owing[1] \
             or stage != st.stage:
         fail_rule("absent/wrong-seat")
@@ -163,7 +167,7 @@ def on_absent(gid: bytes, st: State, declarer: int, body: Any,
             return "pending", None
         st.absent = None
         return "forfeit", sorted(d for d, _ in declared)
-    ctx, _cs, ys, ct = stored(gid, st, who)
+    ctx, _cs, ys, ct = stored(s, gid, st, who)
     s_d = check_dec(ctx, ys, declarer, share)
     declared = [*before, [declarer, s_d.hex()]]
     st.absent = [who, declared]

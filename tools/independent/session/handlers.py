@@ -7,8 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from independent.errors import Err, fail_err
-from independent.group.hashing import H
-from independent.group.ops import IDENT, G, add, sub, total, u64
+from independent.group.ops import u64
 from independent.group.points import Tile, tile_text
 from independent.proofs.cannot_play import verify_cannot_play
 from independent.proofs.dleq import check_dleq
@@ -26,9 +25,14 @@ def ctx_of(st: State, fr: Frame) -> bytes:
     return st.game_id + u64(fr.seq) + u64(fr.seat)  # 10.4 / 6.1
 
 
+def ct(g: Game, st: State, p: int) -> tuple[bytes, bytes]:
+    return st.ct(p, g.suite.ops.P)
+
+
 def open_position(g: Game, st: State, p: int) -> Tile:
     """5.6: M = c2 - sum of the non-nil shares, decoded in the whole set's table (5.1)."""
-    m = sub(st.ct(p)[1], total([d for d in st.shares[p] if d is not None]))
+    o = g.suite.ops
+    m = o.sub(ct(g, st, p)[1], o.total([d for d in st.shares[p] if d is not None]))
     if m not in g.tile_of:
         fail_err("deck/not-a-tile", f"position {p} opens to no tile")
     return g.tile_of[m]
@@ -36,62 +40,64 @@ def open_position(g: Game, st: State, p: int) -> Tile:
 
 def on_key(g: Game, st: State, fr: Frame) -> None:
     b = f_array(fr.body, 3, "KEY body")
-    y = read_point(b[0], "key_share")
-    proof = read_proof64(b[1], "key proof", "schnorr/length")
+    y = read_point(g.suite, b[0], "key_share")
+    proof = read_proof64(g.suite, b[1], "key proof", "schnorr/length")
     commitment = f_bytes(b[2], "commitment", 32)
-    check_schnorr(y, proof, ctx_of(st, fr))
+    check_schnorr(g.suite, y, proof, ctx_of(st, fr))
     st.key_shares.append(y)
     st.commitments.append(commitment)
     if fr.seat < g.k - 1:
         st.turn = fr.seat + 1
         return
-    if total(st.key_shares) == IDENT:
+    if g.suite.ops.total(st.key_shares) == g.suite.ops.O:
         fail_err("deck/joint-key-identity", "the key shares cancel")
     st.phase, st.turn = "nonces", 0
 
 
 def on_nonce(g: Game, st: State, fr: Frame) -> None:
     n_i = f_bytes(f_array(fr.body, 1, "NONCE body")[0], "nonce", 32)
-    if H("COMMIT", st.game_id, bytes([fr.seat]), n_i)[:32] != st.commitments[fr.seat]:
+    if g.suite.H("COMMIT", st.game_id, bytes([fr.seat]), n_i)[:32] != st.commitments[fr.seat]:
         fail_err("nonce/commitment-mismatch", "the nonce does not open the commitment")
     st.nonces.append(n_i)
     if fr.seat < g.k - 1:
         st.turn = fr.seat + 1
         return
-    digest = H("FIRST_PLAYER", st.game_id, *st.nonces)
+    digest = g.suite.H("FIRST_PLAYER", st.game_id, *st.nonces)
     st.first_player = int.from_bytes(digest, "big") % g.k
     fixed = getattr(g.rules, "first", -1)   # 10.4 / mineshaft.md D19: `first` wins
     if fixed != -1:
         st.first_player = fixed
-    y = total(st.key_shares)
-    st.deck = b"".join(G + add(g.point_of[t], y) for t in g.deck_tiles)  # 5.4
+    o = g.suite.ops
+    y = o.total(st.key_shares)
+    st.deck = b"".join(o.G + o.add(g.point_of[t], y) for t in g.deck_tiles)  # 5.4
     st.phase, st.turn = "shuffle", 0
 
 
 def on_shuffle(g: Game, st: State, fr: Frame) -> None:
-    st.deck = check_shuffle(ctx_of(st, fr), total(st.key_shares), st.deck, fr.body)
+    st.deck = check_shuffle(g.suite, ctx_of(st, fr), g.suite.ops.total(st.key_shares),
+                            st.deck, fr.body)
     if fr.seat < g.k - 1:
         st.turn = fr.seat + 1
     else:
         st.phase, st.turn = "deal", 0
 
 
-def check_entries(st: State, fr: Frame, entries: list[Entry]) -> None:
+def check_entries(g: Game, st: State, fr: Frame, entries: list[Entry]) -> None:
     """DEAL/REVEAL: DLEQ proofs in entry order against Y_i and c1 of deck[p]; store D_i."""
     ctx, y = ctx_of(st, fr), st.key_shares[fr.seat]
     for e in entries:
-        check_dleq(y, st.ct(e.position)[0], e.share, e.proof, ctx)
+        check_dleq(g.suite, y, ct(g, st, e.position)[0], e.share, e.proof, ctx)
     for e in entries:
         st.shares[e.position][fr.seat] = e.share
 
 
 def on_deal(g: Game, st: State, fr: Frame) -> None:
-    entries = read_entries(fr.body)
+    entries = read_entries(g.suite, fr.body)
     want = [p for p, o in enumerate(st.owners) if o >= 0 and o != fr.seat]
     got = [e.position for e in entries]
     if got != want:
         fail_err("deal/positions", f"expected shares for positions {want}, got {got}")
-    check_entries(st, fr, entries)
+    check_entries(g, st, fr, entries)
     if fr.seat < g.k - 1:
         st.turn = fr.seat + 1
         return
@@ -111,11 +117,13 @@ class ClaimError(Err):
         self.seat, self.frame = seat, frame
 
 
-# 8.5: the claim is at most 3008 = 32*(91 + 3) bytes, the bound of a true claim (h + f <= 91),
-# and is read as bytes of at most 3009 (its length plus one): 3009 bytes reach the statement's
-# exact length check (cannot-play/length), longer ones fail schema/bytes, even a proof
-# length 6.5.4 alone would accept.
-MAX_CLAIM_BYTES = 3008
+def max_claim_bytes(g: Game) -> int:
+    """8.5: the claim is at most 91 points and 3 scalars (3008 = 32*(91 + 3) bytes in
+    edwards25519 and ristretto255, 4464 in G1), the bound of a true claim (h + f <= 91), and
+    is read as bytes of at most that plus one: that many bytes reach the statement's exact
+    length check (cannot-play/length), longer ones fail schema/bytes, even a proof length
+    6.5.4 alone would accept."""
+    return 91 * g.suite.ops.P + 3 * 32
 
 
 def on_move(g: Game, st: State, fr: Frame) -> None:
@@ -123,9 +131,9 @@ def on_move(g: Game, st: State, fr: Frame) -> None:
     b = fr.body
     if not isinstance(b, list) or len(b) not in (4, 5):
         fail_err("schema/array", "MOVE body: expected an array of 4 or 5")
-    claim = f_bytes(b[4], "claim", at_most=MAX_CLAIM_BYTES + 1) if len(b) == 5 else None
+    claim = f_bytes(b[4], "claim", at_most=max_claim_bytes(g) + 1) if len(b) == 5 else None
     move_id = f_int(b[0], "move_id", 0, 2**20)
-    entry = None if all(x is None for x in b[1:4]) else read_entry(b[1:4])
+    entry = None if all(x is None for x in b[1:4]) else read_entry(g.suite, b[1:4])
     move = g.rules.move_from_id(move_id)                                    # 1
     if move is None:
         fail_err("move/unknown-id", f"no move has id {move_id}")
@@ -149,7 +157,7 @@ def on_move(g: Game, st: State, fr: Frame) -> None:
             fail_err("move/not-dealt-to-seat", f"position {p} was not dealt to seat {mover}")
         if st.opened[p] is not None:
             fail_err("move/already-played", f"position {p} was already played ({st.opened[p]})")
-        check_dleq(st.key_shares[mover], st.ct(p)[0], entry.share, entry.proof,
+        check_dleq(g.suite, st.key_shares[mover], ct(g, st, p)[0], entry.share, entry.proof,
                    ctx_of(st, fr))
         st.shares[p][mover] = entry.share
         tile = open_position(g, st, p)
@@ -188,10 +196,11 @@ def check_claim(g: Game, st: State, fr: Frame, move: Any, claim: bytes | None) -
         others = [st.shares[p][j] for j in range(g.k) if j != mover]
         if any(d is None for d in others):
             fail_err("claim/unopened", f"position {p} is not privately opened to seat {mover}")
-        hand.append((p, st.ct(p)[0], sub(st.ct(p)[1], total(others))))  # R_p
+        c1, c2 = ct(g, st, p)
+        hand.append((p, c1, g.suite.ops.sub(c2, g.suite.ops.total(others))))  # R_p
     if claim is None:
         fail_err("move/missing-claim", f"{move.text()} claims the seat cannot play: no proof")
-    verify_cannot_play(g.rules.tiles, g.point_of, g.rules.set_name, ctx_of(st, fr),
+    verify_cannot_play(g.suite, g.rules.tiles, g.point_of, g.rules.set_name, ctx_of(st, fr),
                        st.key_shares[mover], hand, forb, claim)
     st.claims.append([fr.seq, mover, [p for p, _, _ in hand], [tile_text(t) for t in forb]])
 
@@ -201,11 +210,11 @@ def on_draw(g: Game, st: State, fr: Frame) -> None:
     # SPEC GAP: 8.5 gives the DRAW body as `[entry]` but decodes it as list(4096) of entries
     # like DEAL; it is read as a list, and any list but one entry for `drawing` is
     # draw/positions.
-    entries = read_entries(fr.body)
+    entries = read_entries(g.suite, fr.body)
     got = [e.position for e in entries]
     if got != [st.drawing]:
         fail_err("draw/positions", f"expected a share for position {st.drawing}, got {got}")
-    check_entries(st, fr, entries)
+    check_entries(g, st, fr, entries)
     drawer = st.owners[st.drawing]
     later = [s for s in range(fr.seat + 1, g.k) if s != drawer]
     if later:
@@ -215,13 +224,13 @@ def on_draw(g: Game, st: State, fr: Frame) -> None:
 
 
 def on_reveal(g: Game, st: State, fr: Frame) -> None:
-    entries = read_entries(fr.body)
+    entries = read_entries(g.suite, fr.body)
     want = [p for p, o in enumerate(st.owners)
             if (o == fr.seat and st.opened[p] is None) or o == HIDDEN]
     got = [e.position for e in entries]
     if got != want:
         fail_err("reveal/positions", f"expected shares for positions {want}, got {got}")
-    check_entries(st, fr, entries)
+    check_entries(g, st, fr, entries)
     for p in want:
         if all(d is not None for d in st.shares[p]):
             st.opened[p] = open_position(g, st, p)

@@ -6,8 +6,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from independent.group.hashing import H
 from independent.group.points import Tile, tile_text
+from independent.group.suites import Suite
 from independent.session.frames import PHASE_TYPE, TYPES
 from independent.session.game import Game
 from independent.wire.msgpack_lib import pack
@@ -47,11 +47,13 @@ class State:
             "rules": None if self.rules is None else self.rules.to_json(),
             "drawing": self.drawing, "claims": self.claims})
 
-    def hash(self) -> bytes:
-        return H("STATE", self.encode())[:32]
+    def hash(self, s: Suite) -> bytes:
+        """10.3: the first 32 bytes of H(STATE, the encoding), in the game's suite."""
+        return s.H("STATE", self.encode())[:32]
 
-    def ct(self, p: int) -> tuple[bytes, bytes]:
-        return self.deck[64 * p : 64 * p + 32], self.deck[64 * p + 32 : 64 * p + 64]
+    def ct(self, p: int, w: int) -> tuple[bytes, bytes]:
+        """5.2: (c1, c2) of position p, points of w bytes (the suite's, 3.5)."""
+        return self.deck[2 * w * p : 2 * w * p + w], self.deck[2 * w * p + w : 2 * w * (p + 1)]
 
 
 def initial_state(g: Game) -> State:

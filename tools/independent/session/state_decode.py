@@ -12,7 +12,6 @@ from collections.abc import Callable
 from typing import Any
 
 from independent.errors import SpecError, detail_of, fail_err
-from independent.group.ops import accept_point
 from independent.group.points import Tile, tile_text
 from independent.rules.state_json import FROM_JSON
 from independent.session.game import Game
@@ -64,19 +63,20 @@ def _state_fields(g: Game, v: Any) -> State:
     if phase not in (SIM_PHASES if simultaneous(g) else PHASES):
         fail_err("state/schema", f"phase {phase!r}")
     turn = opt_seat(v["turn"], "turn")
-    key_shares = [accept_point(f_bytes(x, "key share", 32))
+    o = g.suite.ops   # 3.5: points of the game's suite, P bytes each
+    key_shares = [o.accept(f_bytes(x, "key share", o.P))
                   for x in f_list(v["key_shares"], "key_shares", k)]
     commitments = [f_bytes(x, "commitment", 32)
                    for x in f_list(v["commitments"], "commitments", k)]
     nonces = [f_bytes(x, "nonce", 32) for x in f_list(v["nonces"], "nonces", k)]
     first_player = opt_seat(v["first_player"], "first_player")
-    deck = f_bytes(v["deck"], "deck", at_most=4096 * 64)
-    if len(deck) % 64:                                                         # 5.2
+    deck = f_bytes(v["deck"], "deck", at_most=4096 * 2 * o.P)
+    if len(deck) % (2 * o.P):                                                  # 5.2
         fail_err("deck/length")
-    for i in range(0, len(deck), 32):
-        accept_point(deck[i : i + 32])
+    for i in range(0, len(deck), o.P):
+        o.accept(deck[i : i + o.P])
     owners = [f_int(x, "owner", -2, k - 1) for x in f_list(v["owners"], "owners")]
-    shares = [[None if d is None else accept_point(f_bytes(d, "share", 32))
+    shares = [[None if d is None else o.accept(f_bytes(d, "share", o.P))
                for d in f_array(row, k, "shares row")]
               for row in f_list(v["shares"], "shares")]
     opened: list[Tile | None] = []
@@ -144,7 +144,8 @@ def _consistent(g: Game, st: State) -> None:
     if st.phase != "keys":
         need(len(st.key_shares) == k, "all key shares after keys")
     if ph >= PHASES.index("shuffle"):
-        need(len(st.nonces) == k and st.first_player is not None and len(st.deck) == 64 * n,
+        need(len(st.nonces) == k and st.first_player is not None
+             and len(st.deck) == 2 * g.suite.ops.P * n,
              "nonces, first player and deck from shuffle on")
     else:
         need(not st.deck and st.first_player is None, "no deck or first player before shuffle")

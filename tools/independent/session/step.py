@@ -52,12 +52,12 @@ def step(g: Game, st: State, wire: bytes) -> tuple[State, Frame]:
         return Violation(code, seat, i, auth, detail or code)
 
     try:                                                                     # 1
-        fr = parse_frame(wire)
+        fr = parse_frame(wire, g.suite.version)
     except SpecError as e:
         raise v(e.code, None, False, detail_of(e)) from None
     if fr.seat >= g.k:
         raise v("frame/unknown-seat", None, False, f"seat {fr.seat}")
-    if not signature_ok(g.identities[fr.seat], fr):                          # 2
+    if not signature_ok(g.suite, g.identities[fr.seat], fr):                 # 2
         raise v("frame/bad-signature", fr.seat, False, "the signature does not verify")
     if fr.game_id != g.game_id:                                              # 3
         raise v("frame/wrong-game", fr.seat, False, "the frame belongs to another game")
@@ -65,7 +65,7 @@ def step(g: Game, st: State, wire: bytes) -> tuple[State, Frame]:
         raise v("frame/sequence", fr.seat, False, f"seq {fr.seq}, expected {st.seq}")
     if fr.prev != st.prev:                                                   # 5
         raise v("frame/chain", fr.seat, False, "prev is not the last frame's hash")
-    if fr.state_hash != st.hash():                                           # 6
+    if fr.state_hash != st.hash(g.suite):                                    # 6
         raise v("state/hash-mismatch", fr.seat, True,
                 "the frame commits to a different public state")
     if st.phase == "done":                                                   # 7
@@ -88,5 +88,5 @@ def step(g: Game, st: State, wire: bytes) -> tuple[State, Frame]:
         if e.code in LOCAL_CODES:
             raise RuntimeError(f"verifier bug: {e.code}") from e
         raise v(e.code, fr.seat, True, detail_of(e)) from None
-    nxt.seq, nxt.prev = st.seq + 1, frame_hash(wire)
+    nxt.seq, nxt.prev = st.seq + 1, frame_hash(g.suite, wire)
     return nxt, fr

@@ -1,10 +1,11 @@
-"""The transcript file, spec/08-wire.md 8.6: its records, decoded in order."""
+"""The transcript file, spec/08-wire.md 8.6: its records, decoded in order. The magic's
+digit is the protocol version (2 or 3), and the setup's must be it (README "Versioning")."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from independent.errors import Err, check_magic, fail_err
+from independent.errors import Err, check_magic, check_version, fail_err
 from independent.session.frames import MAX_FRAME_BYTES
 from independent.session.game import MAX_SETUP_BYTES, Game, decode_setup
 
@@ -26,7 +27,8 @@ def parse_transcript(data: bytes) -> tuple[Transcript | None, Err | None, Game |
     frames: list[bytes] = []
     evidence: list[bytes] = []
     try:
-        i = check_magic(data, MAGIC_PREFIX, "transcript/magic", "transcript")
+        version = check_magic(data, MAGIC_PREFIX, "transcript/magic", "transcript")
+        i = len(MAGIC_PREFIX) + 2
         while i < len(data):
             if len(data) - i < 5:
                 fail_err("transcript/truncated", f"record header at byte {i}")
@@ -42,7 +44,11 @@ def parse_transcript(data: bytes) -> tuple[Transcript | None, Err | None, Game |
                     or (kind == b"E" and len(evidence) == 16)):
                 fail_err("transcript/record", f"record {kind!r} not allowed here")
             if kind == b"S":
-                setup, game = payload, decode_setup(payload)
+                decoded = decode_setup(payload)
+                # README "Versioning": a transcript whose setup says another version than
+                # its own is version/unsupported (checked once the setup decodes, 8.6 row 6)
+                check_version(version, "transcript", decoded.suite.version)
+                setup, game = payload, decoded
             elif kind == b"F":
                 if len(frames) == 4096:
                     fail_err("transcript/too-large", "more than 4096 frames")

@@ -1,9 +1,11 @@
-"""The peer handshake, spec/12-peers.md 12.3 (peer protocol 5): the invitation, the
+"""The peer handshake, spec/12-peers.md 12.3 (peer protocol 8): the invitation, the
 table secret's room and seat secrets, the messages, their signatures and the key
 exchange over each joining seat's secret (CPace).
 
-Nothing here is a verifier's: a seat checks these before any game exists. Checks
-spec/vectors/handshake.json (checks.handshake).
+Nothing here is a verifier's: a seat checks these before any game exists, so every hash
+is H of edwards25519-sha512 at this build's protocol version, context
+`dealerless/3/edwards25519-sha512` (3.5 "What is not the game's": suites.PRE_GAME).
+Checks spec/vectors/handshake.json (checks.handshake).
 
 Decisions where 12.3 is silent, and what it now says that they follow (cited below
 as [Hn]):
@@ -36,15 +38,16 @@ import string
 from typing import Any
 
 from independent.errors import SpecError
-from independent.group.hashing import H2P, H, H_scalar, T
+from independent.group.hashing import T
 from independent.group.ops import decode_point, smul, u64
+from independent.group.suites import PRE_GAME
 from independent.wire.ed25519 import ed25519_verify
 from independent.wire.msgpack_pure import pack, unpack
 
 #: "Authentication": the prefix of every handshake signature.
-PREFIX = b"dealerless/handshake-signature/7\x00"
+PREFIX = b"dealerless/handshake-signature/8\x00"
 #: "Messages": the peer protocol's own version.
-PEER_VERSION = 7
+PEER_VERSION = 8
 #: "Links": the largest message.
 MAX_MESSAGE = 65_536 + 256
 REASONS = ("full", "seated", "key")
@@ -126,6 +129,20 @@ def room_secret(table: bytes) -> bytes:
 def seat_secret(table: bytes, seat: int) -> bytes:
     """SECRET of seat i's invitation: S_i = H(INVITE_SEAT, T, u8(i))[:16]."""
     return H(T["INVITE_SEAT"], table, u8(seat))[:16]
+
+
+def H(tag: bytes | str, *parts: bytes) -> bytes:
+    """3.5 "What is not the game's": H of edwards25519-sha512 at protocol version 3."""
+    return PRE_GAME.H(tag, *parts)
+
+
+def H_scalar(tag: bytes | str, *parts: bytes) -> int:
+    return PRE_GAME.H_scalar(tag, *parts)
+
+
+def H2P(tag: bytes | str, *parts: bytes) -> bytes:
+    """3.3's H2P (from_uniform of the first 32 bytes of H), with PRE_GAME's H."""
+    return PRE_GAME.H2P(tag, *parts)
 
 
 # --- "Authentication": signatures ------------------------------------------------------

@@ -1,5 +1,6 @@
-"""Decoding a received setup, spec/08-wire.md 8.2's eleven rules in order, in pure Python,
-for the four rule sets of the version.
+"""Decoding a received setup, spec/08-wire.md 8.2's rules in order (1, 2, 2', 3-11), in
+pure Python, for the four rule sets of the version: six items at dealerless/2, seven at
+dealerless/3, the seventh the suite (3.5).
 
 With the parameters of spec/rules/*.md 2, wire.msgpack_pure for rule 1 and 2.3 point
 decoding (group.curve) for rule 11; checks spec/vectors/setup.json (checks.wire). The
@@ -7,7 +8,8 @@ transcript verifier decodes setups with session.game.
 
 [W5] 8.2 rule 2: item 0 is checked first (setup/version), then item 1 with the int
      accessor (schema/int: `true`, a negative or a non-integer), then its value
-     (version/unsupported).
+     (version/unsupported: 2 or 3 is read), then rule 2' (the item count for that version,
+     schema/array; the suite as text(64), schema/str, naming a suite of 3.5, setup/suite).
 [W6] 8.2 rule 9 with rules/*.md 2: unknown keys, ill-typed or out-of-range values and a
      missing *required* parameter (`seats`) are rules/params; a parameter with a default
      left out is setup/params. `after` must be "" or 64 lowercase hex digits (11.5);
@@ -21,9 +23,11 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from independent.errors import RULE_SETS_OF_THE_VERSION, NotJudged, fail
+from independent.errors import RULE_SETS_OF_THE_VERSION, NotJudged, SpecError, fail
+from independent.group import bls12381
 from independent.group.curve import point_rule
 from independent.group.points import SETS
+from independent.group.suites import SUITES
 from independent.wire.msgpack_pure import unpack
 
 MAX_SETUP_BYTES = 4096
@@ -140,36 +144,56 @@ RULESETS: dict[str, Callable[[dict[str, Any]], tuple[dict[str, Any], int]]] = {
     "mined-games": mined_games_params}
 
 
-def H_game(setup: bytes) -> bytes:
-    """3.1 H(GAME, setup bytes), first 32 bytes (8.2)."""
+def H_game(setup: bytes, context: bytes = b"dealerless/2", hash_name: str = "sha512") -> bytes:
+    """3.1 / 3.5 H(GAME, setup bytes) under the suite's context and hash, first 32 bytes
+    (8.2)."""
     def lp(x: bytes) -> bytes:
         return len(x).to_bytes(4, "big") + x
-    parts = (b"dealerless/2", b"dealerless/game-id", setup)
-    return hashlib.sha512(b"".join(lp(x) for x in parts)).digest()[:32]
+    parts = (context, b"dealerless/game-id", setup)
+    return hashlib.new(hash_name, b"".join(lp(x) for x in parts)).digest()[:32]
+
+
+def _identity_refused(key: bytes, suite: str) -> bool:
+    """8.2 rule 11: a key of G1 by 2.5 in bls12381g1-sha256, else an Ed25519 key by 2.3."""
+    if suite != "bls12381g1-sha256":
+        return point_rule(key) is not None
+    try:
+        bls12381.decode(key)
+    except SpecError:
+        return True
+    return False
 
 
 def decode_setup(data: bytes) -> bytes:
     """8.2 "Decoding a received setup", rules 1 to 11 in order; returns the game id."""
     v = unpack(data, MAX_SETUP_BYTES)  # 1
-    if not isinstance(v, list) or len(v) != 6:
+    if not isinstance(v, list) or len(v) not in (6, 7):
         fail("schema/array")
-    magic, version, rules, params, ids, nonces = v
+    magic, version, rules, params, ids, nonces = v[:6]
     if magic != "dealerless/setup":  # 2 [W5]
         fail("setup/version")
     if not isinstance(version, int) or isinstance(version, bool) or not (
             0 <= version <= 2**64 - 1):
         fail("schema/int")
-    if version != 2:  # README "Versioning"
+    if version not in (2, 3):  # README "Versioning"
         fail("version/unsupported")
+    if len(v) != (6 if version == 2 else 7):  # 2'
+        fail("schema/array")
+    suite = "edwards25519-sha512" if version == 2 else v[6]
+    if not isinstance(suite, str) or len(suite) > 64:
+        fail("schema/str")
+    if suite not in SUITES:
+        fail("setup/suite")
+    key_bytes = 48 if suite == "bls12381g1-sha256" else 32
     if not isinstance(rules, str) or len(rules) > 64:  # 3
         fail("schema/str")
     if not isinstance(params, dict) or any(  # 4 (bool is an int in Python)
             not isinstance(x, int | str) for x in params.values()):
         fail("setup/params")
-    for items in (ids, nonces):  # 5, 6
+    for items, n in ((ids, key_bytes), (nonces, 32)):  # 5, 6
         if not isinstance(items, list) or len(items) > 8:
             fail("schema/array")
-        if any(not isinstance(x, bytes) or len(x) != 32 for x in items):
+        if any(not isinstance(x, bytes) or len(x) != n for x in items):
             fail("schema/bytes")
     if len(ids) < 2:  # 7
         fail("schema/int")
@@ -182,6 +206,8 @@ def decode_setup(data: bytes) -> bytes:
         fail("setup/params")
     if len(ids) != k or len(nonces) != k or len(set(ids)) != k:  # 10
         fail("setup/seats")
-    if any(point_rule(key) is not None for key in ids):  # 11
+    if any(_identity_refused(key, suite) for key in ids):  # 11
         fail("setup/identity")
-    return H_game(data)
+    if version == 2:
+        return H_game(data)
+    return H_game(data, f"dealerless/3/{suite}".encode(), SUITES[suite][1])
