@@ -221,11 +221,9 @@ def prove_shuffle(deck_in: Deck, deck_out: Deck, joint_key: Element, witness: Sh
 
     t1 = g.base_mul(w1)
     t2 = g.base_mul(w2)
-    t3 = g.add(g.base_mul(w3), g.sum([g.mul(w, hi) for w, hi in zip(w_prime, hs, strict=True)]))
-    t41 = g.sub(g.sum([g.mul(w, e.c1) for w, e in zip(w_prime, deck_out, strict=True)]),
-              g.base_mul(w4))
-    t42 = g.sub(g.sum([g.mul(w, e.c2) for w, e in zip(w_prime, deck_out, strict=True)]),
-              g.mul(w4, joint_key))
+    t3 = g.add(g.base_mul(w3), g.msm(w_prime, hs))
+    t41 = g.sub(g.msm(w_prime, [e.c1 for e in deck_out]), g.base_mul(w4))
+    t42 = g.sub(g.msm(w_prime, [e.c2 for e in deck_out]), g.mul(w4, joint_key))
     t_hat = [g.add(g.base_mul(w_hat[i]), g.mul(w_prime[i], h if i == 0 else chain[i - 1]))
              for i in range(n)]
     chal = shuffle_challenge(suite, statement, c, tuple(chain), (t1, t2, t3, t41, t42, *t_hat))
@@ -282,20 +280,17 @@ def recompute_shuffle(deck_in: Deck, deck_out: Deck, joint_key: Element, proof: 
     for x in u:
         u_prod = u_prod * x % g.order
     c_hat = g.sub(chain[-1], g.mul(u_prod, h))          # = r^*G for an honest chain
-    c_tilde = g.sum([g.mul(x, cj) for x, cj in zip(u, c, strict=True)])
-    a_agg = g.sum([g.mul(x, e.c1) for x, e in zip(u, deck_in, strict=True)])
-    b_agg = g.sum([g.mul(x, e.c2) for x, e in zip(u, deck_in, strict=True)])
+    c_tilde = g.msm(u, c)
+    a_agg = g.msm(u, [e.c1 for e in deck_in])
+    b_agg = g.msm(u, [e.c2 for e in deck_in])
 
     t1 = g.add(g.mul(chal, c_bar), g.base_mul(proof.s1))
     t2 = g.add(g.mul(chal, c_hat), g.base_mul(proof.s2))
-    t3 = g.add(g.add(g.mul(chal, c_tilde), g.base_mul(proof.s3)),
-             g.sum([g.mul(s, hi) for s, hi in zip(sp, hs, strict=True)]))
-    t41 = g.sub(g.add(g.mul(chal, a_agg), g.sum([g.mul(s, e.c1) for s, e in
-                                               zip(sp, deck_out, strict=True)])),
-              g.base_mul(proof.s4))
-    t42 = g.sub(g.add(g.mul(chal, b_agg), g.sum([g.mul(s, e.c2) for s, e in
-                                               zip(sp, deck_out, strict=True)])),
-              g.mul(proof.s4, joint_key))
+    t3 = g.add(g.add(g.mul(chal, c_tilde), g.base_mul(proof.s3)), g.msm(sp, hs))
+    t41 = g.sub(g.add(g.mul(chal, a_agg), g.msm(sp, [e.c1 for e in deck_out])),
+                g.base_mul(proof.s4))
+    t42 = g.sub(g.add(g.mul(chal, b_agg), g.msm(sp, [e.c2 for e in deck_out])),
+                g.mul(proof.s4, joint_key))
     t_hat = [g.add(g.add(g.mul(chal, chain[i]), g.base_mul(proof.s_hat[i])),
                  g.mul(sp[i], h if i == 0 else chain[i - 1])) for i in range(n)]
     t = (t1, t2, t3, t41, t42, *t_hat)

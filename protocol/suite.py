@@ -10,8 +10,10 @@ hash of one suite, or of one protocol version, is ever a hash of another.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property
+from typing import Any
 
 from .errors import DeckError, LocalError
 from .groups import Element, Group, HashedGroup, group
@@ -19,7 +21,7 @@ from .groups.edwards25519 import Edwards25519
 from .groups.ops import OPS
 from .groups.xmd import XmdPrefix, expand_message_xmd
 from .signature import Ed25519Signer, FrameSigner, SchnorrSigner
-from .tags import Tag, lp, require_fresh, u64
+from .tags import Tag, lp, require_fresh, tags, u64
 from .version import PROTOCOL
 
 
@@ -42,6 +44,10 @@ class Suite:
     context: bytes = field(init=False)
     _block: int = field(init=False, repr=False)
     _digest_size: int = field(init=False, repr=False)
+    #: lp(context) || lp(tag) for each tag of the version: every hash starts so, and a
+    #: tag missing here is one the version does not have.
+    _heads: dict[Tag, bytes] = field(init=False, repr=False)
+    _new: Callable[..., Any] = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
         ctx = b"dealerless/%d" % self.version
@@ -51,6 +57,8 @@ class Suite:
         object.__setattr__(self, "context", ctx)
         object.__setattr__(self, "_block", h.block_size)
         object.__setattr__(self, "_digest_size", h.digest_size)
+        object.__setattr__(self, "_heads", {t: lp(ctx) + lp(t.value) for t in tags(self.version)})
+        object.__setattr__(self, "_new", getattr(hashlib, self.hash_name))
 
     # -- sizes and encodings ---------------------------------------------------------
 
@@ -84,10 +92,15 @@ class Suite:
 
     def preimage(self, tag: Tag, parts: tuple[bytes, ...]) -> bytes:
         """lp(context) || lp(tag) || lp(part_1) || ... : what H hashes."""
-        if not isinstance(tag, Tag) or tag.since > self.version:
+        head = self._heads.get(tag) if isinstance(tag, Tag) else None
+        if head is None:
             raise LocalError("hash/untagged", "every hash needs a tag from the domain table "
                              "of its version")
-        return b"".join((lp(self.context), lp(tag.value), *map(lp, parts)))
+        try:
+            return head + b"".join([len(p).to_bytes(4, "big") + p for p in parts])
+        except OverflowError:
+            raise LocalError("hash/part-too-long", "a hash input part is limited to 2^32-1 "
+                             "bytes") from None
 
     def H(self, tag: Tag, *parts: bytes) -> bytes:
         """The hash of 3.1 over the suite's hash function."""
@@ -97,7 +110,8 @@ class Suite:
         # Compression blocks, for on-chain estimates: the padding adds a 0x80 byte and
         # a length of a sixteenth of a block (FIPS 180-4 5.1).
         OPS.hash_blocks += (len(data) + 1 + self._block // 8 + self._block - 1) // self._block
-        return hashlib.new(self.hash_name, data).digest()
+        digest: bytes = self._new(data).digest()
+        return digest
 
     def hash_to_scalar(self, tag: Tag, *parts: bytes) -> int:
         """H(...) read as a little-endian integer mod the order (bias < 2^-259)."""
@@ -118,8 +132,7 @@ class Suite:
         nonces of one statement of kilobytes.
         """
         require_fresh(fresh)
-        prefix = hashlib.new(self.hash_name, self.preimage(Tag.NONCE, (label, secret, public,
-                                                                       fresh)))
+        prefix = self._new(self.preimage(Tag.NONCE, (label, secret, public, fresh)))
         out = []
         for j in range(count):
             h = prefix.copy()

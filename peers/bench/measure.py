@@ -32,7 +32,7 @@ from peers.bench.suites import run_suites
 from peers.entropy import Entropy
 from peers.table.selfplay import Table, selfplay
 from protocol.state import Phase
-from protocol.suite import SUITE_NAMES
+from protocol.suite import SUITE_NAMES, v2_suite
 from protocol.verifier import replay
 
 
@@ -42,7 +42,8 @@ def bench_game(reps: int, op_samples: dict[str, list[float]]) -> dict[str, Any]:
     size = frames = 0
     for _ in range(reps):
         sample_op_costs(op_samples)
-        transcript = play.run(lambda: selfplay("bram", {}, ("greedy", "greedy")))
+        transcript = play.run(lambda: selfplay("bram", {}, ("greedy", "greedy"),
+                                                   in_suite=v2_suite()))
         data = transcript.encode()
         size, frames = len(data), len(transcript.frames)
         verdict = verify.run(partial(replay, data))
@@ -61,7 +62,8 @@ def _table_round(seats: int, setup: Step) -> bytes:
     """One Mexican Train round for `seats` greedy bots, every frame checked once by one
     referee (what the slowest seat waits for: each seat's own work, then everyone's check
     of it, in turn); `setup` times keys, nonces, every shuffle and the deal."""
-    table = Table.create(TABLE_RULES, {"seats": seats}, ("greedy",) * seats, Entropy())
+    table = Table.create(TABLE_RULES, {"seats": seats}, ("greedy",) * seats, Entropy(),
+                         in_suite=v2_suite())
     ref = table.referees[0]
 
     def until(phase: Phase | None) -> None:

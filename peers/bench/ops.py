@@ -16,11 +16,14 @@ from typing import Any
 from nacl import bindings as na
 from nacl.signing import SigningKey, VerifyKey
 
+from protocol.groups import Group
 from protocol.groups.ops import OPS
 from protocol.suite import Suite, v2_suite
 from protocol.tags import Tag
 
 OP_NAMES = ("var", "base", "add", "valid", "h2p", "sig")
+#: One term of a multi-scalar multiplication, in a suite whose library has one.
+MSM_TERM = "msm_term"
 
 #: Every cost and step is timed in this process's CPU time, not wall time: on a shared
 #: machine the wall time of a call grows with the other load (seen here under load:
@@ -34,9 +37,11 @@ def random_scalar() -> int:
     return int.from_bytes(os.urandom(64), "little") % v2_suite().order
 
 
-def _suite_table(suite: Suite) -> dict[str, Callable[[], object]]:
+def _suite_table(suite: Suite, msm_terms: int) -> dict[str, Callable[[], object]]:
     """The operations of a suite as its proofs call them (2.5, 3.5, 8.3), and V: the
-    floor of a suite's step counts its own operations, timed through its own library."""
+    floor of a suite's step counts its own operations, timed through its own library.
+    Where the library has a multi-scalar multiplication, `msm_term` times one of
+    `msm_terms` terms, the size the step uses (Pippenger's cost a term falls with it)."""
     g, sign = suite.group, suite.signer
     k = random_scalar()
     p, q = g.base_mul(random_scalar()), g.base_mul(random_scalar())
@@ -44,7 +49,9 @@ def _suite_table(suite: Suite) -> dict[str, Callable[[], object]]:
     key, signature = sign.public_key(seed), sign.sign(seed, message, os.urandom(32))
     v_k = k.to_bytes(32, "little")
     v_p = na.crypto_scalarmult_ed25519_base_noclamp(v_k)
-    return {
+    scalars = [random_scalar() for _ in range(msm_terms)]
+    points = [g.base_mul(random_scalar()) for _ in range(msm_terms)]
+    table: dict[str, Callable[[], object]] = {
         "var": lambda: g.mul(k, p),
         "base": lambda: g.base_mul(k),
         "add": lambda: g.add(p, q),
@@ -53,6 +60,9 @@ def _suite_table(suite: Suite) -> dict[str, Callable[[], object]]:
         "sig": lambda: sign.verify(key, message, signature),
         "V": lambda: na.crypto_scalarmult_ed25519_noclamp(v_k, v_p),
     }
+    if msm_terms > 1 and type(g).msm is not Group.msm:
+        table[MSM_TERM] = lambda: g.msm(scalars, points)
+    return table
 
 
 def _op_table() -> dict[str, Callable[[], object]]:
@@ -75,15 +85,19 @@ def _op_table() -> dict[str, Callable[[], object]]:
 
 
 def sample_op_costs(samples: dict[str, list[float]], batch: int = 100, batches: int = 2,
-                    suite: Suite | None = None) -> None:
+                    suite: Suite | None = None, msm_terms: int = 1) -> None:
     """Append per-call seconds of each raw group operation, one sample per batch: of
-    edwards25519 through PyNaCl, or of `suite` through its library (and V beside)."""
-    for name, fn in (_op_table() if suite is None else _suite_table(suite)).items():
+    edwards25519 through PyNaCl, or of `suite` through its library (and V beside; an MSM
+    of `msm_terms` terms, a term's share, where the library has one)."""
+    table = _op_table() if suite is None else _suite_table(suite, msm_terms)
+    for name, fn in table.items():
+        calls = max(1, batch // msm_terms) if name == MSM_TERM else batch
         for _ in range(batches):
             t0 = clock()
-            for _ in range(batch):
+            for _ in range(calls):
                 fn()
-            samples.setdefault(name, []).append((clock() - t0) / batch)
+            per = (clock() - t0) / calls
+            samples.setdefault(name, []).append(per / msm_terms if name == MSM_TERM else per)
 
 
 class Step:
@@ -113,6 +127,8 @@ class Step:
     def report(self, costs: dict[str, float]) -> dict[str, Any]:
         median = statistics.median(self.samples)
         floor = sum(self.ops[name] * costs[name] for name in OP_NAMES)
+        if self.ops.get("msm_terms"):
+            floor += self.ops["msm_terms"] * costs[MSM_TERM]
         return {"median_ms": median * 1e3, "floor_ms": floor * 1e3,
                 "ratio": median / floor if floor else None, "ops": dict(self.ops),
                 "runs": len(self.samples)}

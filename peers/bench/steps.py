@@ -51,7 +51,7 @@ def bench_shuffle(n: int, reps: int, op_samples: dict[str, list[float]],
         if rep == 1:
             for step in (shuffle, prove, verify):
                 step.samples.clear()
-        sample_op_costs(op_samples, suite=given)
+        sample_op_costs(op_samples, suite=given, msm_terms=n)
         fresh = os.urandom(32)
         witness = derive_witness(suite, n, fresh)
         deck_in = deck

@@ -81,14 +81,12 @@ class Group(ABC):
         return acc
 
     def msm(self, scalars: Sequence[int], points: Sequence[Element]) -> Element:
-        """The sum of k_i * P_i; a backend with a multi-scalar multiplication overrides
-        this. The lengths must match (a library that drops extra terms must not)."""
+        """The sum of k_i * P_i: here one multiplication a term, then the sum; a backend
+        whose library has a multi-scalar multiplication (Pippenger's) overrides this. The
+        lengths must match (a library that drops extra terms must not)."""
         if len(scalars) != len(points):
             raise ValueError("an MSM takes as many scalars as points")
-        acc = self.identity
-        for k, p in zip(scalars, points, strict=True):
-            acc = self.add(acc, self.mul(k, p))
-        return acc
+        return self.sum([self.mul(k, p) for k, p in zip(scalars, points, strict=True)])
 
     def encode_scalar(self, k: int) -> bytes:
         """A scalar in [0, order) as `scalar_bytes` bytes in the group's byte order."""
