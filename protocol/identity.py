@@ -19,10 +19,8 @@ from .hashing import H, Tag
 from .signature import SIGNATURE_BYTES, SignatureError
 from .suite import ED25519, Suite
 
-__all__ = ["PUBLIC_KEY_BYTES", "SIGNATURE_BYTES", "Identity", "SignatureError",
-           "check_public_key", "fingerprint", "short_auth_string", "verify_signature"]
-
-PUBLIC_KEY_BYTES = 32
+__all__ = ["SIGNATURE_BYTES", "Identity", "SignatureError", "check_public_key",
+           "fingerprint", "short_auth_string", "verify_signature"]
 
 
 @dataclass(frozen=True)
