@@ -3,6 +3,12 @@
 
     python tools/gen_transcripts.py          # rewrite the files and index.json
     python tools/gen_transcripts.py --check  # exit 1 if they differ from the code
+    python tools/gen_transcripts.py --suite ristretto255-sha512 [--check]
+
+Without `--suite` the games are of dealerless/2 (edwards25519-sha512), in
+spec/vectors/transcripts/. With it, the same scripted games are played in that suite at
+dealerless/3 into spec/vectors/suites/<suite>/transcripts/ (`protocol-1`, frozen, is
+not among them).
 
 `valid` is a complete seeded self-play game (blocked, first player 0, komi 0.5);
 `valid-out` another (seat 1 first and out, komi -1.5); `prefix` is `valid` cut after
@@ -43,11 +49,13 @@ from typing import Any
 from peers.cheats import mined_games as mined_cheats
 from peers.cheats.deck_games import CHEATS
 from peers.table.selfplay import selfplay, tables_in
-from protocol.suite import v2_suite
+from protocol.suite import SUITE_NAMES, suite, v2_suite
 from protocol.transcript import Transcript
 from protocol.verifier import replay
+from protocol.version import PROTOCOL
 
 OUT = Path(__file__).resolve().parent.parent / "spec" / "vectors" / "transcripts"
+SUITES = OUT.parent / "suites"
 
 
 def expected(data: bytes) -> dict[str, Any]:
@@ -91,9 +99,14 @@ def build() -> dict[str, bytes]:
 def main() -> int:
     parser = argparse.ArgumentParser(description="golden transcripts")
     parser.add_argument("--check", action="store_true", help="compare instead of writing")
+    parser.add_argument("--suite", choices=SUITE_NAMES, default=None,
+                        help="play the games in this suite at dealerless/3")
     args = parser.parse_args()
-    with tables_in(v2_suite()):   # these golden transcripts are games of dealerless/2
+    out = OUT if args.suite is None else SUITES / args.suite / "transcripts"
+    with tables_in(v2_suite() if args.suite is None else suite(args.suite, PROTOCOL)):
         files = build()
+    if args.suite is not None:
+        del files["protocol-1"]
     index = {"about": {"generated_by": "python tools/gen_transcripts.py",
                        "spec": "spec/11-verify.md"},
              "transcripts": {name: {"file": f"{name}.transcript", **expected(data)}
@@ -101,15 +114,15 @@ def main() -> int:
     outputs = {f"{name}.transcript": data for name, data in files.items()}
     outputs["index.json"] = (json.dumps(index, indent=1, sort_keys=True) + "\n").encode()
     stale = [n for n, data in outputs.items()
-             if not (OUT / n).exists() or (OUT / n).read_bytes() != data]
+             if not (out / n).exists() or (out / n).read_bytes() != data]
     if args.check:
         if stale:
             print("stale golden transcripts: " + ", ".join(stale), file=sys.stderr)
             return 1
         return 0
-    OUT.mkdir(parents=True, exist_ok=True)
+    out.mkdir(parents=True, exist_ok=True)
     for name, data in outputs.items():
-        (OUT / name).write_bytes(data)
+        (out / name).write_bytes(data)
     return 0
 
 
