@@ -10,6 +10,7 @@ hash of one suite, or of one protocol version, is ever a hash of another.
 from __future__ import annotations
 
 import hashlib
+from abc import ABC, abstractmethod
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -26,7 +27,7 @@ from .version import PROTOCOL
 
 
 @dataclass(frozen=True, eq=False)
-class Suite:
+class Suite(ABC):
     """One ciphersuite at one protocol version.
 
     name: the suite's name in the setup (e.g. "ristretto255-sha512");
@@ -117,9 +118,9 @@ class Suite:
         """H(...) read as a little-endian integer mod the order (bias < 2^-259)."""
         return int.from_bytes(self.H(tag, *parts), "little") % self.order
 
+    @abstractmethod
     def hash_to_point(self, tag: Tag, *parts: bytes) -> Element:
         """The group's hash to the group of H's input (3.3); never the identity."""
-        raise NotImplementedError
 
     def nonce_scalars(self, label: bytes, secret: bytes, public: bytes, fresh: bytes,
                       count: int) -> list[int]:
