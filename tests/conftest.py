@@ -7,13 +7,27 @@ from pathlib import Path
 from typing import Any
 
 from protocol.context import Context
-from protocol.suite import Suite, v2_suite
+from protocol.suite import SUITE_NAMES, Suite, suite, v2_suite
+from protocol.version import PROTOCOL
 
 VECTORS = Path(__file__).resolve().parent.parent / "spec" / "vectors"
 
+#: Every set of proof vectors: dealerless/2's (edwards25519-sha512) in spec/vectors/,
+#: and each suite's dealerless/3 set in spec/vectors/suites/<suite>/.
+VECTOR_SUITES = [v2_suite(), *(suite(name, PROTOCOL) for name in SUITE_NAMES)]
 
-def load_vectors(name: str) -> dict[str, Any]:
-    return json.loads((VECTORS / f"{name}.json").read_text())
+
+def suite_id(s: Suite) -> str:
+    return f"{s.name}@{s.version}"
+
+
+def vector_dir(s: Suite | None = None) -> Path:
+    return VECTORS if s is None or s.version == 2 else VECTORS / "suites" / s.name
+
+
+def load_vectors(name: str, s: Suite | None = None) -> dict[str, Any]:
+    """A vector file of spec/vectors, or of the suite's set when `s` is dealerless/3."""
+    return json.loads((vector_dir(s) / f"{name}.json").read_text())
 
 
 def ctx_from(obj: dict[str, Any], suite: Suite | None = None) -> Context:

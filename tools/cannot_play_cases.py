@@ -6,25 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from vector_common import (
-    IDENTITY_HEX,
-    NONCANON_HEX,
-    NOT_ON_CURVE_HEX,
-    ORDER2_HEX,
-    S,
-    base_mul,
-    bump_scalar_hex,
-    ctx_json,
-    flip_scalar_hex,
-    mul,
-    nonce_scalars,
-    replace_hex,
-    scalar_bytes,
-    secret,
-    seed,
-    sub,
-    torsion_of,
-)
+from vector_common import Kit, ctx_json, keep, seed
 
 from protocol.cannot_play import (
     CannotPlayStatement,
@@ -43,25 +25,25 @@ from protocol.tags import Tag
 from protocol.tiles import DOUBLE_SIX, DOUBLE_TWELVE, Tile, TileSet, parse_tile, tile_text
 
 
-def _cannot_play_case(name: str, ts: TileSet, seats: int, seat: int,
+def _cannot_play_case(v: Kit, name: str, ts: TileSet, seats: int, seat: int,
                       hand: list[tuple[int, Tile]], forbidden: list[Tile],
                       step: int) -> tuple[dict[str, Any], CannotPlayStatement, Context]:
     """Seat `seat` of `seats` holds `hand` (position, tile), opened to it privately:
     each ciphertext is Enc(M_t; rho) under the joint key, with every other seat's share."""
-    xs = [secret(f"{name}/x{i}") for i in range(seats)]
-    key = joint_key(S, [base_mul(x) for x in xs])
+    xs = [v.secret(f"{name}/x{i}") for i in range(seats)]
+    key = joint_key(v.S, [v.base_mul(x) for x in xs])
     positions, entries = [], []
     for pos, t in hand:
-        rho = secret(f"{name}/rho{pos}")
-        ct = Ciphertext(base_mul(rho), S.group.add(ts.point(S, t), mul(rho, key)))
-        shares = [mul(xs[i], ct.c1) for i in range(seats) if i != seat]
-        hp = HandPosition(pos, ct.c1, partial_opening(S, ct, shares))
+        rho = v.secret(f"{name}/rho{pos}")
+        ct = Ciphertext(v.base_mul(rho), v.S.group.add(ts.point(v.S, t), v.mul(rho, key)))
+        shares = [v.mul(xs[i], ct.c1) for i in range(seats) if i != seat]
+        hp = HandPosition(pos, ct.c1, partial_opening(v.S, ct, shares))
         positions.append(hp)
         entries.append({"position": pos, "c1": ct.c1.data.hex(), "c2": ct.c2.data.hex(),
                         "shares": [d.data.hex() for d in shares],
                         "partial": hp.partial.data.hex()})
-    ctx = Context(S, seed(f"{name}/game"), step, seat)
-    stmt = CannotPlayStatement(S, ts, base_mul(xs[seat]), tuple(positions), tuple(forbidden))
+    ctx = Context(v.S, seed(f"{name}/game"), step, seat)
+    stmt = CannotPlayStatement(v.S, ts, v.base_mul(xs[seat]), tuple(positions), tuple(forbidden))
     case = {"name": name, "set": ts.name, "context": ctx_json(ctx),
             "key": stmt.key.data.hex(), "secret": str(xs[seat]),
             "fresh": seed(f"{name}/fresh").hex(), "positions": entries,
@@ -70,13 +52,14 @@ def _cannot_play_case(name: str, ts: TileSet, seats: int, seat: int,
     return case, stmt, ctx
 
 
-def _cannot_play_proof(case: dict[str, Any], stmt: CannotPlayStatement, ctx: Context) -> None:
+def _cannot_play_proof(v: Kit, case: dict[str, Any], stmt: CannotPlayStatement,
+                       ctx: Context) -> None:
     x, fresh = int(case["secret"]), bytes.fromhex(case["fresh"])
     proof = prove_cannot_play(x, stmt, ctx, fresh)
-    r, k_r, k_a = nonce_scalars(Tag.CANNOT_PLAY.value, scalar_bytes(x), stmt.encode(ctx),
+    r, k_r, k_a = v.nonce_scalars(Tag.CANNOT_PLAY.value, v.scalar_bytes(x), stmt.encode(ctx),
                                 fresh, 3)
     case.update({
-        "proof": proof.encode(S).hex(), "nonces": {"r": str(r), "k_r": str(k_r),
+        "proof": proof.encode(v.S).hex(), "nonces": {"r": str(r), "k_r": str(k_r),
                                                    "k_a": str(k_a)},
         "blinded_hand": [p.data.hex() for p in proof.blinded_hand],
         "blinded_forbidden": [p.data.hex() for p in proof.blinded_forbidden],
@@ -85,49 +68,49 @@ def _cannot_play_proof(case: dict[str, Any], stmt: CannotPlayStatement, ctx: Con
         "expected": "ok"})
 
 
-def cannot_play_vectors() -> dict[str, Any]:
+def cannot_play_vectors(v: Kit) -> dict[str, Any]:
     """Spec 6.5: a small double-six claim, the worst 15-tile double-twelve claim, negatives."""
     small_hand = [(2, (0, 0)), (5, (1, 3)), (9, (0, 2)), (11, (2, 2))]
     small_forbidden = [t for t in DOUBLE_SIX.tiles if t[1] >= 5]          # ends 5 and 6
-    small, stmt, ctx = _cannot_play_case("cannot-play-6", DOUBLE_SIX, 3, 1, small_hand,
+    small, stmt, ctx = _cannot_play_case(v, "cannot-play-6", DOUBLE_SIX, 3, 1, small_hand,
                                          small_forbidden, 40)
-    _cannot_play_proof(small, stmt, ctx)
+    _cannot_play_proof(v, small, stmt, ctx)
     low = [t for t in DOUBLE_TWELVE.tiles if t[1] <= 4]                   # 15 tiles
     worst, wstmt, wctx = _cannot_play_case(
-        "cannot-play-12-worst", DOUBLE_TWELVE, 4, 2, [(3 * i + 7, t) for i, t in enumerate(low)],
+        v, "cannot-play-12-worst", DOUBLE_TWELVE, 4, 2, [(3 * i + 7, t) for i, t in enumerate(low)],
         [t for t in DOUBLE_TWELVE.tiles if t[1] >= 5], 123)               # 76 tiles
-    _cannot_play_proof(worst, wstmt, wctx)
+    _cannot_play_proof(v, worst, wstmt, wctx)
 
     blob = bytes.fromhex(small["proof"])
     h, f = len(small_hand), len(small_forbidden)
-    k_off, q_off, s_off = 0, 32 * h, 32 * (h + f)
+    k_off, q_off, s_off = 0, v.P * h, v.P * (h + f)
     names = small["forbidden"]
     # A false claim: 1-3 (held at position 5) added to the forbidden set, proven by the
     # prover without its witness check. The proof is otherwise valid: C = Q_t - K_j = O.
     with_held = sorted([*small_forbidden, (1, 3)])
-    false_stmt = CannotPlayStatement(S, DOUBLE_SIX, stmt.key, stmt.hand, tuple(with_held))
+    false_stmt = CannotPlayStatement(v.S, DOUBLE_SIX, stmt.key, stmt.hand, tuple(with_held))
     false_proof = _prove_unchecked(int(small["secret"]), false_stmt, ctx,
-                                   bytes.fromhex(small["fresh"])).encode(S).hex()
+                                   bytes.fromhex(small["fresh"])).encode(v.S).hex()
     pos = small["positions"]
-    missing_share = {**pos[0], "partial": sub(stmt.hand[0].partial,
-                                              mul(secret("cannot-play-6/x2"),
+    missing_share = {**pos[0], "partial": v.sub(stmt.hand[0].partial,
+                                              v.mul(v.secret("cannot-play-6/x2"),
                                                   stmt.hand[0].c1)).data.hex()}
     for key in ("c2", "shares"):
         missing_share.pop(key)
     base = {"case": "cannot-play-6"}
-    negative = [
-        {**base, "name": "tampered K_0", "proof": replace_hex(blob, k_off, small[
+    negative = keep([
+        {**base, "name": "tampered K_0", "proof": v.replace_hex(blob, k_off, small[
             "blinded_hand"][1]), "expected": "cannot-play/challenge"},
-        {**base, "name": "tampered Q_last", "proof": replace_hex(blob, s_off - 32, small[
+        {**base, "name": "tampered Q_last", "proof": v.replace_hex(blob, s_off - v.P, small[
             "blinded_forbidden"][0]), "expected": "cannot-play/challenge"},
         {**base, "name": "tampered C: K_0 replaced by Q_0, so C_{0,0} = O", "proof":
-            replace_hex(blob, k_off, small["blinded_forbidden"][0]),
+            v.replace_hex(blob, k_off, small["blinded_forbidden"][0]),
          "expected": "cannot-play/challenge"},
-        {**base, "name": "tampered challenge", "proof": flip_scalar_hex(blob, s_off),
+        {**base, "name": "tampered challenge", "proof": v.flip_scalar_hex(blob, s_off),
          "expected": "cannot-play/challenge"},
-        {**base, "name": "tampered z_r", "proof": flip_scalar_hex(blob, s_off + 32),
+        {**base, "name": "tampered z_r", "proof": v.flip_scalar_hex(blob, s_off + v.N),
          "expected": "cannot-play/challenge"},
-        {**base, "name": "tampered z_a", "proof": flip_scalar_hex(blob, s_off + 64),
+        {**base, "name": "tampered z_a", "proof": v.flip_scalar_hex(blob, s_off + 2 * v.N),
          "expected": "cannot-play/challenge"},
         {**base, "name": "false claim: position 5 holds forbidden 1-3 (C = O)",
          "forbidden": [tile_text(t) for t in with_held], "proof": false_proof,
@@ -146,7 +129,7 @@ def cannot_play_vectors() -> dict[str, Any]:
         {**base, "name": "wrong context (game)",
          "context": {**small["context"], "game_id": seed("other game").hex()},
          "expected": "cannot-play/challenge"},
-        {**base, "name": "another seat's key", "key": base_mul(secret("cannot-play-6/x0"))
+        {**base, "name": "another seat's key", "key": v.base_mul(v.secret("cannot-play-6/x0"))
             .data.hex(), "expected": "cannot-play/challenge"},
         {**base, "name": "partial opening R_0 missing a share", "positions":
             [missing_share, *pos[1:]], "expected": "cannot-play/challenge"},
@@ -161,46 +144,47 @@ def cannot_play_vectors() -> dict[str, Any]:
          "forbidden": [names[1], names[0], *names[2:]], "expected": "cannot-play/order"},
         {**base, "name": "forbidden tile not in the set", "forbidden": [*names[:-1], "7-7"],
          "expected": "tile/not-in-set"},
-        {**base, "name": "challenge >= L", "proof": bump_scalar_hex(blob, s_off),
+        {**base, "name": "challenge >= L", "proof": v.bump_scalar_hex(blob, s_off),
          "expected": "scalar/out-of-range"},
-        {**base, "name": "z_a >= L", "proof": bump_scalar_hex(blob, s_off + 64),
+        {**base, "name": "z_a >= L", "proof": v.bump_scalar_hex(blob, s_off + 2 * v.N),
          "expected": "scalar/out-of-range"},
-        {**base, "name": "identity K_0", "proof": replace_hex(blob, k_off, IDENTITY_HEX),
+        {**base, "name": "identity K_0", "proof": v.replace_hex(blob, k_off, v.identity_hex),
          "expected": "point/identity"},
-        {**base, "name": "small-order Q_0", "proof": replace_hex(blob, q_off, ORDER2_HEX),
+        {**base, "name": "small-order Q_0", "proof": v.replace_hex(blob, q_off, v.order2_hex),
          "expected": "point/small-order"},
-        {**base, "name": "K_1 not on the curve", "proof": replace_hex(blob, 32, NOT_ON_CURVE_HEX),
+        {**base, "name": "K_1 not on the curve",
+         "proof": v.replace_hex(blob, v.P, v.not_on_curve_hex),
          "expected": "point/not-on-curve"},
-        {**base, "name": "torsion K_0", "proof": replace_hex(blob, k_off, torsion_of(
+        {**base, "name": "torsion K_0", "proof": v.replace_hex(blob, k_off, v.torsion_of(
             Point(bytes.fromhex(small["blinded_hand"][0])))), "expected": "point/torsion"},
-        {**base, "name": "non-canonical Q_0", "proof": replace_hex(blob, q_off, NONCANON_HEX),
+        {**base, "name": "non-canonical Q_0", "proof": v.replace_hex(blob, q_off, v.noncanon_hex),
          "expected": "point/non-canonical"},
         {**base, "name": "proof one byte short", "proof": blob[:-1].hex(),
          "expected": "cannot-play/length"},
-        {**base, "name": "proof one point long", "proof": blob[:32].hex() + blob.hex(),
+        {**base, "name": "proof one point long", "proof": blob[:v.P].hex() + blob.hex(),
          "expected": "cannot-play/length"},
-        {**base, "name": "identity key", "key": IDENTITY_HEX, "expected": "point/identity"},
-        {**base, "name": "non-canonical c1", "positions": [{**pos[0], "c1": NONCANON_HEX},
+        {**base, "name": "identity key", "key": v.identity_hex, "expected": "point/identity"},
+        {**base, "name": "non-canonical c1", "positions": [{**pos[0], "c1": v.noncanon_hex},
                                                            *pos[1:]],
          "expected": "point/non-canonical"},
-        {**base, "name": "identity key and an empty hand", "key": IDENTITY_HEX, "positions":
+        {**base, "name": "identity key and an empty hand", "key": v.identity_hex, "positions":
             [], "expected": "point/identity", "note": "6.5.5 decodes the key before step 1: "
             "checking the limits first gives cannot-play/size"},
         {**base, "name": "positions out of order, the second with a non-canonical c1",
-         "positions": [pos[1], {**pos[0], "c1": NONCANON_HEX}, *pos[2:]], "expected":
+         "positions": [pos[1], {**pos[0], "c1": v.noncanon_hex}, *pos[2:]], "expected":
             "point/non-canonical", "note": "6.5.5 decodes every c1 and share before step "
             "1: checking the order first gives cannot-play/order"},
-    ]
+    ])
     refuse = [
         {**base, "name": "prover refuses: position 5 holds forbidden 1-3",
          "forbidden": [tile_text(t) for t in with_held], "expected": "cannot-play/witness"},
         {**base, "name": "prover refuses: secret is not the key share's",
-         "secret": str(secret("cannot-play-6/x0")), "expected": "cannot-play/witness"},
+         "secret": str(v.secret("cannot-play-6/x0")), "expected": "cannot-play/witness"},
     ]
     for neg in refuse:  # the generator's own prover must refuse too
         try:
             prove_cannot_play(int(neg["secret"]) if "secret" in neg else int(small["secret"]),
-                              CannotPlayStatement(S, DOUBLE_SIX, stmt.key, stmt.hand, tuple(
+                              CannotPlayStatement(v.S, DOUBLE_SIX, stmt.key, stmt.hand, tuple(
                                   with_held if "forbidden" in neg else small_forbidden)),
                               ctx, bytes.fromhex(small["fresh"]))
         except DealerlessError as exc:

@@ -17,31 +17,7 @@ import sys
 from typing import Any
 
 from cannot_play_cases import cannot_play_vectors
-from vector_common import (
-    IDENTITY,
-    IDENTITY_HEX,
-    NONCANON_HEX,
-    NOT_ON_CURVE_HEX,
-    ORDER2_HEX,
-    OUT,
-    G,
-    L,
-    S,
-    base_mul,
-    bump_scalar_hex,
-    ctx_json,
-    flip_scalar_hex,
-    hash_to_point,
-    hash_to_scalar,
-    mul,
-    nonce_scalars,
-    replace_hex,
-    scalar_bytes,
-    secret,
-    seed,
-    sub,
-    torsion_of,
-)
+from vector_common import Kit, ctx_json, keep, kit_from_args, seed
 
 from protocol.context import Context
 from protocol.deck import initial_deck, joint_key, make_share, own_share, shuffle_round
@@ -66,74 +42,65 @@ from protocol.tiles import (
 )
 
 
-def group_vectors() -> dict[str, Any]:
-    k = secret("group/scalar")
-    pt = base_mul(k)
+def group_vectors(v: Kit) -> dict[str, Any]:
+    k = v.secret("group/scalar")
+    pt = v.base_mul(k)
     return {
         "scalars": [
-            {"name": "zero", "hex": scalar_bytes(0).hex(), "expected": "ok", "value": "0"},
-            {"name": "L-1", "hex": scalar_bytes(L - 1).hex(), "expected": "ok",
-             "value": str(L - 1)},
-            {"name": "random", "hex": scalar_bytes(k).hex(), "expected": "ok", "value": str(k)},
-            {"name": "L", "hex": L.to_bytes(32, "little").hex(),
+            {"name": "zero", "hex": v.scalar_bytes(0).hex(), "expected": "ok", "value": "0"},
+            {"name": "L-1", "hex": v.scalar_bytes(v.L - 1).hex(), "expected": "ok",
+             "value": str(v.L - 1)},
+            {"name": "random", "hex": v.scalar_bytes(k).hex(), "expected": "ok", "value": str(k)},
+            {"name": "L", "hex": v.raw_scalar(v.L).hex(),
              "expected": "scalar/out-of-range"},
             {"name": "2^256-1", "hex": "ff" * 32, "expected": "scalar/out-of-range"},
             {"name": "short", "hex": "00" * 31, "expected": "scalar/length"},
         ],
         "points": [
-            {"name": "base point G", "hex": G.data.hex(), "expected": "ok"},
+            {"name": "base point G", "hex": v.G.data.hex(), "expected": "ok"},
             {"name": "k*G", "hex": pt.data.hex(), "expected": "ok", "scalar": str(k)},
-            {"name": "identity", "hex": IDENTITY_HEX, "expected": "point/identity"},
-            {"name": "order-2 point (0,-1)", "hex": ORDER2_HEX, "expected": "point/small-order"},
-            {"name": "k*G + order-2 point", "hex": torsion_of(pt), "expected": "point/torsion"},
-            {"name": "y = p+1 (non-canonical identity)", "hex": NONCANON_HEX,
-             "expected": "point/non-canonical"},
-            {"name": "identity with sign bit set", "hex": "01" + "00" * 30 + "80",
-             "expected": "point/non-canonical"},
-            {"name": "y = 2, not on the curve", "hex": NOT_ON_CURVE_HEX,
-             "expected": "point/not-on-curve"},
-            {"name": "33 bytes", "hex": G.data.hex() + "00", "expected": "point/length"},
+            *v.refused_points(pt),
         ],
         "hash": [
-            {"tag": Tag.CONTEXT.value.decode(), "parts": [], "digest": S.H(Tag.CONTEXT).hex()},
+            {"tag": Tag.CONTEXT.value.decode(), "parts": [], "digest": v.S.H(Tag.CONTEXT).hex()},
             {"tag": Tag.CONTEXT.value.decode(), "parts": ["", "00"],
-             "digest": S.H(Tag.CONTEXT, b"", b"\x00").hex()},
+             "digest": v.S.H(Tag.CONTEXT, b"", b"\x00").hex()},
             {"tag": Tag.CONTEXT.value.decode(), "parts": ["616263"],
-             "digest": S.H(Tag.CONTEXT, b"abc").hex(),
-             "scalar": str(hash_to_scalar(Tag.CONTEXT, b"abc")),
-             "point": hash_to_point(Tag.CONTEXT, b"abc").data.hex()},
+             "digest": v.S.H(Tag.CONTEXT, b"abc").hex(),
+             "scalar": str(v.hash_to_scalar(Tag.CONTEXT, b"abc")),
+             "point": v.hash_to_point(Tag.CONTEXT, b"abc").data.hex()},
         ],
-        "version": S.context.decode(),
-        "tags": {t.name: t.value.decode() for t in tags(S.version)},
+        "version": v.S.context.decode(),
+        "tags": {t.name: t.value.decode() for t in tags(v.S.version)},
         "nonce": {
             "label": "6c6162656c", "secret_bytes": "01" * 32, "public": "02" * 8,
             "fresh": "03" * 32,
-            "scalars": [str(x) for x in nonce_scalars(b"label", b"\x01" * 32, b"\x02" * 8,
+            "scalars": [str(x) for x in v.nonce_scalars(b"label", b"\x01" * 32, b"\x02" * 8,
                                                       b"\x03" * 32, 3)],
         },
     }
 
 
-def tile_vectors() -> dict[str, Any]:
+def tile_vectors(v: Kit) -> dict[str, Any]:
     return {
         "sets": {name: [{"tile": f"{a}-{b}", "point": p.data.hex()}
-                        for (a, b), p in zip(ts.tiles, ts.points(S), strict=True)]
+                        for (a, b), p in zip(ts.tiles, ts.points(v.S), strict=True)]
                  for name, ts in TILE_SETS.items()},
-        "generators": {"h": commitment_base(S).data.hex(),
-                       "h_i": [p.data.hex() for p in commitment_generators(S, 91)]},
+        "generators": {"h": commitment_base(v.S).data.hex(),
+                       "h_i": [p.data.hex() for p in commitment_generators(v.S, 91)]},
     }
 
 
-def schnorr_vectors() -> dict[str, Any]:
-    x = secret("schnorr/x")
-    key = base_mul(x)
-    ctx = Context(S, seed("schnorr/game"), 0, 1)
+def schnorr_vectors(v: Kit) -> dict[str, Any]:
+    x = v.secret("schnorr/x")
+    key = v.base_mul(x)
+    ctx = Context(v.S, seed("schnorr/game"), 0, 1)
     fresh = seed("schnorr/fresh")
     proof = prove_key(x, ctx, fresh)
-    (k,) = nonce_scalars(Tag.SCHNORR.value, scalar_bytes(x), ctx.encode() + key.data, fresh, 1)
-    commitment = base_mul(k)
+    (k,) = v.nonce_scalars(Tag.SCHNORR.value, v.scalar_bytes(x), ctx.encode() + key.data, fresh, 1)
+    commitment = v.base_mul(k)
     assert schnorr_challenge(ctx, key, commitment) == proof.c
-    blob = proof.encode(S)
+    blob = proof.encode(v.S)
     base = {"case": "schnorr-1"}
     other = {**ctx_json(ctx), "step": 1}
     return {
@@ -141,45 +108,45 @@ def schnorr_vectors() -> dict[str, Any]:
                       "proof": blob.hex(), "secret": str(x), "fresh": fresh.hex(), "nonce": str(k),
                       "commitment": commitment.data.hex(), "challenge": str(proof.c),
                       "response": str(proof.s), "expected": "ok"}],
-        "negative": [
-            {**base, "name": "tampered challenge", "proof": flip_scalar_hex(blob, 0),
+        "negative": keep([
+            {**base, "name": "tampered challenge", "proof": v.flip_scalar_hex(blob, 0),
              "expected": "schnorr/challenge"},
-            {**base, "name": "tampered response", "proof": flip_scalar_hex(blob, 32),
+            {**base, "name": "tampered response", "proof": v.flip_scalar_hex(blob, v.N),
              "expected": "schnorr/challenge"},
             {**base, "name": "wrong context (step)", "context": other,
              "expected": "schnorr/challenge"},
             {**base, "name": "wrong context (seat)", "context": {**ctx_json(ctx), "seat": 0},
              "expected": "schnorr/challenge"},
-            {**base, "name": "other key", "key": base_mul(x + 1).data.hex(),
+            {**base, "name": "other key", "key": v.base_mul(x + 1).data.hex(),
              "expected": "schnorr/challenge"},
-            {**base, "name": "identity key", "key": IDENTITY_HEX, "expected": "point/identity"},
-            {**base, "name": "torsion key", "key": torsion_of(key), "expected": "point/torsion"},
-            {**base, "name": "non-canonical key", "key": NONCANON_HEX,
+            {**base, "name": "identity key", "key": v.identity_hex, "expected": "point/identity"},
+            {**base, "name": "torsion key", "key": v.torsion_of(key), "expected": "point/torsion"},
+            {**base, "name": "non-canonical key", "key": v.noncanon_hex,
              "expected": "point/non-canonical"},
-            {**base, "name": "response >= L", "proof": bump_scalar_hex(blob, 32),
+            {**base, "name": "response >= L", "proof": v.bump_scalar_hex(blob, v.N),
              "expected": "scalar/out-of-range"},
-            {**base, "name": "small-order key", "key": ORDER2_HEX,
+            {**base, "name": "small-order key", "key": v.order2_hex,
              "expected": "point/small-order"},
-            {**base, "name": "key not on the curve", "key": NOT_ON_CURVE_HEX,
+            {**base, "name": "key not on the curve", "key": v.not_on_curve_hex,
              "expected": "point/not-on-curve"},
             {**base, "name": "proof one byte short", "proof": blob[:-1].hex(),
              "expected": "schnorr/length"},
-        ],
+        ]),
     }
 
 
-def dleq_vectors() -> dict[str, Any]:
-    x = secret("dleq/x")
-    key = base_mul(x)
-    c1 = base_mul(secret("dleq/r"))
-    ctx = Context(S, seed("dleq/game"), 7, 1)
+def dleq_vectors(v: Kit) -> dict[str, Any]:
+    x = v.secret("dleq/x")
+    key = v.base_mul(x)
+    c1 = v.base_mul(v.secret("dleq/r"))
+    ctx = Context(v.S, seed("dleq/game"), 7, 1)
     fresh = seed("dleq/fresh")
     share, proof = prove_dleq(x, c1, ctx, fresh)
-    (k,) = nonce_scalars(Tag.DLEQ.value, scalar_bytes(x), ctx.encode() + key.data + c1.data,
+    (k,) = v.nonce_scalars(Tag.DLEQ.value, v.scalar_bytes(x), ctx.encode() + key.data + c1.data,
                          fresh, 1)
-    a, b = base_mul(k), mul(k, c1)
+    a, b = v.base_mul(k), v.mul(k, c1)
     assert dleq_challenge(ctx, key, c1, share, a, b) == proof.c
-    blob = proof.encode(S)
+    blob = proof.encode(v.S)
     base = {"case": "dleq-1"}
     return {
         "positive": [{"name": "dleq-1", "context": ctx_json(ctx), "key": key.data.hex(),
@@ -187,45 +154,45 @@ def dleq_vectors() -> dict[str, Any]:
                       "secret": str(x), "fresh": fresh.hex(), "nonce": str(k),
                       "commitment_a": a.data.hex(), "commitment_b": b.data.hex(),
                       "challenge": str(proof.c), "response": str(proof.s), "expected": "ok"}],
-        "negative": [
-            {**base, "name": "tampered challenge", "proof": flip_scalar_hex(blob, 0),
+        "negative": keep([
+            {**base, "name": "tampered challenge", "proof": v.flip_scalar_hex(blob, 0),
              "expected": "dleq/challenge"},
-            {**base, "name": "tampered response", "proof": flip_scalar_hex(blob, 32),
+            {**base, "name": "tampered response", "proof": v.flip_scalar_hex(blob, v.N),
              "expected": "dleq/challenge"},
-            {**base, "name": "wrong share", "share": sub(share, G).data.hex(),
+            {**base, "name": "wrong share", "share": v.sub(share, v.G).data.hex(),
              "expected": "dleq/challenge"},
             {**base, "name": "wrong context (game)",
              "context": {**ctx_json(ctx), "game_id": seed("other game").hex()},
              "expected": "dleq/challenge"},
-            {**base, "name": "identity share", "share": IDENTITY_HEX,
+            {**base, "name": "identity share", "share": v.identity_hex,
              "expected": "point/identity"},
-            {**base, "name": "torsion share", "share": torsion_of(share),
+            {**base, "name": "torsion share", "share": v.torsion_of(share),
              "expected": "point/torsion"},
-            {**base, "name": "non-canonical c1", "c1": NONCANON_HEX,
+            {**base, "name": "non-canonical c1", "c1": v.noncanon_hex,
              "expected": "point/non-canonical"},
-            {**base, "name": "challenge >= L", "proof": bump_scalar_hex(blob, 0),
+            {**base, "name": "challenge >= L", "proof": v.bump_scalar_hex(blob, 0),
              "expected": "scalar/out-of-range"},
-            {**base, "name": "small-order share", "share": ORDER2_HEX,
+            {**base, "name": "small-order share", "share": v.order2_hex,
              "expected": "point/small-order"},
             {**base, "name": "proof one byte long", "proof": blob.hex() + "00",
              "expected": "dleq/length"},
-        ],
+        ]),
     }
 
 
-def shuffle_case(name: str, n: int, with_trace: bool) -> tuple[dict[str, Any], list[Any]]:
+def shuffle_case(v: Kit, name: str, n: int, with_trace: bool) -> tuple[dict[str, Any], list[Any]]:
     ts = DOUBLE_SIX
-    keys = [base_mul(secret(f"{name}/x{i}")) for i in range(2)]
-    key = joint_key(S, keys)
-    deck_in = initial_deck(S, ts, ts.tiles[:n], key)
-    ctx = Context(S, seed(f"{name}/game"), 3, 0)
+    keys = [v.base_mul(v.secret(f"{name}/x{i}")) for i in range(2)]
+    key = joint_key(v.S, keys)
+    deck_in = initial_deck(v.S, ts, ts.tiles[:n], key)
+    ctx = Context(v.S, seed(f"{name}/game"), 3, 0)
     fresh = seed(f"{name}/fresh")
-    x = secret(f"{name}/x0")  # seat 0 shuffles: its key share is the hedge secret (7.3)
-    hedge = shuffle_hedge(scalar_bytes(x), ctx, deck_in)
-    witness = derive_witness(S, n, fresh, hedge)
-    deck_out = apply_shuffle(S, deck_in, key, witness)
+    x = v.secret(f"{name}/x0")  # seat 0 shuffles: its key share is the hedge secret (7.3)
+    hedge = shuffle_hedge(v.scalar_bytes(x), ctx, deck_in)
+    witness = derive_witness(v.S, n, fresh, hedge)
+    deck_out = apply_shuffle(v.S, deck_in, key, witness)
     proof = prove_shuffle(deck_in, deck_out, key, witness, ctx, fresh)
-    blob = proof.encode(S)
+    blob = proof.encode(v.S)
     case: dict[str, Any] = {
         "name": name, "n": n, "context": ctx_json(ctx), "joint_key": key.data.hex(),
         "deck_in": encode_deck(deck_in).hex(), "deck_out": encode_deck(deck_out).hex(),
@@ -240,119 +207,120 @@ def shuffle_case(name: str, n: int, with_trace: bool) -> tuple[dict[str, Any], l
         case["u"] = [str(x) for x in trace.u]
         case["t"] = [p.data.hex() for p in trace.t]
     base = {"case": name}
-    pt_end = 2 * n * 32                       # offset of the first scalar (the challenge)
+    pt_end = 2 * n * v.P                      # offset of the first scalar (the challenge)
     # A shuffler that re-encrypts two positions with the same randomness: every input c1
-    # is G (5.4), so their output c1 repeat; the proof itself is valid.
+    # is v.G (5.4), so their output c1 repeat; the proof itself is valid.
     twin = ShuffleWitness(witness.permutation,
                           (witness.randomness[0], *witness.randomness[:-1]))
-    twin_out = apply_shuffle(S, deck_in, key, twin)
-    negatives = [
-        {**base, "name": f"{name}: tampered commitment c_0", "proof": replace_hex(
+    twin_out = apply_shuffle(v.S, deck_in, key, twin)
+    negatives = keep([
+        {**base, "name": f"{name}: tampered commitment c_0", "proof": v.replace_hex(
             blob, 0, proof.chain[0].data.hex()), "expected": "shuffle/challenge"},
-        {**base, "name": f"{name}: tampered chain c^_last", "proof": replace_hex(
-            blob, (2 * n - 1) * 32, proof.commitments[0].data.hex()),
+        {**base, "name": f"{name}: tampered chain c^_last", "proof": v.replace_hex(
+            blob, (2 * n - 1) * v.P, proof.commitments[0].data.hex()),
          "expected": "shuffle/challenge"},
-        {**base, "name": f"{name}: tampered s1", "proof": flip_scalar_hex(blob, pt_end + 32),
+        {**base, "name": f"{name}: tampered s1", "proof": v.flip_scalar_hex(blob, pt_end + v.N),
          "expected": "shuffle/challenge"},
-        {**base, "name": f"{name}: tampered s'_last", "proof": flip_scalar_hex(
-            blob, len(blob) - 32), "expected": "shuffle/challenge"},
+        {**base, "name": f"{name}: tampered s'_last", "proof": v.flip_scalar_hex(
+            blob, len(blob) - v.N), "expected": "shuffle/challenge"},
         {**base, "name": f"{name}: wrong context (seat)",
          "context": {**ctx_json(ctx), "seat": 1}, "expected": "shuffle/challenge"},
         {**base, "name": f"{name}: output deck re-ordered", "deck_out": encode_deck(
             (deck_out[1], deck_out[0], *deck_out[2:])).hex(), "expected": "shuffle/challenge"},
-        {**base, "name": f"{name}: identity commitment", "proof": replace_hex(
-            blob, 0, IDENTITY_HEX), "expected": "point/identity"},
-        {**base, "name": f"{name}: torsion chain element", "proof": replace_hex(
-            blob, n * 32, torsion_of(proof.chain[0])), "expected": "point/torsion"},
-        {**base, "name": f"{name}: non-canonical commitment", "proof": replace_hex(
-            blob, 32, NONCANON_HEX), "expected": "point/non-canonical"},
-        {**base, "name": f"{name}: s4 >= L", "proof": bump_scalar_hex(blob, pt_end + 128),
+        {**base, "name": f"{name}: identity commitment", "proof": v.replace_hex(
+            blob, 0, v.identity_hex), "expected": "point/identity"},
+        {**base, "name": f"{name}: torsion chain element", "proof": v.replace_hex(
+            blob, n * v.P, v.torsion_of(proof.chain[0])), "expected": "point/torsion"},
+        {**base, "name": f"{name}: non-canonical commitment", "proof": v.replace_hex(
+            blob, v.P, v.noncanon_hex), "expected": "point/non-canonical"},
+        {**base, "name": f"{name}: s4 >= L", "proof": v.bump_scalar_hex(blob, pt_end + 4 * v.N),
          "expected": "scalar/out-of-range"},
-        {**base, "name": f"{name}: torsion point in output deck", "deck_out": replace_hex(
-            bytes.fromhex(case["deck_out"]), 32, torsion_of(deck_out[0].c2)),
+        {**base, "name": f"{name}: torsion point in output deck", "deck_out": v.replace_hex(
+            bytes.fromhex(case["deck_out"]), v.P, v.torsion_of(deck_out[0].c2)),
          "expected": "point/torsion"},
-        {**base, "name": f"{name}: small-order commitment", "proof": replace_hex(
-            blob, 0, ORDER2_HEX), "expected": "point/small-order"},
-        {**base, "name": f"{name}: chain point not on the curve", "proof": replace_hex(
-            blob, n * 32, NOT_ON_CURVE_HEX), "expected": "point/not-on-curve"},
-        {**base, "name": f"{name}: proof one scalar short", "proof": blob[:-32].hex(),
+        {**base, "name": f"{name}: small-order commitment", "proof": v.replace_hex(
+            blob, 0, v.order2_hex), "expected": "point/small-order"},
+        {**base, "name": f"{name}: chain point not on the curve", "proof": v.replace_hex(
+            blob, n * v.P, v.not_on_curve_hex), "expected": "point/not-on-curve"},
+        {**base, "name": f"{name}: proof one scalar short", "proof": blob[:-v.N].hex(),
          "expected": "shuffle/length"},
         {**base, "name": f"{name}: output deck not whole ciphertexts",
          "deck_out": case["deck_out"][:-2], "expected": "deck/length"},
         {**base, "name": f"{name}: output deck one ciphertext short",
-         "deck_out": case["deck_out"][:-128], "expected": "shuffle/size"},
+         "deck_out": case["deck_out"][:-4 * v.P], "expected": "shuffle/size"},
         {**base, "name": f"{name}: two outputs share their c1 (a valid proof)",
          "deck_out": encode_deck(twin_out).hex(),
-         "proof": prove_shuffle(deck_in, twin_out, key, twin, ctx, fresh).encode(S).hex(),
+         "proof": prove_shuffle(deck_in, twin_out, key, twin, ctx, fresh).encode(v.S).hex(),
          "expected": "shuffle/repeated-c1"},
-    ]
+    ])
     return case, negatives
 
 
-def shuffle_vectors() -> dict[str, Any]:
-    small, neg_small = shuffle_case("shuffle-4", 4, with_trace=True)
-    full, neg_full = shuffle_case("shuffle-27", 27, with_trace=False)
+def shuffle_vectors(v: Kit) -> dict[str, Any]:
+    small, neg_small = shuffle_case(v, "shuffle-4", 4, with_trace=True)
+    full, neg_full = shuffle_case(v, "shuffle-27", 27, with_trace=False)
     return {"positive": [small, full], "negative": neg_small + neg_full}
 
 
-def deck_vectors() -> dict[str, Any]:
+def deck_vectors(v: Kit) -> dict[str, Any]:
     """A 3-seat round on five tiles: keys, shuffles, one private and one public opening."""
     ts = DOUBLE_SIX
     tiles = [(0, 0), (1, 3), (2, 5), (4, 4), (5, 6)]
     game = seed("deck/game")
-    xs = [secret(f"deck/x{i}") for i in range(3)]
-    keys = [base_mul(x) for x in xs]
-    key_proofs = [prove_key(x, Context(S, game, 0, i), seed(f"deck/key{i}"))
+    xs = [v.secret(f"deck/x{i}") for i in range(3)]
+    keys = [v.base_mul(x) for x in xs]
+    key_proofs = [prove_key(x, Context(v.S, game, 0, i), seed(f"deck/key{i}"))
                   for i, x in enumerate(xs)]
-    key_contexts = [ctx_json(Context(S, game, 0, i)) for i in range(3)]
-    key = joint_key(S, keys)
-    deck = initial_deck(S, ts, tiles, key)
+    key_contexts = [ctx_json(Context(v.S, game, 0, i)) for i in range(3)]
+    key = joint_key(v.S, keys)
+    deck = initial_deck(v.S, ts, tiles, key)
     rounds = []
     for i in range(3):
-        secret_bytes = scalar_bytes(xs[i])
-        out, proof = shuffle_round(deck, key, Context(S, game, 1, i), seed(f"deck/shuffle{i}"),
+        secret_bytes = v.scalar_bytes(xs[i])
+        out, proof = shuffle_round(deck, key, Context(v.S, game, 1, i), seed(f"deck/shuffle{i}"),
                                    secret_bytes)
-        rounds.append({"seat": i, "context": ctx_json(Context(S, game, 1, i)),
+        rounds.append({"seat": i, "context": ctx_json(Context(v.S, game, 1, i)),
                        "fresh": seed(f"deck/shuffle{i}").hex(), "secret": str(xs[i]),
-                       "deck_out": encode_deck(out).hex(), "proof": proof.encode(S).hex()})
+                       "deck_out": encode_deck(out).hex(), "proof": proof.encode(v.S).hex()})
         deck = out
     # Position 0 opened privately to seat 2: seats 0 and 1 publish shares.
     ct = deck[0]
-    private = [make_share(xs[i], ct, Context(S, game, 2, i), seed(f"deck/priv{i}"))
+    private = [make_share(xs[i], ct, Context(v.S, game, 2, i), seed(f"deck/priv{i}"))
                for i in range(2)]
-    own = own_share(S, xs[2], ct)
-    private_tile = ts.decode(S, sub(sub(sub(ct.c2, private[0].share), private[1].share), own))
+    own = own_share(v.S, xs[2], ct)
+    private_tile = ts.decode(v.S, v.sub(v.sub(v.sub(ct.c2, private[0].share),
+                                              private[1].share), own))
     # Position 1 opened publicly: all three publish shares.
     ct1 = deck[1]
-    public = [make_share(xs[i], ct1, Context(S, game, 3, i), seed(f"deck/pub{i}"))
+    public = [make_share(xs[i], ct1, Context(v.S, game, 3, i), seed(f"deck/pub{i}"))
               for i in range(3)]
     pub_pt = ct1.c2
     for ds in public:
-        pub_pt = sub(pub_pt, ds.share)
+        pub_pt = v.sub(pub_pt, ds.share)
     return {
         "set": ts.name, "tiles": [f"{a}-{b}" for a, b in tiles], "game_id": game.hex(),
         "secrets": [str(x) for x in xs], "keys": [k.data.hex() for k in keys],
-        "key_proofs": [p.encode(S).hex() for p in key_proofs], "key_contexts": key_contexts,
+        "key_proofs": [p.encode(v.S).hex() for p in key_proofs], "key_contexts": key_contexts,
         "key_fresh": [seed(f"deck/key{i}").hex() for i in range(3)],
         "joint_key": key.data.hex(),
-        "initial_deck": encode_deck(initial_deck(S, ts, tiles, key)).hex(), "rounds": rounds,
+        "initial_deck": encode_deck(initial_deck(v.S, ts, tiles, key)).hex(), "rounds": rounds,
         "private_opening": {
             "position": 0, "to_seat": 2,
-            "shares": [{"seat": i, "context": ctx_json(Context(S, game, 2, i)),
+            "shares": [{"seat": i, "context": ctx_json(Context(v.S, game, 2, i)),
                         "fresh": seed(f"deck/priv{i}").hex(),
-                        "share": ds.share.data.hex(), "proof": ds.proof.encode(S).hex()}
+                        "share": ds.share.data.hex(), "proof": ds.proof.encode(v.S).hex()}
                        for i, ds in enumerate(private)],
             "own_share": own.data.hex(), "tile": "{}-{}".format(*private_tile)},
         "public_opening": {
             "position": 1,
-            "shares": [{"seat": i, "context": ctx_json(Context(S, game, 3, i)),
+            "shares": [{"seat": i, "context": ctx_json(Context(v.S, game, 3, i)),
                         "fresh": seed(f"deck/pub{i}").hex(),
-                        "share": ds.share.data.hex(), "proof": ds.proof.encode(S).hex()}
+                        "share": ds.share.data.hex(), "proof": ds.proof.encode(v.S).hex()}
                        for i, ds in enumerate(public)],
-            "tile": "{}-{}".format(*ts.decode(S, pub_pt))},
+            "tile": "{}-{}".format(*ts.decode(v.S, pub_pt))},
         "negative": [
             {"name": "key shares that cancel", "check": "joint_key",
-             "keys": [keys[0].data.hex(), sub(IDENTITY, keys[0]).data.hex()],
+             "keys": [keys[0].data.hex(), v.sub(v.IDENTITY, keys[0]).data.hex()],
              "expected": "deck/joint-key-identity"},
             {"name": "private opening without the owner's share", "check": "open",
              "position": 0, "shares": [ds.share.data.hex() for ds in private],
@@ -361,23 +329,23 @@ def deck_vectors() -> dict[str, Any]:
     }
 
 
-def build() -> dict[str, dict[str, Any]]:
+def build(v: Kit) -> dict[str, dict[str, Any]]:
     header = {"generated_by": "python tools/gen_vectors.py",
               "seeds": "SHA-512('dealerless-vectors/' || label), see tools/gen_vectors.py",
-              "spec": "spec/", "version": S.context.decode()}
-    files = {"group": group_vectors(), "tiles": tile_vectors(), "schnorr": schnorr_vectors(),
-             "dleq": dleq_vectors(), "shuffle": shuffle_vectors(), "deck": deck_vectors(),
-             "cannot_play": cannot_play_vectors()}
+              "spec": "spec/", "version": v.S.context.decode()}
+    files = {"group": group_vectors(v), "tiles": tile_vectors(v),
+             "schnorr": schnorr_vectors(v), "dleq": dleq_vectors(v),
+             "shuffle": shuffle_vectors(v), "deck": deck_vectors(v),
+             "cannot_play": cannot_play_vectors(v)}
     return {name: {"about": header, **body} for name, body in files.items()}
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[1])
-    parser.add_argument("--check", action="store_true", help="compare instead of writing")
-    args = parser.parse_args()
+    v, args = kit_from_args(parser)
     stale = []
-    for name, body in build().items():
-        path = OUT / f"{name}.json"
+    for name, body in build(v).items():
+        path = v.out / f"{name}.json"
         text = json.dumps(body, indent=1, sort_keys=True) + "\n"
         if args.check:
             if not path.exists() or path.read_text() != text:
