@@ -15,7 +15,9 @@ from __future__ import annotations
 
 import argparse
 import hashlib
-from collections.abc import Iterable
+import json
+import sys
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
@@ -145,6 +147,25 @@ def keep(entries: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
     """The entries whose every value exists in this suite (see `Kit`)."""
     return [e for e in entries if None not in e.values()
             and all(None not in v.values() for v in e.values() if isinstance(v, dict))]
+
+
+def write_or_check_suite(file: str, build: Callable[[Kit], object], doc: str | None,
+                         sort_keys: bool = True) -> int:
+    """The main() of a generator of one vector file per suite: write `file` of the set
+    that `--suite` names (see `kit_from_args`) as indented JSON, or with --check exit 1
+    when it differs from what the code gives."""
+    parser = argparse.ArgumentParser(description=(doc or "").strip().splitlines()[0])
+    v, args = kit_from_args(parser)
+    out = v.out / file
+    text = json.dumps(build(v), indent=1, sort_keys=sort_keys) + "\n"
+    if args.check:
+        if not out.exists() or out.read_text() != text:
+            print(f"{out} is stale: run python tools/{Path(sys.argv[0]).name}", file=sys.stderr)
+            return 1
+        return 0
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(text)
+    return 0
 
 
 def kit_from_args(parser: argparse.ArgumentParser) -> tuple[Kit, argparse.Namespace]:
