@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from conftest import load_vectors
+from conftest import VECTOR_SUITES, load_vectors, suite_id
 
 from peers.cheats import mined_games as mc
 from peers.net.fork import MAX_FOREIGN_PER_SEAT, Forks
@@ -29,7 +29,7 @@ from protocol.seat import SeatAgent
 from protocol.session import apply_frame
 from protocol.setup import GameSetup
 from protocol.state import Phase
-from protocol.suite import v2_suite
+from protocol.suite import Suite, v2_suite
 from protocol.transcript import Transcript
 from protocol.verifier import replay
 
@@ -257,16 +257,19 @@ def test_a_seat_that_took_a_declaration_goes_to_the_chain_of_the_answer() -> Non
         assert [f.wire for f in b.frames] == chain
 
 
-def test_the_fork_vectors_keep_the_place_by_the_rule_they_name() -> None:
-    doc = load_vectors("fork")
+@pytest.mark.parametrize("suite", VECTOR_SUITES, ids=suite_id)
+def test_the_fork_vectors_keep_the_place_by_the_rule_they_name(suite: Suite) -> None:
+    doc = load_vectors("fork", suite)
     setup = GameSetup.decode(bytes.fromhex(doc["setup"]))
+    assert setup.suite.context == suite.context
     chain = [bytes.fromhex(w) for w in doc["chain"]]
     rules_met = set()
     for case in doc["cases"]:
         ref = Referee(setup)
         for w in chain[:case["prefix"]]:
             ref.receive(w)
-        rivals_ = [branch(ref.game, ref.state, [parse_frame(bytes.fromhex(w), S) for w in ws])
+        rivals_ = [branch(ref.game, ref.state,
+                          [parse_frame(bytes.fromhex(w), suite) for w in ws])
                    for ws in case["branches"]]
         assert [len(b.frames) for b in rivals_] == [len(ws) for ws in case["branches"]]
         assert [b.opened for b in rivals_] == case["opened"], case["name"]
@@ -280,10 +283,12 @@ def test_the_fork_vectors_keep_the_place_by_the_rule_they_name() -> None:
     assert rules_met == {1, 2, 3, 4}
 
 
-def test_the_fork_vectors_are_what_the_code_generates() -> None:
+@pytest.mark.parametrize("suite", VECTOR_SUITES, ids=suite_id)
+def test_the_fork_vectors_are_what_the_code_generates(suite: Suite) -> None:
     root = Path(__file__).resolve().parent.parent
+    suite_args = [] if suite.version == 2 else ["--suite", suite.name]
     proc = subprocess.run([sys.executable, str(root / "tools" / "gen_fork_vectors.py"),
-                           "--check"], cwd=root, capture_output=True, text=True)
+                           "--check", *suite_args], cwd=root, capture_output=True, text=True)
     assert proc.returncode == 0, proc.stderr
 
 

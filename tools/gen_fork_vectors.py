@@ -1,9 +1,12 @@
 #!/usr/bin/env python3
-"""Generate spec/vectors/fork.json: contested places and which branch keeps them
+"""Generate fork.json: contested places and which branch keeps them
 (spec/10-session.md 10.8 "Two frames for one place").
 
-    python tools/gen_fork_vectors.py          # rewrite the file
-    python tools/gen_fork_vectors.py --check  # exit 1 if it differs from the code
+    python tools/gen_fork_vectors.py [--suite S]          # rewrite the file
+    python tools/gen_fork_vectors.py [--suite S] --check  # exit 1 if it differs
+
+Without --suite, spec/vectors/fork.json (dealerless/2, edwards25519-sha512); with it,
+spec/vectors/suites/S/fork.json.
 
 A four-seat Mined Games table in stage 0 (the map seed: no orders to choose). Every
 identity, seed, setup nonce and `fresh` input is SHA-512("dealerless-vectors/" || label)
@@ -14,10 +17,9 @@ documents every field.
 from __future__ import annotations
 
 import sys
-from pathlib import Path
 from typing import Any
 
-from wire_common import seed, write_or_check
+from vector_common import Kit, seed, write_or_check_suite
 
 from protocol.fork import branch, takes_place
 from protocol.frames import parse_frame
@@ -26,14 +28,14 @@ from protocol.referee import Referee
 from protocol.seat import SeatAgent
 from protocol.setup import GameSetup
 
-OUT = Path(__file__).resolve().parent.parent / "spec" / "vectors" / "fork.json"
 SEATS = 4
 
 
 IDS = [Identity(seed(f"fork/identity/{i}")) for i in range(SEATS)]
-SETUP = GameSetup.create("mined-games", {"seats": SEATS, "rounds": 1},
-                         [i.public_key for i in IDS],
-                         [seed(f"fork/setup-nonce/{i}") for i in range(SEATS)])
+#: The table of the suite being written, and its base chain (set by `use`).
+SETUP: GameSetup
+CHAIN: list[bytes]
+OPENINGS: list[dict[int, bytes]]
 
 
 class Chain:
@@ -82,7 +84,15 @@ def base_chain() -> tuple[list[bytes], list[dict[int, bytes]]]:
     return c.owed("base/open-2").wires, openings
 
 
-CHAIN, OPENINGS = base_chain()
+def use(v: Kit) -> None:
+    """Play the suite's table and base chain, which every case builds on."""
+    global SETUP, CHAIN, OPENINGS
+    SETUP = GameSetup.create("mined-games", {"seats": SEATS, "rounds": 1},
+                             [i.frame_key(v.S) for i in IDS],
+                             [seed(f"fork/setup-nonce/{i}") for i in range(SEATS)], v.S)
+    CHAIN, OPENINGS = base_chain()
+
+
 COMMIT_PLACE = 5     # seat 1 owes its COMMIT
 OPEN_PLACE = 9       # seat 1 owes its OPEN; seat 2 has declared at 10, seat 3 shared at 11
 LAST_OPEN_PLACE = 13  # seat 3 owes the stage's last OPEN
@@ -196,7 +206,8 @@ def cases() -> list[dict[str, Any]]:
     return out
 
 
-def document() -> dict[str, Any]:
+def document(v: Kit) -> dict[str, Any]:
+    use(v)
     return {
         "about": "Contested places (spec/10-session.md 10.8): a four-seat Mined Games "
                  "setup, its chain, and cases each giving a prefix of that chain (its "
@@ -213,7 +224,7 @@ def document() -> dict[str, Any]:
 
 
 def main() -> int:
-    return write_or_check(OUT, document, __doc__, sort_keys=False)
+    return write_or_check_suite("fork.json", document, __doc__, sort_keys=False)
 
 
 if __name__ == "__main__":
