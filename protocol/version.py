@@ -23,8 +23,9 @@ READABLE = (2, 3)
 #: rule of 10.8 judges a rival branch whole, 6 since no seat is declared absent on one
 #: seat's word alone and a branch is judged by its seals, then its signers, 7 since
 #: decryption shares against a withheld OPEN wait for t declarations (issue 30), 8 since
-#: the tables it sets are games of dealerless/3 in a suite (issue 31).
-PEER_PROTOCOL = 8
+#: the tables it sets are games of dealerless/3 in a suite (issue 31), 9 since the host's
+#: hello names the table's suite and every seat announces its frame key in it (issue 31).
+PEER_PROTOCOL = 9
 
 
 def check_version(found: int, what: str, expected: int | None = None) -> int:

@@ -10,7 +10,7 @@ from typing import Any
 
 from peers.net.config import JOIN, Invitation
 from peers.net.invitation import seat_invitations
-from peers.net.messages import PROTOCOL_VERSION
+from peers.net.messages import PROTOCOL_VERSION, table_suite_named
 from protocol.canonical import pack
 from protocol.handshake_auth import (
     host_pin,
@@ -44,8 +44,10 @@ def join_hello(me: Identity, inv: Invitation, commitment: bytes, offer: list[Any
     host_share = offer[9][seat - 1]
     confirm = pake_confirm(inv.rid, seat, y, host_share, share, host_share, me.public_key,
                            commitment, offer[4])
+    played = offer[10]   # the host hello's suite, and our frame key in it (12.3)
     return pack(sign(me, inv.rid, ["hello", PROTOCOL_VERSION, JOIN, me.public_key,
-                                   commitment, seat, offer[4], share, confirm]))
+                                   commitment, seat, offer[4], share, confirm, played,
+                                   me.frame_key(table_suite_named(played))]))
 
 
 def seat_named(name: str) -> int:

@@ -290,7 +290,7 @@ def test_a_trusted_opponent_is_shown_with_its_fingerprint(tmp_path: Path) -> Non
                              [os.urandom(32), os.urandom(32)])
     seen: list[object] = []
     config = type("Config", (), {"notify": staticmethod(seen.append)})()
-    store = type("Store", (), {"seat": 0})()
+    store = type("Store", (), {"seat": 0, "meta": lambda self, key, default="": default})()
     announcer(tmp_path / "home", config)(setup, store)  # type: ignore[arg-type]
     [event] = seen
     assert isinstance(event, SetupEvent)

@@ -199,7 +199,7 @@ def host_record(home: Path) -> list[Any] | None:
     with contextlib.suppress(OSError, ValueError):
         for record in records:
             kept = unpack(record.read_bytes(), 1 << 20)
-            if kept[7] is not None:   # ["hosting", 2, table, key, nonce, pake, round, roster, ...]
+            if kept[7] is not None:   # ["hosting", 3, table, key, nonce, pake, round, roster, ...]
                 return list(kept)
     return None
 

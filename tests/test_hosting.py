@@ -28,6 +28,7 @@ WHERE = "listen 127.0.0.1:0"
 META = {"url": "ws://127.0.0.1:5/dealerless/" + "cd" * 16, "listen": "127.0.0.1:5",
         "path": "/dealerless/" + "cd" * 16}
 KEY, A, B = (Identity(bytes([i]) * 32).public_key for i in range(3))
+SUITE = "ristretto255-sha512"   # whose frame keys are the identity keys (12.3)
 
 
 def signed(roster: Roster) -> bytes:
@@ -36,11 +37,12 @@ def signed(roster: Roster) -> bytes:
 
 
 def kept(home: Path, roster: bool = False) -> Hosting:
-    record = Hosting.take_up(home, "mined-games", PARAMS, WHERE, 60)
+    record = Hosting.take_up(home, "mined-games", PARAMS, WHERE, 60, SUITE)
     record.key, record.meta, record.round = KEY, dict(META), 2
     if roster:
         record.roster = signed(Roster((KEY, A, B),
-                                      (hello_commitment(record.nonce), bytes(32), bytes(32))))
+                                      (hello_commitment(record.nonce), bytes(32), bytes(32)),
+                                      (KEY, A, B)))
     record.keep()
     return record
 
@@ -49,13 +51,15 @@ def test_a_record_is_taken_up_by_the_same_table_only(tmp_path: Path) -> None:
     first = kept(tmp_path, roster=True)
     assert first.path.parent == tmp_path / "hosting" and not first.taken_up
     assert stat.S_IMODE(os.stat(first.path).st_mode) == 0o600
-    again = Hosting.take_up(tmp_path, "mined-games", PARAMS, WHERE, 60)
+    again = Hosting.take_up(tmp_path, "mined-games", PARAMS, WHERE, 60, SUITE)
     assert again.taken_up and (again.nonce, again.round, again.key, again.roster, again.meta) \
         == (first.nonce, 2, KEY, first.roster, META)
-    assert seated(again, "mined-games", PARAMS).keys[0] == KEY
-    for rules, where in (("mined-games", "listen 127.0.0.1:7"), ("bram", WHERE)):
+    assert seated(again, "mined-games", PARAMS, SUITE).keys[0] == KEY
+    for rules, where, suite in (("mined-games", "listen 127.0.0.1:7", SUITE),
+                                ("bram", WHERE, SUITE),
+                                ("mined-games", WHERE, "bls12381g1-sha256")):
         other = Hosting.take_up(tmp_path, rules, rule_params(rules, 3 if rules != "bram" else 2),
-                                where, 60)
+                                where, 60, suite)
         assert not other.taken_up and other.nonce != first.nonce
     again.remove()
     assert not list(first.path.parent.iterdir())
@@ -65,7 +69,7 @@ def test_a_record_older_than_the_timeout_is_dropped(tmp_path: Path) -> None:
     first = kept(tmp_path)
     old = first.path.stat().st_mtime - 61
     os.utime(first.path, (old, old))
-    again = Hosting.take_up(tmp_path, "mined-games", PARAMS, WHERE, 60)
+    again = Hosting.take_up(tmp_path, "mined-games", PARAMS, WHERE, 60, SUITE)
     assert not again.taken_up and again.nonce != first.nonce and not first.path.exists()
 
 
@@ -74,7 +78,7 @@ def test_a_record_of_another_key_stops_the_host(tmp_path: Path) -> None:
     config = PeerConfig(games_dir=tmp_path / "games", role=HOST,
                         identity=Identity(b"\1" * 32), choose=None,  # type: ignore[arg-type]
                         notify=lambda e: None, rules="mined-games", params=PARAMS,
-                        hosting=Hosting.take_up(tmp_path, "mined-games", PARAMS, WHERE, 60),
+                        hosting=Hosting.take_up(tmp_path, "mined-games", PARAMS, WHERE, 60, SUITE),
                         invitation=table_of(tmp_path)[1])
     handshake = Handshake(None, config, AnswerLimit(0.5), lambda s: None)  # type: ignore[arg-type]
     with pytest.raises(RecordError, match=f"{first.path} was written by another identity key"):
@@ -84,7 +88,7 @@ def test_a_record_of_another_key_stops_the_host(tmp_path: Path) -> None:
 def bad(record: Hosting, **items: object) -> bytes:
     fields = {"table": record.table, "key": KEY, "nonce": record.nonce, "pake": record.pake,
               "round": 2, "roster": None, "meta": META, "secret": record.secret, **items}
-    return pack(["hosting", 2, *fields.values()])
+    return pack(["hosting", 3, *fields.values()])
 
 
 @pytest.mark.parametrize(("items", "why"), [
@@ -92,31 +96,35 @@ def bad(record: Hosting, **items: object) -> bytes:
     ({"round": -1}, "does not decode"),
     ({"key": None}, "does not decode"),
     ({"secret": b"short"}, "does not decode"),
-    ({"table": pack(["bram", {}, WHERE])}, "holds another table"),
+    ({"table": pack(["bram", {}, WHERE, SUITE])}, "holds another table"),
+    ({"table": pack(["mined-games", PARAMS, WHERE])}, "holds another table"),
     ({"meta": {"url": META["url"]}}, "does not say where the table is"),
     ({"meta": {**META, "path": 5}}, "does not decode"),
     ({"roster": b"\x93"}, "holds a roster that does not decode"),
-    ({"roster": signed(Roster((KEY, A, B), (bytes(32),) * 3))},
+    ({"roster": signed(Roster((KEY, A, B), (bytes(32),) * 3, (KEY, A, B)))},
      "not the roster of this host's round"),
+    ({"roster": pack([*Roster((KEY, A, B), (bytes(32),) * 3, (KEY, A, B)).body()[:3],
+                      bytes(64)])}, "does not decode"),
 ])
 def test_a_record_that_does_not_decode_stops_host_naming_the_file(
         tmp_path: Path, items: dict[str, object], why: str) -> None:
     record = kept(tmp_path)
     record.path.write_bytes(bad(record, **items))
     with pytest.raises(RecordError, match=why) as refused:
-        Hosting.take_up(tmp_path, "mined-games", PARAMS, WHERE, 60)
+        Hosting.take_up(tmp_path, "mined-games", PARAMS, WHERE, 60, SUITE)
     assert str(record.path) in str(refused.value)
 
 
 @pytest.mark.parametrize(("data", "why"), [
     (b"\xc1", "does not decode"),
     (pack(["hosting", 1]), "does not decode"),
-    (pack(["joining", 1, 2, 3, 4, 5, 6, 7, 8, 9]), "is not a hosting record of version 2"),
+    (pack(["joining", 1, 2, 3, 4, 5, 6, 7, 8, 9]), "is not a hosting record of version 3"),
+    (pack(["hosting", 2, 2, 3, 4, 5, 6, 7, 8, 9]), "is not a hosting record of version 3"),
 ])
 def test_another_format_stops_host_naming_the_file(tmp_path: Path, data: bytes,
                                                    why: str) -> None:
     record = kept(tmp_path)
     record.path.write_bytes(data)
     with pytest.raises(RecordError, match=why) as refused:
-        Hosting.take_up(tmp_path, "mined-games", PARAMS, WHERE, 60)
+        Hosting.take_up(tmp_path, "mined-games", PARAMS, WHERE, 60, SUITE)
     assert str(record.path) in str(refused.value)

@@ -33,14 +33,15 @@ SIGNATURE = bytes(64)   # records keep messages as they arrived, signature last
 
 def host_hello(round_: int = 0) -> bytes:
     return pack(["hello", PROTOCOL_VERSION, "host", HOST_KEY, hello_commitment(b"h" * 32),
-                 "mined-games", {"seats": 3}, 3, round_, [SHARE, SHARE], SIGNATURE])
+                 "mined-games", {"seats": 3}, 3, round_, [SHARE, SHARE], "ristretto255-sha512",
+                 SIGNATURE])
 
 
 def roster(nonce: bytes, key: bytes = KEY) -> bytes:
     """The host's roster seating `key` with the commitment to `nonce` in seat 1."""
     return pack([*Roster((HOST_KEY, key, OTHER),
-                         (hello_commitment(b"h" * 32), hello_commitment(nonce),
-                          bytes(32))).body(), SIGNATURE])
+                         (hello_commitment(b"h" * 32), hello_commitment(nonce), bytes(32)),
+                         (HOST_KEY, key, OTHER)).body(), SIGNATURE])
 
 
 def test_a_record_is_taken_up_by_the_same_key_and_invitation_only(tmp_path: Path) -> None:
@@ -121,9 +122,9 @@ def test_a_join_run_again_after_its_database_was_made_goes_on_from_it(
                         choose=None, notify=lambda e: None,  # type: ignore[arg-type]
                         invitation=table_of(tmp_path, 1)[1])
     handshake = Handshake(None, config, AnswerLimit(0.5), seen.append)  # type: ignore[arg-type]
-    again = handshake._create_store(table.setup, 1)
+    again = handshake._create_store(table.setup, 1, table.setup.identities)
     assert again.path == first.path and again.frame_count() == 1 and seen == [again]
     assert again.secret_seed == bytes(range(32))
     again.close()
     with pytest.raises(StoreError, match="already exists"):   # not this seat's game
-        handshake._create_store(table.setup, 0)
+        handshake._create_store(table.setup, 0, table.setup.identities)

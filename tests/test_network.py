@@ -127,7 +127,8 @@ async def host_handshake(link: MemoryLink, tmp: Path,
     share = pake_share(inv.seat_secret(1), inv.rid,
                        pake_scalar(me, inv.rid, mine, 1, os.urandom(32)))
     hello = pack(sign(me, inv.rid, ["hello", PROTOCOL_VERSION, HOST, me.public_key, mine,
-                                    "bram", {"komi_halves": 0}, 2, 0, [share]]))
+                                    "bram", {"komi_halves": 0}, 2, 0, [share],
+                                    table_suite().name]))
     joiner = None
     while joiner is None:
         await link.send(hello)
@@ -135,7 +136,8 @@ async def host_handshake(link: MemoryLink, tmp: Path,
         obj = unpack(msg, 1 << 16) if msg else None
         if obj and obj[:3] == ["hello", PROTOCOL_VERSION, JOIN] and obj[6] == mine:
             joiner = (obj[3], obj[4])
-    roster = pack(sign(me, inv.rid, ["roster", [me.public_key, joiner[0]], [mine, joiner[1]]]))
+    roster = pack(sign(me, inv.rid, ["roster", [me.public_key, joiner[0]], [mine, joiner[1]],
+                                     [me.public_key, joiner[0]]]))
     while True:
         await link.send(roster)
         msg = await link.recv(0.05)

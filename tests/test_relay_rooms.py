@@ -112,7 +112,8 @@ async def test_a_room_left_before_its_game_is_over_waits_for_the_idle_grace() ->
     try:
         async with await open_room(room) as host, await join_room(room):
             await host.send(pack(["hello", PROTOCOL_VERSION, "host", bytes(32), bytes(32),
-                                  "bram", {}, 2, 0, bytes(32), bytes(64)]))
+                                  "bram", {}, 2, 0, bytes(32), "ristretto255-sha512",
+                                  bytes(64)]))
             await host.send(pack(["done", 30, 0, bytes(32)]))   # one seat of two says it is done
         await _settled(relay, rooms=1)               # kept: seat 1 may come back
         async with await join_room(room) as back:    # and it catches up from the log

@@ -12,8 +12,11 @@ and what a joiner reads from them, or why it stops), `pake` (the key exchange of
 joining seat of a three-seat table, with every intermediate value) and `ignored`
 (messages a receiver must ignore, each with the check that fails first, in 12.3's order
 of checks), and `round` (what each side needs to replay `signatures` as a test of its own
-code: seeds, nonces, fresh bytes, the table secret, and the setup the round agrees on).
-Keys, nonces and fresh bytes come from public labels (test values only).
+code: seeds, nonces, fresh bytes, the table secret, and the setup the round agrees on), in
+the default suite, ristretto255-sha512, whose frame keys are the seats' Ed25519 keys; and
+`round_bls12381g1_sha256`, the same round at a table of bls12381g1-sha256, whose hellos and
+roster carry the seats' frame keys of G1 (8.3), with its own messages and setup. Keys,
+nonces and fresh bytes come from public labels (test values only).
 """
 
 from __future__ import annotations
@@ -51,10 +54,13 @@ from protocol.handshake_auth import (
 )
 from protocol.identity import Identity
 from protocol.setup import GameSetup
-from protocol.suite import table_suite, v2_suite
+from protocol.suite import Suite, suite, table_suite, v2_suite
+from protocol.version import PROTOCOL
 
 S = v2_suite()  # edwards25519-sha512, dealerless/2
 scalar_bytes = S.encode_scalar
+#: The suite of the `signatures` round (the default), and of `round_bls12381g1_sha256`.
+PLAYED, BLS = table_suite(), suite("bls12381g1-sha256", PROTOCOL)
 
 OUT = Path(__file__).resolve().parent.parent / "spec" / "vectors" / "handshake.json"
 
@@ -79,32 +85,42 @@ RULES, PARAMS = "bram", {"komi_halves": 1}
 OLD_VERSION, OLD_CONTEXT = 5, b"dealerless/handshake-signature/5\x00"
 
 
-def host_hello_body(share: bytes, version: int = PROTOCOL_VERSION) -> list[Any]:
-    return ["hello", version, "host", HOST.public_key, HOST_C, RULES, PARAMS, 2, 0, [share]]
+def host_hello_body(share: bytes, version: int = PROTOCOL_VERSION,
+                    played: Suite = PLAYED) -> list[Any]:
+    return ["hello", version, "host", HOST.public_key, HOST_C, RULES, PARAMS, 2, 0, [share],
+            played.name]
 
 
-def join_hello_body() -> list[Any]:
-    """The joiner's hello for seat 1, answering the host hello of `signatures`: its share
-    and confirm are those of seat 1 in `pake`."""
+def join_hello_body(played: Suite = PLAYED) -> list[Any]:
+    """The joiner's hello for seat 1, answering the host hello of `signatures` (or of the
+    round in `played`): its share and confirm are those of seat 1 in `pake`, its frame key
+    the one of `played`."""
     y_h = pake_scalar(HOST, RID, HOST_C, 1, HOST_FRESH)
     y_j = pake_scalar(JOINER, RID, JOIN_C, 1, JOIN_FRESH)
     host_share, share = pake_share(SEAT1, RID, y_h), pake_share(SEAT1, RID, y_j)
     confirm = pake_confirm(RID, 1, y_j, host_share, share, host_share, JOINER.public_key,
                            JOIN_C, HOST_C)
     return ["hello", PROTOCOL_VERSION, "join", JOINER.public_key, JOIN_C, 1, HOST_C, share,
-            confirm]
+            confirm, played.name, JOINER.frame_key(played)]
+
+
+def round_bodies(played: Suite) -> list[tuple[str, list[Any]]]:
+    """The round's messages at a table of `played`: who signs each, and its body."""
+    share = pake_share(SEAT1, RID, pake_scalar(HOST, RID, HOST_C, 1, HOST_FRESH))
+    return [("host", host_hello_body(share, played=played)),
+            ("join", join_hello_body(played)),
+            ("host", ["roster", [HOST.public_key, JOINER.public_key], [HOST_C, JOIN_C],
+                      [HOST.frame_key(played), JOINER.frame_key(played)]]),
+            ("join", ["open", JOINER.public_key, JOIN_NONCE]),
+            ("host", ["reveal", [HOST_NONCE, JOIN_NONCE]])]
 
 
 def signatures() -> list[dict[str, Any]]:
     """One whole round of a two-seat handshake: the host's hello (with the share of
-    `pake`), the joiner's hello answering it (with its share and confirm), the roster of
-    both, the joiner's open, the reveal that opens both commitments; and a refusal."""
-    share = pake_share(SEAT1, RID, pake_scalar(HOST, RID, HOST_C, 1, HOST_FRESH))
-    bodies = [("host", host_hello_body(share)),
-              ("join", join_hello_body()),
-              ("host", ["roster", [HOST.public_key, JOINER.public_key], [HOST_C, JOIN_C]]),
-              ("join", ["open", JOINER.public_key, JOIN_NONCE]),
-              ("host", ["reveal", [HOST_NONCE, JOIN_NONCE]]),
+    `pake`), the joiner's hello answering it (with its share, confirm and frame key), the
+    roster of both, the joiner's open, the reveal that opens both commitments; and a
+    refusal."""
+    bodies = [*round_bodies(PLAYED),
               ("host", ["refuse", HOST.public_key, JOINER.public_key, "full", 2])]
     out = []
     for signer, body in bodies:
@@ -301,9 +317,10 @@ def ignored() -> list[dict[str, Any]]:
                   "is not the one the invitation pins answered"))
     cases.append(("host hello from the pinned host with a small-order share and one bit "
                   "of its signature flipped: the signature is checked before the shares",
-                  _flipped(sign(HOST, RID, [*hello[:9], [SMALL_ORDER]])),
+                  _flipped(sign(HOST, RID, [*hello[:9], [SMALL_ORDER], *hello[10:]])),
                   "handshake/bad-signature", "the joiner ignores it"))
-    join = ["hello", PROTOCOL_VERSION, "join", SMALL_ORDER, JOIN_C, 1, b"", b"", b""]
+    join = ["hello", PROTOCOL_VERSION, "join", SMALL_ORDER, JOIN_C, 1, b"", b"", b"", "",
+            b""]
     cases.append(("joiner hello whose key has small order, with no valid signature: the "
                   "key is checked before the signature", pack([*join, bytes(64)]),
                   "point/small-order", "the host answers refuse 'key'"))
@@ -313,7 +330,20 @@ def ignored() -> list[dict[str, Any]]:
                   "version", "the host ignores it"))
     cases.append(("joiner hello answering the host hello with a small-order share and one "
                   "bit of its signature flipped: the signature is checked before the share",
-                  _flipped(sign(JOINER, RID, [*answer[:7], SMALL_ORDER, answer[8]])),
+                  _flipped(sign(JOINER, RID, [*answer[:7], SMALL_ORDER, *answer[8:]])),
+                  "handshake/bad-signature", "the host ignores it"))
+    cases.append((f"joiner hello answering the host hello in {PLAYED.name}, whose frame keys "
+                   "are the seats' identity keys, with the host's key as its frame key: "
+                   "checked after the signature", pack(sign(JOINER, RID, [*answer[:10],
+                                                                          HOST.public_key])),
+                  "hello/frame-key", "the host ignores it"))
+    g1_identity = b"\xc0" + bytes(47)
+    bls = [*join_hello_body(BLS)[:10], g1_identity]
+    cases.append((f"joiner hello answering a host hello of {BLS.name} whose frame key is the "
+                  "identity of G1 (2.5)", pack(sign(JOINER, RID, bls)), "point/identity",
+                  "the host ignores it"))
+    cases.append((f"the same hello of {BLS.name} with one bit of its signature flipped: the "
+                  "signature is checked before the frame key", _flipped(sign(JOINER, RID, bls)),
                   "handshake/bad-signature", "the host ignores it"))
     out = []
     for note, wire, check, then in cases:
@@ -333,19 +363,26 @@ def ignored() -> list[dict[str, Any]]:
     return out
 
 
-def replay_round() -> dict[str, Any]:
+def replay_round(played: Suite = PLAYED) -> dict[str, Any]:
     """What each side needs to replay `signatures` (its first five messages) as a test
-    of its own code, and the setup the round agrees on."""
-    setup = GameSetup.create(RULES, dict(PARAMS), [HOST.public_key, JOINER.public_key],
-                             [HOST_NONCE, JOIN_NONCE], table_suite())
-    return {"rules": RULES, "params": PARAMS, "seats": 2, "rid": RID.hex(),
-            "table": TABLE.hex(), "invitation": invitations()[0]["url"],
-            "host": {"seed": HOST.seed.hex(), "nonce": HOST_NONCE.hex(),
-                     "fresh": HOST_FRESH.hex(), "round": 0},
-            "joiner": {"seed": JOINER.seed.hex(), "nonce": JOIN_NONCE.hex(),
-                       "fresh": JOIN_FRESH.hex(), "seat": 1},
-            "messages": ["hello (host)", "hello (join)", "roster", "open", "reveal"],
-            "setup": setup.encode().hex(), "game_id": setup.game_id.hex()}
+    of its own code, and the setup the round agrees on; for another suite than the
+    default, the round's own five messages (`wires`)."""
+    frame_keys = [HOST.frame_key(played), JOINER.frame_key(played)]
+    setup = GameSetup.create(RULES, dict(PARAMS), frame_keys, [HOST_NONCE, JOIN_NONCE],
+                             played)
+    out = {"rules": RULES, "params": PARAMS, "seats": 2, "rid": RID.hex(),
+           "table": TABLE.hex(), "invitation": invitations()[0]["url"],
+           "suite": played.name, "frame_keys": [f.hex() for f in frame_keys],
+           "host": {"seed": HOST.seed.hex(), "nonce": HOST_NONCE.hex(),
+                    "fresh": HOST_FRESH.hex(), "round": 0},
+           "joiner": {"seed": JOINER.seed.hex(), "nonce": JOIN_NONCE.hex(),
+                      "fresh": JOIN_FRESH.hex(), "seat": 1},
+           "messages": ["hello (host)", "hello (join)", "roster", "open", "reveal"],
+           "setup": setup.encode().hex(), "game_id": setup.game_id.hex()}
+    if played is not PLAYED:
+        out["wires"] = [pack(sign(HOST if who == "host" else JOINER, RID, body)).hex()
+                        for who, body in round_bodies(played)]
+    return out
 
 
 def build() -> dict[str, Any]:
@@ -355,7 +392,8 @@ def build() -> dict[str, Any]:
             "signing_context": SIGNING_CONTEXT.decode("ascii").replace("\x00", "\\x00"),
             "signatures": signatures(), "pins": pins(), "secrets": secrets(),
             "invitations": invitations(),
-            "pake": pake(), "ignored": ignored(), "round": replay_round()}
+            "pake": pake(), "ignored": ignored(), "round": replay_round(),
+            "round_bls12381g1_sha256": replay_round(BLS)}
 
 
 def main() -> int:

@@ -92,7 +92,8 @@ async def play_seat(url: str, game: Recorded, me: int, timeout: float = 60.0,
             # What a relay reads of a host hello (12.5): its shape and K; unsigned here,
             # as the relay checks no signature.
             await ws.send(pack(["hello", PROTOCOL_VERSION, "host", bytes(32), bytes(32),
-                                game.setup.rules, {}, game.seats, 0, bytes(32), bytes(64)]))
+                                game.setup.rules, {}, game.seats, 0, bytes(32),
+                                game.setup.suite_name, bytes(64)]))
         held: dict[int, bytes] = {}
         done: set[int] = set()
         have: list[bytes] = []

@@ -121,12 +121,13 @@ def host_params(rules: str, seats: int, komi: int | None, tile_set: str | None =
 
 def _setup_lines(event: SetupEvent) -> list[str]:
     if event.seats == 2:
-        return [f"game {event.game_id[:16]}: you are seat {event.seat}; rules {event.rules}",
+        return [f"game {event.game_id[:16]}: you are seat {event.seat}; rules {event.rules}; "
+                f"suite {event.suite}",
                 f"opponent: {event.opponent}",
                 f"short authentication string: {event.sas} (compare it with your opponent "
                 "out of band)"]
     return [f"game {event.game_id[:16]}: {event.seats} seats, you are seat {event.seat}; "
-            f"rules {event.rules}",
+            f"rules {event.rules}; suite {event.suite}",
             f"opponents: {event.opponent}",
             f"short authentication string: {event.sas} (compare it with all {event.seats - 1} "
             "opponents out of band: every player must see the same)"]
@@ -232,10 +233,11 @@ def cmd_host(args: argparse.Namespace) -> int:
         where = args.relay or "the network"
         table = f"relay {args.relay}" if args.relay else \
             f"listen {url_host(args.listen[0])}:{args.listen[1]}"
-        hosting = Hosting.take_up(home_dir(args), args.rules, params, table, args.timeout)
+        hosting = Hosting.take_up(home_dir(args), args.rules, params, table, args.timeout,
+                                  args.suite)
         opened = await open_host(args.relay, args.listen, _retrying(where),
                                  room_secret(hosting.secret),
-                                 hosting.meta if hosting.taken_up else None)
+                                 hosting.meta if hosting.taken_up else None, args.suite)
         hosting.meta = opened.meta
         _need_terminal("host", args.bot)
         identity = identity_of(args)
@@ -257,7 +259,7 @@ def cmd_host(args: argparse.Namespace) -> int:
         if opened.note:
             print(f"dealerless: {opened.note}", file=sys.stderr, flush=True)
         config = _config(args, HOST, opened.meta, identity, params)
-        config.hosting, config.invitation = hosting, invitation
+        config.hosting, config.invitation, config.suite = hosting, invitation, args.suite
         return await _run(opened.link, config, None, args.bot,
                           "dealerless host", commands[0], args.think_ms)
     return _guard(main)
@@ -276,7 +278,7 @@ def cmd_join(args: argparse.Namespace) -> int:
         _need_terminal("join", args.bot)
         identity = identity_of(args)
         config = _config(args, JOIN, join_meta(args.url), identity)
-        config.invitation = invitation
+        config.invitation, config.suite = invitation, args.suite
         return await _run(link, config, None, args.bot, "dealerless join", None,
                           args.think_ms)
     return _guard(main)
@@ -351,7 +353,8 @@ def cmd_relay(args: argparse.Namespace) -> int:
                   random.Random(args.chaos_seed))
     logging.basicConfig(level=logging.INFO, format="%(message)s")
     try:
-        asyncio.run(run_relay(host, port, limits, chaos, stats_every=args.stats_every))
+        asyncio.run(run_relay(host, port, limits, chaos, stats_every=args.stats_every,
+                              suites=frozenset(args.suite or ())))
     except KeyboardInterrupt:
         return 0
     except OSError as exc:

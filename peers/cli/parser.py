@@ -36,10 +36,11 @@ from peers.table.selfplay import SET_NAMES
 from protocol.suite import DEFAULT, SUITE_NAMES
 
 
-def _suite_option(p: argparse.ArgumentParser) -> None:
+def _suite_option(p: argparse.ArgumentParser, what: str = "the ciphersuite of the game") \
+        -> None:
     p.add_argument("--suite", default=DEFAULT, choices=SUITE_NAMES,
-                   help=f"the ciphersuite of the game (spec/03-hashing.md 3.5; default "
-                        f"{DEFAULT}; bls12381g1-sha256 is the one chains check natively)")
+                   help=f"{what} (spec/03-hashing.md 3.5; default {DEFAULT}; "
+                        "bls12381g1-sha256 is the one chains check natively)")
 
 
 def _game_options(p: argparse.ArgumentParser) -> None:
@@ -231,6 +232,8 @@ def add_network_commands(sub: Any) -> None:
     p.add_argument("--map", default=None, metavar="FILE",
                    help="a map file, for rules played on one (mined-games; format in "
                         "spec/rules/mined-games.md 2.2)")
+    _suite_option(p, "the ciphersuite of the table: every joiner plays it, and one started "
+                     "with another --suite is refused")
     _seat_options(p)
     p.set_defaults(func=network.cmd_host)
 
@@ -238,6 +241,10 @@ def add_network_commands(sub: Any) -> None:
     p.add_argument("url", type=invitation_arg,
                    help="the invitation: ws://...#PIN.SEAT.ROOM.SECRET, as the host "
                         "printed it for your seat")
+    p.add_argument("--suite", default=None, choices=SUITE_NAMES,
+                   help="play only a table of this ciphersuite (spec/03-hashing.md 3.5), and "
+                        "leave one the host plays in another, naming both (default: the "
+                        "host's suite, shown when the game starts)")
     p.set_defaults(komi=0)
     _seat_options(p)
     p.set_defaults(func=network.cmd_join)
@@ -293,6 +300,12 @@ def add_network_commands(sub: Any) -> None:
                        metavar="SECONDS" if kind is positive_seconds else "N",
                        help=f"{meaning} (default {default:g})" if kind is positive_seconds
                        else f"{meaning} (default {default})")
+    p.add_argument("--suite", action="append", choices=SUITE_NAMES, default=None,
+                   help="admit only rooms of this ciphersuite (spec/03-hashing.md 3.5): a "
+                        "host says its table's when it opens a room, a room for another is "
+                        "refused (HTTP 403, naming both) and a room whose host hello names "
+                        "another is freed; give it again to admit several (default: every "
+                        "suite)")
     p.add_argument("--stats-every", type=non_negative_seconds, default=60.0,
                    metavar="SECONDS",
                    help="log the counters this often when they have changed (default 60; "

@@ -47,14 +47,23 @@ def _table(home: Path, path: Path, me: int) -> tuple[dict[str, Any], list[dict[s
     """A stored game's rule parameters, and its other seats: each seat's fingerprint and
     the name its key is known under (spec/12-peers.md 12.2), or None."""
     from peers.keys.known import known_names
+    from peers.net.messages import KEYS_META, seat_keys
+    from protocol.errors import EncodingError
     from protocol.identity import fingerprint
 
     store = GameStore.open(path)
-    store.close()
+    try:
+        stored = store.meta(KEYS_META)
+    finally:
+        store.close()
     setup = store.setup
+    try:
+        keys = seat_keys(setup, stored)
+    except EncodingError:   # a damaged record names nobody; the game is still listed
+        keys = ()
     others = [{"seat": s, "fingerprint": fingerprint(key),
                "name": ", ".join(known_names(home, key)) or None}
-              for s, key in enumerate(setup.identities) if s != me]
+              for s, key in enumerate(keys) if s != me]
     return dict(setup.params), others
 
 

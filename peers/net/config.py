@@ -16,6 +16,9 @@ from protocol.verifier import Verdict
 
 HOST, JOIN = "host", "join"
 MIN_SEATS, MAX_SEATS = 2, 8
+#: How a joiner started with `join --suite` says which suite it was asked for, when the
+#: host plays another (12.3; peers/net/messages.py suite_refusal).
+CLI_SUITE = "was started with --suite {mine} (join without --suite to play the host's)"
 
 
 class PeerError(Exception):
@@ -82,6 +85,11 @@ class PeerConfig:
     #: The table's invitation (peers/net/invitation.py): the rendezvous id every
     #: handshake signature covers, the host's pin and the secret. Required to sit down.
     invitation: Invitation | None = None
+    #: The ciphersuite (spec/03-hashing.md 3.5): the table's, for a host (None: the
+    #: default); for a joiner, the one it was asked to play, or None to play the host's.
+    suite: str | None = None
+    #: How a joiner says which suite it was asked for if the host plays another (12.3).
+    suite_said: str = CLI_SUITE
 
 
 @dataclass(frozen=True)

@@ -30,11 +30,14 @@ from peers.net.hosting import seated
 from peers.net.invitation import dial_url
 from peers.net.link import Link
 from peers.net.messages import (
+    KEYS_META,
     PROTOCOL_VERSION,
     JoinHello,
     Roster,
     hello_commitment,
+    keys_meta,
     parse_message,
+    table_suite_named,
 )
 from peers.net.pacing import MAX_SYNC_INTERVAL, AnswerLimit, Backoff
 from peers.net.quiet_log import quiet_logger
@@ -54,7 +57,7 @@ from protocol.handshake_auth import (
 from protocol.identity import fingerprint
 from protocol.rules import make_rules
 from protocol.setup import NONCE_BYTES, GameSetup
-from protocol.suite import table_suite
+from protocol.suite import DEFAULT
 
 log = quiet_logger("dealerless.peer")  # a joiner may send anything, at any rate
 #: The host keeps at most this many would-be joiners of each seat in mind before the
@@ -72,6 +75,8 @@ class _HostRound:
     pake: bytes = field(default_factory=lambda: os.urandom(32))
     #: Would-be joiners: key -> (the seat its invitation names, commitment, last heard).
     joiners: dict[bytes, tuple[int, bytes, float]] = field(default_factory=dict)
+    #: Their frame keys in the table's suite (12.3), by identity key.
+    frame_keys: dict[bytes, bytes] = field(default_factory=dict)
     roster: Roster | None = None
     roster_message: bytes = b""
     fixed_at: float = 0.0
@@ -140,6 +145,8 @@ class Handshake(JoinerSide):
         except DealerlessError as exc:
             raise PeerError(f"rules {cfg.rules}: {exc}") from None
         k, me = ruleset.deal.seats, cfg.identity.public_key
+        played = table_suite_named(cfg.suite or DEFAULT)   # the table's suite (3.5)
+        mine = cfg.identity.frame_key(played)
         kept = cfg.hosting
         rnd = _HostRound(0)
         if kept is not None:
@@ -148,8 +155,8 @@ class Handshake(JoinerSide):
                                   "it to host afresh")
             rnd = _HostRound(kept.round, kept.nonce, kept.pake)
             if kept.roster is not None:   # sent before the stop: the seats stand
-                rnd.roster, rnd.fixed_at = seated(kept, cfg.rules, ruleset.params), \
-                    time.monotonic()
+                rnd.roster, rnd.fixed_at = seated(kept, cfg.rules, ruleset.params,
+                                                  played.name), time.monotonic()
                 rnd.roster_message = kept.roster
             kept.key = me
         live: list[bytes] = []     # joiners that opened in an abandoned round: seated first
@@ -172,7 +179,7 @@ class Handshake(JoinerSide):
         def hello() -> bytes:
             return self._signed(["hello", PROTOCOL_VERSION, HOST, me, rnd.commitment,
                                  cfg.rules, ruleset.params, k, rnd.number,
-                                 [exchange(seat)[1] for seat in range(1, k)]])
+                                 [exchange(seat)[1] for seat in range(1, k)], played.name])
 
         while True:
             now = time.monotonic()
@@ -181,23 +188,24 @@ class Handshake(JoinerSide):
                             if now - heard > self.stale]:
                     log.info("forgot %s: not heard from for %.1f s", fingerprint(key),
                              self.stale)
-                    del rnd.joiners[key]
+                    del rnd.joiners[key], rnd.frame_keys[key]
                     self._lobby(rnd, k)
                 asked = [rnd.candidates(seat) for seat in range(1, k)]
                 if all(asked):   # each seat to its first asker; the others are refused
                     chosen = [min(c, key=lambda j: j not in live) for c in asked]  # the first
                     rnd.roster = Roster((me, *chosen),
-                                        (rnd.commitment, *(rnd.joiners[j][1] for j in chosen)))
+                                        (rnd.commitment, *(rnd.joiners[j][1] for j in chosen)),
+                                        (mine, *(rnd.frame_keys[j] for j in chosen)))
                     rnd.roster_message = self._signed(rnd.roster.body())
                     rnd.fixed_at = now
                     self._keep(rnd)   # before the roster leaves
                     repeat.reset()
             elif len(rnd.opened) == k - 1:
-                setup = GameSetup.create(cfg.rules, dict(ruleset.params), list(rnd.roster.keys),
+                setup = GameSetup.create(cfg.rules, dict(ruleset.params),
+                                         list(rnd.roster.frame_keys),
                                          [rnd.nonce, *(rnd.opened[j]
-                                                       for j in rnd.roster.keys[1:])],
-                                         table_suite())
-                store = self._create_store(setup, 0)
+                                                       for j in rnd.roster.keys[1:])], played)
+                store = self._create_store(setup, 0, rnd.roster.keys)
                 if kept is not None:
                     kept.remove()     # the nonce is in the game's database now
                 await self.link.send(self._signed(["reveal", list(setup.nonces)]))
@@ -240,12 +248,22 @@ class Handshake(JoinerSide):
                     elif joiner.seat >= k:
                         log.warning("ignored a joiner asking for seat %d of a table of %d",
                                     joiner.seat, k)
-                    elif joiner.answers != rnd.commitment:   # it has not seen this round's hello
+                    elif joiner.suite not in ("", played.name) \
+                            or joiner.answers != rnd.commitment:
+                        if joiner.suite not in ("", played.name):   # refused: never seated
+                            log.warning("refused %s for seat %d: it asks for %s; this table "
+                                        "plays %s", fingerprint(key), joiner.seat,
+                                        joiner.suite, played.name)
+                        # Our hello names this round and the suite: it learns both at once.
                         if self.answers.may_answer(("hello",)):
                             await self.link.send(hello())
                     elif rnd.roster is not None:
                         if key in rnd.roster.keys and self.answers.may_answer(("roster",)):
                             await self.link.send(rnd.roster_message)
+                    elif joiner.frame_key in (mine, *(f for j, f in rnd.frame_keys.items()
+                                                      if j != key)):
+                        log.warning("ignored %s: its frame key is another seat's",
+                                    fingerprint(key))
                     elif (rnd.joiners.get(key, (0,))[0] == joiner.seat
                           or len(rnd.candidates(joiner.seat)) < MAX_CANDIDATES):
                         y, share = exchange(joiner.seat)
@@ -256,6 +274,7 @@ class Handshake(JoinerSide):
                             del rnd.joiners[key]   # it holds another invitation too
                         # a known key keeps its place
                         rnd.joiners[key] = (joiner.seat, joiner.commitment, now)
+                        rnd.frame_keys[key] = joiner.frame_key
                         if new:
                             self._lobby(rnd, k)
                 elif obj[0] == "open" and rnd.roster is not None and len(obj) == 4:
@@ -325,8 +344,9 @@ class Handshake(JoinerSide):
                 f"nobody answered the invitation to seat{'s' * (len(missing) > 1)} "
                 f"{', '.join(missing)}; no game was started")
 
-    def _create_store(self, setup: GameSetup, seat: int) -> GameStore:
-        meta = {"role": self.cfg.role, **self.cfg.meta}
+    def _create_store(self, setup: GameSetup, seat: int, keys: tuple[bytes, ...]) -> GameStore:
+        """The game's database, with the seats' identity keys (`keys`, 12.4)."""
+        meta = {"role": self.cfg.role, **self.cfg.meta, KEYS_META: keys_meta(keys)}
         if "url" in meta:   # where to dial; never the pin and secret after its '#' (12.4)
             meta["url"] = dial_url(meta["url"])
         try:

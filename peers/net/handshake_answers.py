@@ -20,7 +20,14 @@ from typing import Any
 
 from peers.net.config import JOIN
 from peers.net.link import Link
-from peers.net.messages import JoinHello, Roster, read_join_hello
+from peers.net.messages import (
+    KEYS_META,
+    JoinHello,
+    Roster,
+    check_frame_key,
+    read_join_hello,
+    seat_keys,
+)
 from peers.net.pacing import AnswerLimit
 from peers.net.quiet_log import quiet_logger
 from peers.store.games import GameStore
@@ -49,11 +56,14 @@ class Judged:
         self._lock = threading.Lock()   # the web page's tables share the process
 
     def join_hello(self, obj: list[Any], rid: bytes) -> JoinHello:
-        """A joiner's hello whose signature verifies under the key it names; else the
-        EncodingError (point/* for a key that is none) or SignatureError that refused it."""
+        """A joiner's hello whose signature verifies under the key it names, with a frame
+        key valid in the suite it names; else the EncodingError (point/* for a key that is
+        none, hello/frame-key) or SignatureError that refused it (12.3's order)."""
         def judge() -> JoinHello:
             hello = read_join_hello(obj[:-1])
             check_signature(hello.key, rid, obj)
+            if hello.frame_key:
+                check_frame_key(hello.suite, hello.key, hello.frame_key)
             return hello
         hello: JoinHello = self._judge([b"hello", rid, obj], judge)
         return hello
@@ -112,25 +122,26 @@ async def answer_handshake(link: Link, store: GameStore, obj: list[Any],
 
     kind = obj[0]
     try:
+        keys = seat_keys(setup, store.meta(KEYS_META))
         if store.seat != 0:
             if kind == "roster" and answers.may_answer(("open",)):
-                JUDGED.signed(obj, setup.identities[0], rid)
-                await send(["open", setup.identities[store.seat], setup.nonces[store.seat]])
+                JUDGED.signed(obj, keys[0], rid)
+                await send(["open", keys[store.seat], setup.nonces[store.seat]])
             return
-        roster = Roster.of(setup)
+        roster = Roster.of(setup, keys)
         if kind == "hello" and len(obj) > 2 and obj[2] == JOIN:
             hello = JUDGED.join_hello(obj, rid)
-            if hello.key not in setup.identities:
+            if hello.key not in keys:
                 reason = "full"
-            elif hello.commitment == roster.commitments[setup.identities.index(hello.key)]:
-                if hello.key != setup.identities[0] and answers.may_answer(("roster",)):
+            elif hello.commitment == roster.commitments[keys.index(hello.key)]:
+                if hello.key != keys[0] and answers.may_answer(("roster",)):
                     await send(roster.body())
                 return
             else:
                 reason = "seated"
             if answers.may_answer(("refuse", reason)):
-                await send(["refuse", setup.identities[0], hello.key, reason, setup.seats])
-        elif kind == "open" and len(obj) == 4 and obj[1] in setup.identities[1:]:
+                await send(["refuse", keys[0], hello.key, reason, setup.seats])
+        elif kind == "open" and len(obj) == 4 and obj[1] in keys[1:]:
             JUDGED.signed(obj, obj[1], rid)
             if answers.may_answer(("reveal",)):
                 await send(["reveal", list(setup.nonces)])

@@ -25,6 +25,8 @@ from peers.net.messages import (
     parse_message,
     read_offer,
     read_roster,
+    suite_refusal,
+    table_suite_named,
 )
 from peers.net.pacing import Backoff
 from peers.net.quiet_log import quiet_logger
@@ -39,7 +41,6 @@ from protocol.handshake_auth import (
     pake_share,
 )
 from protocol.setup import NONCE_BYTES, GameSetup
-from protocol.suite import table_suite
 
 log = quiet_logger("dealerless.peer")
 
@@ -79,7 +80,7 @@ class JoinerSide:
     cap: float
     stranger: str   # why the last message of no pinned host was ignored, or ""
     _signed: Callable[[list[Any]], bytes]
-    _create_store: Callable[[GameSetup, int], GameStore]
+    _create_store: Callable[[GameSetup, int, tuple[bytes, ...]], GameStore]
 
     async def _join(self, deadline: float) -> GameStore:
         me = self.cfg.identity.public_key
@@ -97,26 +98,34 @@ class JoinerSide:
         cfg, inv = self.cfg, self.inv
         me = cfg.identity.public_key
         offer = None if kept.offer is None else kept.offered()
-        if offer is not None and cfg.offer_check is not None:
-            cfg.offer_check(offer.rules)
+        if offer is not None:
+            self._check_offer(offer)
         roster = None if kept.roster is None else kept.seated()   # opened for: only it
         kept.keep()   # before a hello commits to its nonce
         repeat = Backoff(cfg.sync_interval, self.cap)
         fresh = os.urandom(32)     # this run's key-exchange scalar, hedged (12.3)
         self.stranger = ""
+        frame_keys: dict[str, bytes] = {}
+
+        def frame_key(seen: Offer) -> bytes:
+            """This seat's frame key in the suite of the host's offer (8.3)."""
+            if seen.suite not in frame_keys:
+                frame_keys[seen.suite] = cfg.identity.frame_key(table_suite_named(seen.suite))
+            return frame_keys[seen.suite]
 
         def hello() -> bytes:
             commitment = hello_commitment(kept.nonce)
-            if offer is None:
+            if offer is None:   # the suite it was asked for, or "" for the host's
                 return self._signed(["hello", PROTOCOL_VERSION, JOIN, me, commitment,
-                                     inv.seat, b"", b"", b""])
+                                     inv.seat, b"", b"", b"", cfg.suite or "", b""])
             y = pake_scalar(cfg.identity, inv.rid, commitment, inv.seat, fresh)
             share = pake_share(inv.secret, inv.rid, y)
             host_share = offer.share(inv.seat)
             confirm = pake_confirm(inv.rid, inv.seat, y, host_share, share, host_share, me,
                                    commitment, offer.commitment)
             return self._signed(["hello", PROTOCOL_VERSION, JOIN, me, commitment,
-                                 inv.seat, offer.commitment, share, confirm])
+                                 inv.seat, offer.commitment, share, confirm, offer.suite,
+                                 frame_key(offer)])
 
         while True:
             now = time.monotonic()
@@ -139,8 +148,7 @@ class JoinerSide:
                     if seen.key == me:
                         raise PeerError("this game's host uses your identity key: join with "
                                         "another one (another --home)")
-                    if cfg.offer_check is not None:
-                        cfg.offer_check(seen.rules)
+                    self._check_offer(seen)
                     if inv.seat >= seen.seats:
                         raise PeerError(f"this invitation is for seat {inv.seat}, but the "
                                         f"host's table has {seen.seats} seats (0 to "
@@ -163,6 +171,9 @@ class JoinerSide:
                             raise PeerError(
                                 f"seat {seat} of this game went to another `join` with your "
                                 "identity key; one key takes one seat")
+                        if seated.frame_keys[seat] != frame_key(offer):
+                            raise EncodingError("roster/frame-key", "the roster gives us "
+                                                "another frame key than ours")
                         roster, kept.roster = seated, message
                         kept.keep()             # then open at once
                         repeat.reset()
@@ -177,8 +188,9 @@ class JoinerSide:
                         raise EncodingError("reveal/open", "the nonces do not open the "
                                             "roster's commitments")
                     setup = GameSetup.create(offer.rules, dict(offer.params),
-                                             list(roster.keys), nonces, table_suite())
-                    return self._create_store(setup, roster.keys.index(me))
+                                             list(roster.frame_keys), nonces,
+                                             table_suite_named(offer.suite))
+                    return self._create_store(setup, roster.keys.index(me), roster.keys)
                 elif kind == "refuse" and len(obj) == 6 and obj[2] == me and roster is None:
                     body = self._from_host(obj, obj[1])
                     if body is None:
@@ -189,6 +201,15 @@ class JoinerSide:
                         seats=seats if type(seats) is int else "", reason=str(reason)[:80]))
             except (DealerlessError, TypeError, ValueError) as exc:
                 log.warning("ignored a bad handshake message: %s", exc)
+
+    def _check_offer(self, offer: Offer) -> None:
+        """PeerError if this seat will not play the host's offer: another suite than the
+        one it was asked for (12.3), or rules its interface cannot show."""
+        asked = self.cfg.suite
+        if asked is not None and offer.suite != asked:
+            raise PeerError(suite_refusal(offer.suite, asked, self.cfg.suite_said))
+        if self.cfg.offer_check is not None:
+            self.cfg.offer_check(offer.rules)
 
     def _from_host(self, obj: list[Any], key: Any) -> list[Any] | None:
         """The body of a message signed by the host the invitation pins, else None (the

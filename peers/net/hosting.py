@@ -7,22 +7,22 @@ A host that came back with a fresh nonce, a new rendezvous id or another roster 
 strand them. So before its first hello of a round leaves, and before the roster leaves,
 the host writes down
 
-    pack(["hosting", 1, table, key, nonce, pake, round, roster, meta, secret])
+    pack(["hosting", 3, table, key, nonce, pake, round, roster, meta, secret])
 
 in `<home>/hosting/<32 hex digits of SHA-256(table)>` (mode 0600): `table` is
-pack([rules, params, where]) (what `host` was asked for: the rules with every parameter
-and `listen HOST:PORT` or `relay URL`), `key` the host's identity key, the round's
-nonce, the fresh bytes of its key-exchange scalar and its number, the roster it sent
-(the signed message's bytes, or nil), `meta`, how the table is reached (the invitation
-URL, and the address and path it listens on, or the relay), and the table's secret,
-which the invitation carries. A
-`host` run again with the same table takes the record up: it listens at the same address
-and path (or reopens the same relay room), so the invitation is unchanged, and answers
-with the same commitment and roster, so the joiners that were waiting finish the
-handshake with it. The record is removed once the game's database exists (which then
-holds the nonce) and when the handshake ends for good (a timeout). A record older than
-the handshake's timeout is dropped: its joiners have given up. A host given no record (a
-test's or the web page's in-process seat) keeps its nonce in memory only.
+pack([rules, params, where, suite]) (what `host` was asked for: the rules with every
+parameter, `listen HOST:PORT` or `relay URL`, and the ciphersuite), `key` the host's
+identity key, the round's nonce, the fresh bytes of its key-exchange scalar and its
+number, the roster it sent (the signed message's bytes, or nil), `meta`, how the table
+is reached (the invitation URL, and the address and path it listens on, or the relay),
+and the table's secret, which the invitation carries. A `host` run again with the same
+table takes the record up: it listens at the same address and path (or reopens the same
+relay room), so the invitation is unchanged, and answers with the same commitment and
+roster, so the joiners that were waiting finish the handshake with it. The record is
+removed once the game's database exists (which then holds the nonce) and when the
+handshake ends for good (a timeout). A record older than the handshake's timeout is
+dropped: its joiners have given up. A host given no record (a test's or the web page's
+in-process seat) keeps its nonce in memory only.
 """
 
 from __future__ import annotations
@@ -50,7 +50,9 @@ from protocol.rules import make_rules
 from protocol.setup import NONCE_BYTES
 
 #: The record's name and format version, its first two items.
-FORMAT = ("hosting", 2)   # 2: its secret is the table secret T of peer protocol 4 (12.3)
+#: 2: its secret is the table secret T of peer protocol 4 (12.3); 3: its table names the
+#: suite, and its roster the frame keys, of peer protocol 9.
+FORMAT = ("hosting", 3)
 _MAX_RECORD = 1 << 17
 
 
@@ -74,10 +76,10 @@ class Hosting:
 
     @classmethod
     def take_up(cls, home: Path, rules: str, params: dict[str, Any], where: str,
-                max_age: float) -> Hosting:
-        """The record of this home's `host` of this table, or a new one (not yet written).
-        RecordError if it cannot be read or does not decode."""
-        table = pack([rules, params, where])
+                max_age: float, suite: str) -> Hosting:
+        """The record of this home's `host` of this table in `suite`, or a new one (not yet
+        written). RecordError if it cannot be read or does not decode."""
+        table = pack([rules, params, where, suite])
         path = home / "hosting" / hashlib.sha256(table).hexdigest()[:32]
         data = read_record(path)
         if data is not None and time.time() - path.stat().st_mtime > max_age:
@@ -104,7 +106,7 @@ class Hosting:
                        secret=as_bytes(secret, "secret", SECRET_BYTES), taken_up=True)
             if roster is not None:
                 kept.roster = as_bytes(roster, "roster", max_len=_MAX_RECORD)
-                seated(kept, rules, params)
+                seated(kept, rules, params, suite)
         except DealerlessError as exc:
             raise RecordError(f"{path} does not decode ({exc}); remove it to host afresh") \
                 from None
@@ -119,14 +121,14 @@ class Hosting:
         remove_record(self.path)
 
 
-def seated(record: HostRecord, rules: str, params: dict[str, Any]) -> Roster:
-    """The roster the host sent in the record's round; RecordError if it is not one that
-    seats this host with the round's nonce."""
+def seated(record: HostRecord, rules: str, params: dict[str, Any], suite: str) -> Roster:
+    """The roster the host sent in the record's round of a table in `suite`; RecordError
+    if it is not one that seats this host with the round's nonce."""
     obj = parse_message(record.roster or b"")
     if obj is None or obj[0] != "roster" or record.key is None:
         raise RecordError(f"{record.path} holds a roster that does not decode")
     obj = obj[:-1]   # the host's own signature, which it made
     seats = make_rules(rules, dict(params)).deal.seats
     offer = Offer(record.key, hello_commitment(record.nonce), rules, params, seats,
-                  record.round, ())
+                  record.round, (), suite)
     return read_roster(obj, offer)

@@ -18,9 +18,10 @@ from peers.net.config import HOST
 from peers.net.invitation import dial_url, legacy_room_secret, parse_invitation
 from peers.net.joining import joined_before
 from peers.net.link import ClientLink, HostLink, Link, LinkError
-from peers.net.relay import OPEN_ROOM
+from peers.net.relay_gate import open_room
 from peers.store.games import GameStore
 from protocol.relay_entry import room_seed
+from protocol.suite import DEFAULT
 
 WILDCARDS = ("0.0.0.0", "::", "")
 Say = Callable[[str], None]
@@ -105,16 +106,17 @@ def relay_room_seed(url: str, room: bytes) -> bytes:
 
 async def open_host(relay: str | None, where: tuple[str, int] | None,
                     on_retry: Say, room: bytes,
-                    kept: dict[str, str] | None = None) -> Opened:
+                    kept: dict[str, str] | None = None, suite: str = DEFAULT) -> Opened:
     """A new game's link: a room on `relay`, or a server listening at `where`. With `kept`,
     the meta of a table a `host` that stopped during the handshake opened (12.3), the
     same room or the same address and path again, so that its invitation still holds.
-    `room` is the table's room secret (12.3): a relay room's key comes from it."""
+    `room` is the table's room secret (12.3): a relay room's key comes from it; `suite`
+    the table's ciphersuite, which a relay room is opened for (12.5)."""
     rid = os.urandom(16).hex()
     if relay:
         url = kept["url"] if kept else f"{relay}/room/{rid}"
         seed = relay_room_seed(url, room)
-        client = ClientLink(url + OPEN_ROOM, fail_fast=True, on_retry=on_retry,
+        client = ClientLink(url + open_room(suite), fail_fast=True, on_retry=on_retry,
                             label=f"the relay {relay}", room_seed=seed)
         client.start()
         await client.wait_connected()
@@ -194,7 +196,7 @@ async def reopen(store: GameStore, on_retry: Say) -> Link:
         if seed is not None:
             store.set_meta("room_seed", seed.hex())
         store.overwrite_meta("url", dial_url(stored))   # and no copy of it in the file
-    url = dial_url(stored) + (OPEN_ROOM if role == HOST else "")
+    url = dial_url(stored) + (open_room(store.setup.suite_name) if role == HOST else "")
     client = ClientLink(url, on_retry=on_retry, room_seed=seed)
     client.start()
     return client

@@ -55,7 +55,7 @@ from peers.net.relay_admission import (
     RelayConnection,
 )
 from peers.net.relay_events import RelayEvents
-from peers.net.relay_gate import address_of, ask_proof, ask_work, parse_path
+from peers.net.relay_gate import address_of, ask_proof, ask_work, parse_path, suite_refusal
 from peers.net.relay_limits import Limits
 from peers.net.relay_room import Chaos, Room
 
@@ -87,8 +87,10 @@ class Member:
 
 
 class Relay:
-    def __init__(self, limits: Limits | None = None, chaos: Chaos | None = None) -> None:
+    def __init__(self, limits: Limits | None = None, chaos: Chaos | None = None,
+                 suites: frozenset[str] = frozenset()) -> None:
         self.limits = limits or Limits()
+        self.suites = suites   # the suites whose rooms it admits; none: every suite
         self.chaos = chaos or Chaos()
         self.rooms: dict[str, Room] = {}
         self.members: dict[ServerConnection, Member] = {}
@@ -108,7 +110,8 @@ class Relay:
 
     def stats(self) -> dict[str, Any]:
         self.sweep()
-        return self.events.stats(len(self.rooms), self.connections, self.kept_bytes)
+        return {**self.events.stats(len(self.rooms), self.connections, self.kept_bytes),
+                "suites": sorted(self.suites)}
 
     async def serve(self, host: str, port: int) -> tuple[object, int]:
         server = await serve(self._handle, host, port, max_size=self.limits.max_message,
@@ -198,7 +201,7 @@ class Relay:
         parsed = parse_path(path)
         if parsed is None:
             return "path", "unknown path: use /room/<rendezvous id>"
-        rid, opening, _ = parsed
+        rid, opening, _, suite = parsed
         self.sweep()
         limits = self.limits
         room = self.rooms.get(rid)
@@ -207,7 +210,8 @@ class Relay:
                 why = self.freed.get(rid)
                 return "no-room", "no such room" if why is None else \
                     f"this relay freed the room ({why})"
-            refused = self._room_refusal(client, rid, evict=False)
+            refused = suite_refusal(self.suites, suite) or \
+                self._room_refusal(client, rid, evict=False)
             if refused is not None:
                 return refused
         elif len(room.connections) >= limits.max_connections_per_room:
@@ -251,8 +255,9 @@ class Relay:
         self.events.refuse(kind, request.path, address, why)
         if kind == "rate":
             return conn.respond(HTTPStatus.TOO_MANY_REQUESTS, why + "\n")
-        if kind.startswith("max_"):
-            return conn.respond(HTTPStatus.SERVICE_UNAVAILABLE, why + "\n")
+        if kind.startswith("max_") or kind == "suite":   # 403: the relay admits no such room
+            return conn.respond(HTTPStatus.FORBIDDEN if kind == "suite" else
+                                HTTPStatus.SERVICE_UNAVAILABLE, why + "\n")
         if kind == "no-room" and why.startswith("this relay freed"):
             return conn.respond(HTTPStatus.NOT_FOUND, f"{NO_SUCH_GAME}: {why}\n")
         return not_found(conn, why)
@@ -269,7 +274,7 @@ class Relay:
             return
         parsed = parse_path(path)
         assert parsed is not None
-        rid, _, resume = parsed
+        rid, _, resume, suite = parsed
         limits = self.limits
         member = Member(conn, client, Outbox(conn, limits.max_messages_per_room + 2,
                                               limits.max_bytes_per_room + 256,
@@ -290,7 +295,7 @@ class Relay:
                     await member.outbox.stop()
                     await conn.close(1013 if kind.startswith("max_") else 1008, why)
                     return
-            room = self._enter(rid, member, resume)
+            room = self._enter(rid, member, resume, suite)
             async for message in conn:
                 if self.rooms.get(rid) is not room:
                     break                        # freed while this message was on its way
@@ -328,11 +333,12 @@ class Relay:
             return "no-room", "the room was freed while this connection entered it"
         return refused
 
-    def _enter(self, rid: str, member: Member, resume: str | None) -> Room:
+    def _enter(self, rid: str, member: Member, resume: str | None, suite: str) -> Room:
         room = self.rooms.get(rid)
-        if room is None:  # created only once the opener has paid for it
+        if room is None:  # created only once the opener has paid for it, for its suite
             assert member.key is not None
-            room = self.rooms[rid] = Room(creator=member.owner, key=member.key)
+            room = self.rooms[rid] = Room(creator=member.owner, key=member.key,
+                                          suite=suite if self.suites else None)
             self.events.opened(rid, member.owner, len(self.rooms))
         else:
             room.joined = room.joined or bool(room.connections)
@@ -382,6 +388,8 @@ class Relay:
             self.kept_bytes -= room.forget_oldest()
         if room.observe(message):
             self.events.finished(rid, room.seats or 0, room.done.get(0, 0))
+        if room.fault:   # a host hello of another suite than the room was opened for
+            return self._free(rid, room.fault)
         others = [c for c in room.connections if c is not conn]
         self.events.relayed(len(message), len(message) * len(others))
         for other in others:

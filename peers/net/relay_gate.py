@@ -25,8 +25,9 @@ from peers.net.outbox import Outbox
 from protocol.relay_entry import entry_valid, key_valid
 from protocol.relay_work import CHALLENGE_BYTES, meets
 
-#: A room's path: its id, then `?open`, `?from=E.N` or both (12.5).
-ROOM_PATH = re.compile(r"^/room/([0-9a-f]{16,64})(?:\?([a-z0-9=.&]{0,80}))?$")
+#: A room's path: its id, then `?open`, `?from=E.N` or both, and the opener's `suite=S`
+#: (12.5).
+ROOM_PATH = re.compile(r"^/room/([0-9a-f]{16,64})(?:\?([a-z0-9=.&-]{0,100}))?$")
 #: The seats' answers to `work` and `prove`.
 ANSWER = {"work": re.compile(r"([0-9]{1,20}) ([0-9a-f]{64})"),
           "prove": re.compile(r"([0-9a-f]{128})")}
@@ -36,14 +37,31 @@ PROVE_SECONDS = 10.0
 Refusal = tuple[str, str]
 
 
-def parse_path(path: str) -> tuple[str, bool, str | None] | None:
-    """(room id, whether it may be opened, what the newcomer holds) of a room path."""
+def parse_path(path: str) -> tuple[str, bool, str | None, str] | None:
+    """(room id, whether it may be opened, what the newcomer holds, the suite it opens the
+    room for or "") of a room path."""
     match = ROOM_PATH.match(path)
     if match is None:
         return None
     query = parse_qs(match.group(2) or "", keep_blank_values=True)
     held = query.get("from", [""])[0]
-    return match.group(1), "open" in query, held or None
+    return match.group(1), "open" in query, held or None, query.get("suite", [""])[0]
+
+
+def open_room(suite: str) -> str:
+    """What a host appends to its room URL (12.5): it may open the room, for a table of
+    the ciphersuite `suite` (3.5)."""
+    return f"?open&suite={suite}"
+
+
+def suite_refusal(admitted: frozenset[str], suite: str) -> Refusal | None:
+    """Why a relay that admits only the suites `admitted` (none: every suite) refuses to
+    open a room for `suite` (12.5, `--suite`), or None."""
+    if not admitted or suite in admitted:
+        return None
+    plays = f"this table plays {suite}" if suite else "its host named no suite"
+    return "suite", (f"this relay admits games of {' and '.join(sorted(admitted))} only; "
+                     f"{plays}")
 
 
 def address_of(conn: ServerConnection) -> str:

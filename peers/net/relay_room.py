@@ -22,9 +22,9 @@ from protocol.canonical import unpack
 from protocol.errors import DealerlessError
 
 #: The two peer messages the relay reads (12.3), told by their first bytes without
-#: unpacking a frame: an 11-element array starting "hello" (the host's; a joiner's has 9),
-#: a 4-element one "done".
-HELLO_PREFIX, DONE_PREFIX = b"\x9b\xa5hello", b"\x94\xa4done"
+#: unpacking a frame: a 12-element array starting "hello" (the host's, item 2 "host"; a
+#: joiner's has 12 too), a 4-element one "done".
+HELLO_PREFIX, DONE_PREFIX = b"\x9c\xa5hello", b"\x94\xa4done"
 MAX_READ = 4096
 
 
@@ -61,6 +61,10 @@ class Room:
     done: dict[int, int] = field(default_factory=dict)   # seat -> frame count it reported
     heads: dict[int, bytes] = field(default_factory=dict)   # seat -> its last frame's hash
     finished: bool = False
+    #: The suite it was opened for, where the relay admits only some (12.5 `--suite`).
+    suite: str | None = None
+    #: Why it must be freed: its host's hello names another suite than that.
+    fault: str = ""
 
     @property
     def end(self) -> int:
@@ -117,6 +121,9 @@ class Room:
             seats = obj[7]
             if obj[2] == "host" and type(seats) is int and 2 <= seats <= 8:
                 self.seats = seats
+            if obj[2] == "host" and self.suite is not None and obj[10] != self.suite:
+                self.fault = (f"its host's hello names the suite {str(obj[10])[:64]!r}, "
+                              f"not {self.suite}, which it opened the room for")
             return False
         frames, seat, head = obj[1], obj[2], obj[3]
         if type(frames) is not int or type(seat) is not int or not 0 <= seat < 8 \

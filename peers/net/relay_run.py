@@ -13,14 +13,16 @@ from peers.net.relay import Chaos, Limits, Relay
 
 async def run_relay(host: str, port: int, limits: Limits | None = None,
                     chaos: Chaos | None = None, ready: asyncio.Event | None = None,
-                    stats_every: float = 60.0) -> None:
+                    stats_every: float = 60.0, suites: frozenset[str] = frozenset()) -> None:
     """Serve until cancelled; free rooms as their time is up, and log the counters every
-    `stats_every` seconds when they have changed (0: never)."""
-    relay = Relay(limits, chaos)
+    `stats_every` seconds when they have changed (0: never). With `suites`, admit only
+    rooms of those ciphersuites (12.5 `--suite`)."""
+    relay = Relay(limits, chaos, suites)
     server, bound = await relay.serve(host, port)
     where = f"ws://{f'[{host}]' if ':' in host else host}:{bound}" if host else \
         f"every interface, IPv4 and IPv6: ws://HOST:{bound}"
-    print(f"relay listening on {where}/room/<rendezvous id>", flush=True)
+    only = f"; admitting games of {' and '.join(sorted(suites))} only" if suites else ""
+    print(f"relay listening on {where}/room/<rendezvous id>{only}", flush=True)
     if ready is not None:
         ready.set()
     last_line, last_stats = time.monotonic(), ""

@@ -22,6 +22,7 @@ from protocol.identity import Identity
 from protocol.messages import MoveBody
 from protocol.referee import Referee
 from protocol.seat import SeatView
+from protocol.suite import DEFAULT, Suite
 from protocol.verifier import Verdict, replay
 
 
@@ -68,7 +69,8 @@ class SetupEvent:
     (trusted name, seen before, or new); with more than two seats, every other
     seat's, each after its seat number ("seat 2: unknown key SHA256:..."). `sas`
     is the short authentication string all players read to each other
-    (spec/12-peers.md); `seats` is how many there are.
+    (spec/12-peers.md); `seats` is how many there are, `suite` the game's ciphersuite
+    (spec/03-hashing.md 3.5).
     """
 
     game_id: str
@@ -77,6 +79,7 @@ class SetupEvent:
     opponent: str
     sas: str
     seats: int = 2
+    suite: str = DEFAULT
 
 
 @dataclass(frozen=True)
@@ -149,12 +152,14 @@ class LocalDriver:
     and a table against bots in `dealerless web`).
 
     `bots` names the bots of the other seats, in seat order; `params` are the rules'
-    parameters (their defaults for `len(bots) + 1` seats if None)."""
+    parameters (their defaults for `len(bots) + 1` seats if None); `in_suite` the game's
+    ciphersuite (the default if None)."""
 
     def __init__(self, bots: Sequence[str], seat: int = 0, rules: str = "bram",
                  params: dict[str, Any] | None = None, seed: int | None = None,
                  think_ms: float | None = None,
-                 identities: Sequence[Identity] | None = None) -> None:
+                 identities: Sequence[Identity] | None = None,
+                 in_suite: Suite | None = None) -> None:
         seats = len(bots) + 1
         if not 0 <= seat < seats:
             raise LocalError("selfplay/seat", f"seat {seat} is not one of the {seats} seats")
@@ -166,7 +171,8 @@ class LocalDriver:
 
             think_ms = PERSON_THINK_MS  # a person plays here
         self.table = Table.create(rules, rule_params(rules, seats) if params is None
-                                  else params, names, Entropy(seed), identities, think_ms)
+                                  else params, names, Entropy(seed), identities, think_ms,
+                                  in_suite)
 
     async def run(self, choose: AsyncChooser, notify: Notify) -> Verdict:
         table, me = self.table, self.seat

@@ -214,8 +214,9 @@ class PlayApp(App[int]):
         elif isinstance(event, SetupEvent):
             self.setup = event
             self.query_one("#log", RichLog).write(Text(
-                f"game {event.game_id[:16]}, rules {event.rules}; you are seat {event.seat}; "
-                f"opponent {event.opponent}; SAS {event.sas}", style="bold"))
+                f"game {event.game_id[:16]}, rules {event.rules}; suite {event.suite}; you are "
+                f"seat {event.seat}; opponent {event.opponent}; SAS {event.sas}",
+                style="bold"))
             self._refresh_session()
             self.refresh_bindings()
 

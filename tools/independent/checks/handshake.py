@@ -1,7 +1,8 @@
-"""handshake.json: the peer handshake of spec/12-peers.md 12.3, peer protocol 8 (the
+"""handshake.json: the peer handshake of spec/12-peers.md 12.3, peer protocol 9 (the
 table secret's room and seat secrets, the invitations, the messages' signatures, the
 host's pin, the key exchange over each joining seat's secret, messages a receiver
-ignores, and the recorded round replayed from either side), through wire.handshake and
+ignores, and the recorded round replayed from either side, at a table of the default suite
+and at one of bls12381g1-sha256 with frame keys of G1), through wire.handshake and
 wire.ed25519."""
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from independent.wire.handshake import (
     H,
     Refused,
     b64url,
+    frame_key,
     from_host,
     host_pin,
     host_reads,
@@ -88,6 +90,9 @@ def check_round(t: Tally, m: dict[str, list[Any]]) -> None:
          (host[3], host[4]))
     t.eq("roster seat 1 = joiner hello's key and commitment", (roster[1][1], roster[2][1]),
          (join[3], join[4]))
+    t.eq("roster frame keys: the host's, then the joiner hello's (8.3: in the suite of the "
+         "host hello, the Ed25519 keys)", roster[3], [host[3], join[10]])
+    t.eq("joiner hello names the host hello's suite", join[9], host[10])
     t.eq("joiner hello names seat 1, its seat in the roster", join[5], 1)
     t.eq("host hello: K-1 shares", len(host[9]), host[7] - 1)
     t.eq("open: seat 1's key and nonce", (m["open"][1], m["open"][2]),
@@ -111,7 +116,7 @@ def check_host_hello(t: Tally, d: dict[str, Any], m: dict[str, list[Any]], rid: 
                                ("with no share", [], "shape"),
                                ("with a share of 31 bytes", [share[:31]], "shape"),
                                ("with a small-order share", [small], "point/small-order")):
-        body = [*host[:9], shares]
+        body = [*host[:9], shares, host[10]]
         wire = pack([*body, ed25519_sign(seed, signed_bytes(rid, body))])
         t.code(f"joiner reads the host hello (K = {host[7]}) {what}",
                lambda w=wire: joiner_reads(w, rid, pin, host[3]), want)
@@ -170,10 +175,12 @@ def _host_state(p: dict[str, Any], gens: dict[int, bytes], rid: bytes) -> dict[s
 
 
 def _join_hello(j: dict[str, Any], rid: bytes, seat: int, answers: bytes, share: bytes,
-                confirm: bytes) -> bytes:
-    """A joiner hello, signed by the joiner's seed."""
+                confirm: bytes, suite_name: str) -> bytes:
+    """A joiner hello, signed by the joiner's seed; with an answer, its frame key in
+    `suite_name` (8.3)."""
+    key = frame_key(suite_name, hx(j["seed"])) if answers else b""
     body = ["hello", PEER_VERSION, "join", hx(j["key"]), hx(j["commitment"]), seat, answers,
-            share, confirm]
+            share, confirm, suite_name, key]
     return pack([*body, ed25519_sign(hx(j["seed"]), signed_bytes(rid, body))])
 
 
@@ -191,6 +198,8 @@ def check_pake(t: Tally, d: dict[str, Any], m: dict[str, list[Any]]) -> None:
     t.eq("pake host commitment = the host hello's", hc, m["hello (host)"][4])
     gens = {i: pake_generator(hx(d["secrets"]["seats"][str(i)]), rid) for i in range(1, k)}
     state = _host_state(p, gens, rid)
+    played = m["hello (host)"][10]
+    state["suite"] = played
     for e in p["exchanges"]:
         i, j = e["seat"], e["joiner"]
         nm = f"pake seat {i}"
@@ -222,6 +231,8 @@ def check_pake(t: Tally, d: dict[str, Any], m: dict[str, list[Any]]) -> None:
             t.eq(f"{nm}: the signed joiner hello answers the host hello with this "
                  "exchange's share and confirm", (join[5], join[6], join[7], join[8]),
                  (1, hc, share_j, hx(e["confirm"])))
+            t.eq(f"{nm}: the signed joiner hello's suite and frame key (8.3)",
+                 (join[9], join[10]), (played, frame_key(played, hx(j["seed"]))))
             join_wire = pack(join)
             t.code(f"{nm}: the host seats the signed joiner hello",
                    lambda w=join_wire: host_reads(w, rid, state), "ok")
@@ -238,27 +249,47 @@ def check_pake(t: Tally, d: dict[str, Any], m: dict[str, list[Any]]) -> None:
         host_sees = pake_confirm(pake_isk(rid, i, y_h, share_h, wrong, wrong), *ids)
         t.ok(f"{nm}: the host's confirm for the other seat's share differs from its "
              "sender's", host_sees != wrong_confirm)
-        for what, seat, answers, share, confirm, want in (
-                ("with its confirm", i, hc, share_j, hx(e["confirm"]), "ok"),
-                ("with the other seat's secret share", i, hc, wrong, wrong_confirm,
+        other = next(n for n in ("bls12381g1-sha256", "edwards25519-sha512") if n != played)
+        for what, seat, answers, share, confirm, named, want in (
+                ("with its confirm", i, hc, share_j, hx(e["confirm"]), played, "ok"),
+                ("with the other seat's secret share", i, hc, wrong, wrong_confirm, played,
                  "pake/confirm"),
                 ("with its confirm, claiming the other seat", o, hc, share_j,
-                 hx(e["confirm"]), "pake/confirm"),
-                ("answering another round", i, jc, share_j, hx(e["confirm"]), "round"),
+                 hx(e["confirm"]), played, "pake/confirm"),
+                ("answering another round", i, jc, share_j, hx(e["confirm"]), played,
+                 "round"),
                 ("for seat K, which the table has not", k, hc, share_j, hx(e["confirm"]),
-                 "seat"),
-                ("that has seen no host hello", i, b"", b"", b"", "ok")):
-            wire = _join_hello(j, rid, seat, answers, share, confirm)
+                 played, "seat"),
+                ("that has seen no host hello", i, b"", b"", b"", "", "ok"),
+                ("that has seen no host hello, asking for its own suite", i, b"", b"", b"",
+                 played, "ok"),
+                (f"that has seen no host hello, asking for {other}", i, b"", b"", b"",
+                 other, "suite"),
+                (f"with its confirm and its frame key of {other}, another suite", i, hc,
+                 share_j, hx(e["confirm"]), other, "suite")):
+            wire = _join_hello(j, rid, seat, answers, share, confirm, named)
             t.code(f"{nm}: host reads a joiner hello {what}",
                    lambda w=wire: host_reads(w, rid, state), want)
 
 
 def check_replay(t: Tally, d: dict[str, Any], m: dict[str, list[Any]]) -> None:
-    """`round`: the five recorded messages made again from each side's own inputs, as a
-    host and a joiner of 12.3 would, and the setup both then hold (8.2)."""
+    """`round`: the five recorded messages of `signatures` made again from each side's own
+    inputs, as a host and a joiner of 12.3 would, and the setup both then hold (8.2);
+    `round_bls12381g1_sha256`: the same round at a table of that suite, from its own
+    recorded messages, whose frame keys are keys of G1 (8.3)."""
     r = d["round"]
-    rid, table, k = hx(r["rid"]), hx(r["table"]), r["seats"]
-    wires = [pack(m[name]) for name in r["messages"]]
+    replay_round(t, r, [pack(m[name]) for name in r["messages"]], "round")
+    b = d["round_bls12381g1_sha256"]
+    t.eq("round in bls12381g1-sha256: the same seats, nonces and table as `round`",
+         {k: b[k] for k in ("rid", "table", "host", "joiner", "invitation", "messages")},
+         {k: r[k] for k in ("rid", "table", "host", "joiner", "invitation", "messages")})
+    replay_round(t, b, [hx(w) for w in b["wires"]], "round in bls12381g1-sha256")
+
+
+def replay_round(t: Tally, r: dict[str, Any], wires: list[bytes], nm: str) -> None:
+    """One round of `r`'s table: its five messages `wires` made again from each side's own
+    inputs, and the setup both then hold."""
+    rid, table, k, played = hx(r["rid"]), hx(r["table"]), r["seats"], r["suite"]
 
     def signed(seed: bytes, body: list[Any]) -> bytes:
         return pack([*body, ed25519_sign(seed, signed_bytes(rid, body))])
@@ -271,21 +302,25 @@ def check_replay(t: Tally, d: dict[str, Any], m: dict[str, list[Any]]) -> None:
     for i in range(1, k):
         y = pake_scalar(h_seed, rid, hc, i, hx(h["fresh"]))
         seats[i] = (y, smul(y, pake_generator(seat_secret(table, i), rid)))
-    state = {"commitment": hc, "seats": seats}
+    state = {"commitment": hc, "seats": seats, "suite": played}
     hello = ["hello", PEER_VERSION, "host", h_key, hc, r["rules"], r["params"], k,
-             h["round"], [seats[i][1] for i in range(1, k)]]
-    t.eq("round, host side: its hello", signed(h_seed, hello), wires[0])
-    t.code("round, host side: it seats the joiner's hello (round, share, confirm)",
-           lambda: host_reads(wires[1], rid, state), "ok")
+             h["round"], [seats[i][1] for i in range(1, k)], played]
+    t.eq(f"{nm}, host side: its hello", signed(h_seed, hello), wires[0])
+    t.code(f"{nm}, host side: it seats the joiner's hello (frame key, suite, round, share, "
+           "confirm)", lambda: host_reads(wires[1], rid, state), "ok")
     join = unpack(wires[1], MAX_MESSAGE)
-    t.eq("round, host side: its roster", signed(h_seed, ["roster", [h_key, join[3]],
-                                                          [hc, join[4]]]), wires[2])
+    frame_keys = [frame_key(played, h_seed), join[10]]
+    t.eq(f"{nm}: the frame keys (8.3), the host's from its seed", [f.hex() for f in frame_keys],
+         r["frame_keys"])
+    t.eq(f"{nm}, host side: its roster", signed(h_seed, ["roster", [h_key, join[3]],
+                                                          [hc, join[4]], frame_keys]),
+         wires[2])
     opened = unpack(wires[3], MAX_MESSAGE)
-    t.code("round, host side: the open verifies under the roster's key",
+    t.code(f"{nm}, host side: the open verifies under the roster's key",
            lambda: host_reads(wires[3], rid), "ok")
-    t.eq("round, host side: the open is seat 1's and opens its commitment",
+    t.eq(f"{nm}, host side: the open is seat 1's and opens its commitment",
          (opened[1], H("HELLO_COMMIT", opened[2])[:32]), (join[3], join[4]))
-    t.eq("round, host side: its reveal", signed(h_seed, ["reveal", [h_nonce, opened[2]]]),
+    t.eq(f"{nm}, host side: its reveal", signed(h_seed, ["reveal", [h_nonce, opened[2]]]),
          wires[4])
 
     # The joiner: its seed, nonce, fresh bytes and invitation.
@@ -293,29 +328,32 @@ def check_replay(t: Tally, d: dict[str, Any], m: dict[str, list[Any]]) -> None:
     j_seed, j_nonce = hx(j["seed"]), hx(j["nonce"])
     j_key, jc = public_key(j_seed), H("HELLO_COMMIT", j_nonce)[:32]
     inv_rid, pin, seat, _, secret = parse_invitation(r["invitation"])
-    t.eq("round, joiner side: its invitation's rid and seat", (inv_rid, seat), (rid, j["seat"]))
+    t.eq(f"{nm}, joiner side: its invitation's rid and seat", (inv_rid, seat),
+         (rid, j["seat"]))
     offer = joiner_reads(wires[0], rid, pin, b"")
+    t.eq(f"{nm}, joiner side: the host hello names the suite", offer[10], played)
     y = pake_scalar(j_seed, rid, jc, seat, hx(j["fresh"]))
     share, host_share = smul(y, pake_generator(secret, rid)), offer[9][seat - 1]
     confirm = pake_confirm(pake_isk(rid, seat, y, host_share, share, host_share), j_key, jc,
                            offer[4])
-    t.eq("round, joiner side: its hello answering the host's",
+    t.eq(f"{nm}, joiner side: its hello answering the host's, with its frame key",
          signed(j_seed, ["hello", PEER_VERSION, "join", j_key, jc, seat, offer[4], share,
-                         confirm]), wires[1])
-    roster = joiner_reads(wires[2], rid, pin, offer[3])
-    t.eq("round, joiner side: the roster seats the host's hello, then it with its "
-         "commitment", (roster[1][0], roster[2][0], roster[1][seat], roster[2][seat]),
-         (offer[3], offer[4], j_key, jc))
-    t.eq("round, joiner side: its open", signed(j_seed, ["open", j_key, j_nonce]), wires[3])
+                         confirm, offer[10], frame_key(offer[10], j_seed)]), wires[1])
+    roster = joiner_reads(wires[2], rid, pin, offer[3], offer[10])
+    t.eq(f"{nm}, joiner side: the roster seats the host's hello, then it with its "
+         "commitment and frame key", (roster[1][0], roster[2][0], roster[1][seat],
+                                      roster[2][seat], roster[3][seat]),
+         (offer[3], offer[4], j_key, jc, frame_key(offer[10], j_seed)))
+    t.eq(f"{nm}, joiner side: its open", signed(j_seed, ["open", j_key, j_nonce]), wires[3])
     reveal = joiner_reads(wires[4], rid, pin, offer[3])
-    t.eq("round, joiner side: the reveal opens the roster's commitments",
+    t.eq(f"{nm}, joiner side: the reveal opens the roster's commitments",
          [H("HELLO_COMMIT", n)[:32] for n in reveal[1]], list(roster[2]))
-    # 12.3: the setup carries the protocol version, dealerless/3, and the suite
-    # ristretto255-sha512, whose frame keys are the seats' Ed25519 keys (8.2, 8.3).
-    setup = pack(["dealerless/setup", 3, offer[5], offer[6], list(roster[1]),
-                  list(reveal[1]), "ristretto255-sha512"])
-    t.eq("round: the setup both hold (8.2)", setup.hex(), r["setup"])
-    t.eq("round: its game id", decode_setup(setup).hex(), r["game_id"])
+    # 12.3: the setup carries the protocol version, dealerless/3, the host hello's suite,
+    # and the roster's frame keys in it (8.2, 8.3).
+    setup = pack(["dealerless/setup", 3, offer[5], offer[6], list(roster[3]),
+                  list(reveal[1]), offer[10]])
+    t.eq(f"{nm}: the setup both hold (8.2)", setup.hex(), r["setup"])
+    t.eq(f"{nm}: its game id", decode_setup(setup).hex(), r["game_id"])
 
 
 def check_ignored(t: Tally, d: dict[str, Any], rid: bytes, pin: bytes,
@@ -327,8 +365,14 @@ def check_ignored(t: Tally, d: dict[str, Any], rid: bytes, pin: bytes,
         m = unpack(wire, MAX_MESSAGE)
         who = "the joiner" if from_host(m) else "the host"
         t.ok(f"ignored: {v['note']}: {who} receives it", v["then"].startswith(who))
-        if v["check"].startswith("point/"):
-            t.ok(f"ignored: {v['note']}: answered with refuse 'key'", "'key'" in v["then"])
+        if v["check"].startswith("point/"):  # refuse 'key' answers a bad identity key only
+            try:
+                decode_point(m[3])
+                bad_key = False
+            except SpecError:
+                bad_key = True
+            t.eq(f"ignored: {v['note']}: answered with refuse 'key' exactly when its "
+                 "identity key is bad", "'key'" in v["then"], bad_key)
         if v["check"] == "pin":  # signed by the key it names, so the pin alone fails
             k = m[3] if m[0] == "hello" else m[1]
             then = "version" if m[0] == "hello" and m[1] != PEER_VERSION else "ok"

@@ -1,4 +1,4 @@
-"""The peer handshake, spec/12-peers.md 12.3 (peer protocol 8): the invitation, the
+"""The peer handshake, spec/12-peers.md 12.3 (peer protocol 9): the invitation, the
 table secret's room and seat secrets, the messages, their signatures and the key
 exchange over each joining seat's secret (CPace).
 
@@ -18,15 +18,20 @@ as [Hn]):
      first part at fault from left to right: rid, fragment, PIN, SEAT, ROOM, SECRET.
 [H2] "Authentication", "The order of checks": a joiner reading a host's message checks
      the pin of the key it names, then a hello's item 1 (the version), then the
-     signature, then the shape and every key and share it carries (2.3); the host
-     reading a joiner's message checks a hello's item 1, the shape, the key it names
-     (2.3: a failure is answered with `"key"`, which the signature, 8.3 step 3, would
-     hide), the signature, then a hello's seat, its round, its share (2.3) and
-     `confirm`.
+     signature, then the shape and every key and share it carries (2.3), and a roster's
+     frame keys in the suite of the hello it follows; the host reading a joiner's message
+     checks a hello's item 1, the shape, the key it names (2.3: a failure is answered
+     with `"key"`, which the signature, 8.3 step 3, would hide), the signature, a hello's
+     frame key in the suite it names (`hello/frame-key`, 2.5's codes), then its seat, its
+     suite, its round, its share (2.3) and `confirm`.
 [H3] "Messages": a hello's `seat` is read as an integer 1..7 and a host hello's
      `shares` as exactly K-1 byte strings of 32; the host reads a joiner hello that
      names a seat it has not (not below its K, step 3 "for seat i (1..K-1)") as
      `seat`, after the signature and before the round and the confirm.
+[H4] "Messages": a joiner hello's `suite` is text, "" or a suite of 3.5, "" only with no
+     answer; its `frame key` is at most 48 bytes, empty exactly when `answers` is; a
+     roster's `frame keys` are as many as its keys, distinct. A hello naming a suite the
+     host does not play is `suite` (not counted: the host answers with its own hello).
 """
 
 from __future__ import annotations
@@ -40,14 +45,16 @@ from typing import Any
 from independent.errors import SpecError
 from independent.group.hashing import T
 from independent.group.ops import decode_point, smul, u64
-from independent.group.suites import PRE_GAME
-from independent.wire.ed25519 import ed25519_verify
+from independent.group.suites import PRE_GAME, SUITES, suite
+from independent.wire.ed25519 import ed25519_verify, public_key
 from independent.wire.msgpack_pure import pack, unpack
 
 #: "Authentication": the prefix of every handshake signature.
-PREFIX = b"dealerless/handshake-signature/8\x00"
+PREFIX = b"dealerless/handshake-signature/9\x00"
 #: "Messages": the peer protocol's own version.
-PEER_VERSION = 8
+PEER_VERSION = 9
+#: 8.3: the suites whose frame keys are the seats' Ed25519 identity keys.
+ED25519_SUITES = ("edwards25519-sha512", "ristretto255-sha512")
 #: "Links": the largest message.
 MAX_MESSAGE = 65_536 + 256
 REASONS = ("full", "seated", "key")
@@ -197,20 +204,31 @@ def _keys(v: Any) -> bool:
     return isinstance(v, list) and 2 <= len(v) <= 8 and all(_b(x, 32) for x in v)
 
 
+def _frame_keys(v: Any, keys: Any) -> bool:
+    """[H4] a roster's frame keys: one per key, at most 48 bytes each, distinct."""
+    return (isinstance(v, list) and len(v) == len(keys) and len(set(v)) == len(v)
+            and all(isinstance(x, bytes) and len(x) <= 48 for x in v))
+
+
 def _shape_ok(m: list[Any]) -> bool:
     """The table of "Messages", item by item (the signature last, 64 bytes)."""
     kind, n = m[0], len(m)
-    if kind == "hello" and n == 11 and m[2] == "host":
+    if kind == "hello" and n == 12 and m[2] == "host":
         return (_b(m[3], 32) and _b(m[4], 32) and isinstance(m[5], str)
                 and isinstance(m[6], dict) and _int(m[7], 2, 8) and _int(m[8], 0)
-                and _shares(m[9], m[7]) and _b(m[10], 64))
-    if kind == "hello" and n == 10 and m[2] == "join":
+                and _shares(m[9], m[7]) and isinstance(m[10], str) and _b(m[11], 64))
+    if kind == "hello" and n == 12 and m[2] == "join":
         answer = m[6:9]  # answers, share, confirm: all empty or all 32 bytes
-        return (_b(m[3], 32) and _b(m[4], 32) and _int(m[5], 1, 7) and _b(m[9], 64)
-                and (all(_b(x, 0) for x in answer) or all(_b(x, 32) for x in answer)))
-    if kind == "roster" and n == 4:
+        answered = all(_b(x, 32) for x in answer)
+        return (_b(m[3], 32) and _b(m[4], 32) and _int(m[5], 1, 7) and _b(m[11], 64)
+                and (all(_b(x, 0) for x in answer) or answered)
+                and m[9] in ("", *SUITES) and (m[9] != "" or not answered)  # [H4]
+                and isinstance(m[10], bytes) and len(m[10]) <= 48
+                and (len(m[10]) > 0) == answered)
+    if kind == "roster" and n == 5:
         return (_keys(m[1]) and _keys(m[2]) and len(m[1]) == len(m[2])
-                and len(set(m[1])) == len(m[1]) and _b(m[3], 64))
+                and len(set(m[1])) == len(m[1]) and _frame_keys(m[3], m[1])
+                and _b(m[4], 64))
     if kind == "open" and n == 4:
         return _b(m[1], 32) and _b(m[2], 32) and _b(m[3], 64)
     if kind == "reveal" and n == 3:
@@ -278,6 +296,31 @@ def _valid(*points: bytes) -> None:
             ignore(e.code)
 
 
+def frame_key(suite_name: str, seed: bytes) -> bytes:
+    """8.3: a seat's frame key in a suite, from its identity seed: its Ed25519 key, or in
+    bls12381g1-sha256 Y = x*G1 with x = H_scalar(FRAME_KEY, seed) (3.5), 1 for a zero x."""
+    if suite_name in ED25519_SUITES:
+        return public_key(seed)
+    s = suite(suite_name, 3)
+    return s.encode_element(s.group.base_mul(s.H_scalar("FRAME_KEY", seed) or 1))
+
+
+def check_frame_key(suite_name: str, key: bytes, frame_key: bytes) -> None:
+    """8.3: in the suites signed by Ed25519 a seat's frame key is its identity key; in
+    bls12381g1-sha256 a key of G1, 48 bytes that decode by 2.5 (`hello/frame-key`, else
+    2.5's code)."""
+    if suite_name in ED25519_SUITES:
+        if frame_key != key:
+            ignore("hello/frame-key")
+        return
+    if len(frame_key) != suite(suite_name, 3).frame_key_bytes:
+        ignore("hello/frame-key")
+    try:
+        suite(suite_name, 3).decode_element(frame_key)
+    except SpecError as e:
+        ignore(e.code)
+
+
 def _named(m: list[Any], host_key: bytes) -> bytes:
     """The key a host's message names before its shape is known: item 3 of a hello, item
     1 of a refusal; a roster or a reveal is read under the pinned `host_key` [H2]."""
@@ -290,11 +333,13 @@ def _named(m: list[Any], host_key: bytes) -> bytes:
     return key if isinstance(key, bytes) else b""
 
 
-def joiner_reads(wire: bytes, rid: bytes, pin: bytes, host_key: bytes) -> list[Any]:
+def joiner_reads(wire: bytes, rid: bytes, pin: bytes, host_key: bytes,
+                 suite_name: str | None = None) -> list[Any]:
     """A joiner reads a host's message in [H2]'s order: the pin of the key it names, a
     hello's version, the signature under that key, then its shape and every key and
     share it carries; `host_key` is the pinned key a roster or reveal is checked
-    under."""
+    under, and with `suite_name` (that of the host hello it follows) a roster's frame
+    keys are checked in that suite."""
     m = _unpacked(wire)
     if not from_host(m):
         ignore("shape")
@@ -311,15 +356,19 @@ def joiner_reads(wire: bytes, rid: bytes, pin: bytes, host_key: bytes) -> list[A
         _valid(m[3], *m[9])  # the joiner validates every share of the hello
     if m[0] == "roster":
         _valid(*m[1])
+        if suite_name is not None:  # the shape gave as many frame keys as keys
+            for key, frame_key in zip(m[1], m[3], strict=True):
+                check_frame_key(suite_name, key, frame_key)
     return m
 
 
 def host_reads(wire: bytes, rid: bytes, pake: dict[str, Any] | None = None) -> list[Any]:
     """The host reads a joiner's hello or open under the key it names [H2]; with `pake`,
-    the host's side of this round (`commitment`, and `seats`: seat i -> (y_h,i,
+    the host's side of this round (`commitment`, `suite`, and `seats`: seat i -> (y_h,i,
     Y_h,i) for each joining seat 1..K-1), a hello for a seat it has not is `seat`
-    [H3], and one that answers a host hello must answer this round's and carry the
-    `confirm` the host computes for its seat, compared in constant time."""
+    [H3], one naming another suite `suite` [H4], and one that answers a host hello must
+    answer this round's and carry the `confirm` the host computes for its seat, compared
+    in constant time."""
     m = read_message(wire)
     if from_host(m):
         ignore("shape")
@@ -328,9 +377,13 @@ def host_reads(wire: bytes, rid: bytes, pake: dict[str, Any] | None = None) -> l
     _verify(m[1] if m[0] == "open" else m[3], rid, m)  # the key it names
     if m[0] != "hello":
         return m
+    if m[6]:
+        check_frame_key(m[9], m[3], m[10])  # after the signature [H2]
     if pake is not None:
         if m[5] not in pake["seats"]:
             ignore("seat")  # [H3] not a seat 1..K-1 of this table
+        if m[9] not in ("", pake.get("suite", "ristretto255-sha512")):
+            ignore("suite")  # [H4] the host answers with its hello, naming its suite
         if m[6] and m[6] != pake["commitment"]:
             ignore("round")  # it answers another round: the host sends its hello again
     if m[6]:
