@@ -359,3 +359,37 @@ def test_no_lobby_placeholder_is_cut_off(browser: Any, peers: Any) -> None:
             }).map((i) => i.name);
         }""")
         assert cut == [], f"cut at {size}: {cut}"
+
+
+def test_the_advanced_settings_choose_the_suite_and_the_table_shows_it(
+        browser: Any, peers: Any, tmp_path: Path) -> None:
+    """Issue 31: each form's Advanced settings hold the ciphersuite (spec 12.8). A host
+    chooses bls12381g1-sha256; a page that asked for another suite leaves its table,
+    naming both; joining with "the host's" plays it, and both tables show it."""
+    bls = "bls12381g1-sha256"
+    host, guest = Seat(browser, peers("host")), Seat(browser, peers("guest"))
+    offered = host.page.eval_on_selector_all("#host-form select[name=suite] option",
+                                             "(os) => os.map((o) => o.value)")
+    assert offered == ["edwards25519-sha512", "ristretto255-sha512", bls]
+    assert host.page.input_value("#host-form select[name=suite]") == "ristretto255-sha512"
+    assert guest.page.input_value("#join-form select[name=suite]") == ""   # the host's
+    assert not host.page.locator("#host-form select[name=suite]").is_visible()   # closed
+    invitation, = host.host("bram", 2, suite=bls)
+    assert host.page.locator("#suite").inner_text() == bls   # while the table fills
+    guest.join(invitation, suite="edwards25519-sha512")
+    guest.page.wait_for_selector("#result .bad", timeout=30_000)
+    assert guest.page.locator("#result").inner_text() == (
+        f"The game stopped: the host plays {bls}; this seat chose edwards25519-sha512 in "
+        "Advanced (choose \"the host's\" there to play the host's suite)")
+    guest.page.click("#back")
+    guest.join(invitation, suite="")
+    for seat in (host, guest):
+        seat.page.wait_for_selector("#sas", timeout=30_000)
+        assert seat.page.locator("#suite").inner_text() == bls
+    guest.page.screenshot(path=str(tmp_path / "suite.png"))
+    play_together([host, guest], timeout=180)
+    copies = {s.transcript() for s in (host, guest)}
+    assert len(copies) == 1
+    proc = verify(copies.pop(), tmp_path)
+    assert proc.returncode == 0 and bls in proc.stdout, proc.stdout
+    assert not host.errors and not guest.errors, (host.errors, guest.errors)

@@ -92,16 +92,27 @@ class Seat:
         self.page.select_option(f"#{form} select[name=rules]", rules)
         self.page.select_option(f"#{form} select[name=seats]", str(seats))
 
-    def play_bots(self, rules: str, seats: int, bot: str = "greedy") -> None:
+    def choose_suite(self, form: str, suite: str | None) -> None:
+        """Open the form's Advanced settings and choose `suite` ("": the host's), as a
+        person would; None leaves them closed, at their default (spec 12.8)."""
+        if suite is not None:
+            if self.page.locator(f"#{form} details.advanced[open]").count() == 0:
+                self.page.click(f"#{form} details.advanced summary")
+            self.page.select_option(f"#{form} select[name=suite]", suite)
+
+    def play_bots(self, rules: str, seats: int, bot: str = "greedy",
+                  suite: str | None = None) -> None:
         self.form("play-form", rules, seats)
+        self.choose_suite("play-form", suite)
         self.page.select_option("#play-form select[name=bot]", bot)
         self.page.click("#play-form button[type=submit]")
         self.page.wait_for_selector("#table:not([hidden])")
 
     def host(self, rules: str, seats: int, relay: str | None = None,
-             timeout: int = 120) -> list[str]:
+             timeout: int = 120, suite: str | None = None) -> list[str]:
         """Host a table; the invitations its page shows, seat 1's first (spec 12.3)."""
         self.form("host-form", rules, seats)
+        self.choose_suite("host-form", suite)
         if relay:
             self.page.fill("#host-form input[name=relay]", relay)
         self.page.fill("#host-form input[name=timeout]", str(timeout))
@@ -111,7 +122,8 @@ class Seat:
         assert len(shown) == seats - 1, shown
         return shown
 
-    def join(self, invitation: str, timeout: int = 120) -> None:
+    def join(self, invitation: str, timeout: int = 120, suite: str | None = None) -> None:
+        self.choose_suite("join-form", suite)
         self.page.fill("#join-form input[name=invitation]", invitation)
         self.page.fill("#join-form input[name=timeout]", str(timeout))
         self.page.click("#join-form button[type=submit]")

@@ -281,6 +281,9 @@ def add_network_commands(sub: Any) -> None:
                         "port)")
     p.add_argument("--no-open", action="store_true",
                    help="print the page's address instead of opening a browser")
+    _suite_option(p, "the ciphersuite the page offers first for a new table, against bots "
+                     "or hosted (its Advanced settings choose another; joining plays the "
+                     "host's unless they name one)")
     home_option(p)
     p.set_defaults(func=web.cmd_web)
 

@@ -19,7 +19,8 @@ def cmd_web(args: argparse.Namespace) -> int:
     except KeyStoreError as exc:
         return fail(f"web: {exc}", EXIT_FAILED)
     try:
-        asyncio.run(serve(home_dir(args), identity, args.port, not args.no_open))
+        asyncio.run(serve(home_dir(args), identity, args.port, not args.no_open,
+                          suite=args.suite))
     except KeyboardInterrupt:
         print("dealerless web: stopped; `dealerless games` lists the saved games",
               file=sys.stderr)

@@ -27,6 +27,7 @@ from peers.web.tables import TableError, Tables
 from protocol.errors import DealerlessError
 from protocol.identity import fingerprint
 from protocol.match import MatchVerdict
+from protocol.suite import SUITE_NAMES
 
 MAX_WS_MESSAGE = 64 << 10
 #: Open websockets at once (spec/12-peers.md 12.8.1). A page holds one; every client is
@@ -119,7 +120,8 @@ class Api:
     async def lobby(self, _request: web.Request) -> web.Response:
         return _json({"fingerprint": fingerprint(self.tables.identity.public_key),
                       "rules": rules_catalogue(), "tables": self.tables.summary(),
-                      "games": self._games()})
+                      "games": self._games(), "suites": list(SUITE_NAMES),
+                      "suite": self.tables.suite})
 
     async def games(self, _request: web.Request) -> web.Response:
         return _json(self._games())
@@ -150,6 +152,13 @@ class Api:
             raise BadRequest(f"a game has {MIN_SEATS} to {MAX_SEATS} seats")
         return rules, seats
 
+    def _suite(self, data: dict[str, Any], default: str | None) -> str | None:
+        """The ciphersuite the request names (spec/03-hashing.md 3.5), else `default`."""
+        suite: str | None = _field(data, "suite", str, default)
+        if suite is not None and suite not in SUITE_NAMES:
+            raise BadRequest(f"unknown suite {suite!r}: one of {', '.join(SUITE_NAMES)}")
+        return suite
+
     def _timeout(self, data: dict[str, Any]) -> float:
         timeout = _field(data, "timeout", float, 300.0)
         if not (math.isfinite(timeout) and 1 <= timeout <= MAX_TIMEOUT):
@@ -179,8 +188,9 @@ class Api:
             raise BadRequest("think_ms is above 0 and at most 60000")
         match = _field(data, "match", bool, False)
         try:
-            return self._started(self.tables.play_bots(rules, params, seat, bots, think,
-                                                       match))
+            return self._started(self.tables.play_bots(
+                rules, params, seat, bots, think, match,
+                self._suite(data, self.tables.suite) or self.tables.suite))
         except TableError as exc:
             raise BadRequest(str(exc)) from None
 
@@ -197,8 +207,9 @@ class Api:
                 listen = parse_hostport(_field(data, "listen", str, "127.0.0.1:0"))
         except ValueError as exc:
             raise BadRequest(str(exc)) from None
-        return await self._starting(self.tables.host(rules, params, relay, listen,
-                                                     self._timeout(data)))
+        return await self._starting(self.tables.host(
+            rules, params, relay, listen, self._timeout(data),
+            self._suite(data, self.tables.suite) or self.tables.suite))
 
     async def join(self, request: web.Request) -> web.Response:
         data = await _body(request)
@@ -208,7 +219,8 @@ class Api:
             check_invitation(url)
         except ValueError as exc:
             raise BadRequest(f"not an invitation: {exc}") from None
-        return await self._starting(self.tables.join(url, self._timeout(data)))
+        return await self._starting(self.tables.join(url, self._timeout(data),
+                                                     self._suite(data, None)))
 
     async def resume(self, request: web.Request) -> web.Response:
         # Resolved here by id alone; the path handed on is then one inside the games folder.

@@ -75,6 +75,7 @@ class WebSeat:
         self.invitations = invitations
         self.game: Any = None          # protocol Game, once the setup is agreed
         self.rules: str | None = None  # the rule set asked for, before the setup is agreed
+        self.suite: str | None = None  # the suite asked for (spec/03-hashing.md 3.5), likewise
         self.setup: dict[str, Any] | None = None
         self.lobby: dict[str, Any] | None = None   # a host's table filling up
         self.log: list[dict[str, Any]] = []
@@ -213,6 +214,7 @@ class WebSeat:
         return {"type": "table", "id": self.id, "kind": self.kind, "seat": self.seat,
                 "rules": self.game.setup.rules if self.game is not None else self.rules,
                 "seats": self.game.seats if self.game is not None else None,
+                "suite": self.game.setup.suite_name if self.game is not None else self.suite,
                 "timeout": self.timeout, "invitations": list(self.invitations),
                 "setup": self.setup, "view": self.view, "awaiting": self.awaiting,
                 "asked": self.asked, "log": self.log[-MAX_LOG:], "end": self.end,

@@ -17,18 +17,21 @@ from peers.web.api import Api
 from peers.web.security import CODE_PATH, MAX_UPLOAD, Guard, new_token, server_logger
 from peers.web.tables import Tables
 from protocol.identity import Identity
+from protocol.suite import DEFAULT
 
 log = logging.getLogger("dealerless.web")
 STATIC = Path(str(resources.files("peers.web") / "static"))
 
 
-def make_app(home: Path, identity: Identity, token: str, port: int) -> web.Application:
+def make_app(home: Path, identity: Identity, token: str, port: int,
+             suite: str = DEFAULT) -> web.Application:
     """The application for a server listening on 127.0.0.1:`port` (known before the
-    routes run: a port of 0 is resolved by `serve` first)."""
+    routes run: a port of 0 is resolved by `serve` first); `suite` is the one its page
+    offers first for a new table (spec/03-hashing.md 3.5)."""
     guard = Guard(token, port)
     app = web.Application(middlewares=[guard.middleware], client_max_size=MAX_UPLOAD)
     app.on_response_prepare.append(guard.decorate)
-    tables = Tables(home, identity)
+    tables = Tables(home, identity, suite)
     api = Api(tables)
     app["tables"] = tables
     app["guard"] = guard
@@ -47,7 +50,7 @@ def make_app(home: Path, identity: Identity, token: str, port: int) -> web.Appli
 
 
 async def serve(home: Path, identity: Identity, port: int, open_browser: bool,
-                ready: asyncio.Future[str] | None = None) -> None:
+                ready: asyncio.Future[str] | None = None, suite: str = DEFAULT) -> None:
     """Listen on 127.0.0.1:`port` (0: any free port), print the address with its token,
     and serve until cancelled."""
     token = new_token()
@@ -65,7 +68,7 @@ async def serve(home: Path, identity: Identity, port: int, open_browser: bool,
     sock.listen(64)
     sock.setblocking(False)
     port = sock.getsockname()[1]
-    app = make_app(home, identity, token, port)
+    app = make_app(home, identity, token, port, suite)
     runner = web.AppRunner(app, access_log=None, logger=server_logger())
     await runner.setup()
     site = web.SockSite(runner, sock)

@@ -19,6 +19,7 @@ from peers.net.config import HOST, JOIN, Invitation, PeerConfig, PeerError
 from peers.net.invitation import dial_url, host_invitation, join_commands, parse_invitation
 from peers.net.launch import join_meta, open_host, open_join, reopen
 from peers.net.link import Link, LinkError
+from peers.net.messages import table_suite_named
 from peers.net.peer import Peer
 from peers.store.finding import find_game
 from peers.store.games import GameStore, StoreError
@@ -29,9 +30,14 @@ from protocol.handshake_auth import SECRET_BYTES, room_secret
 from protocol.identity import Identity
 from protocol.match import encode_match, link_of, verify_match
 from protocol.rules import make_rules
+from protocol.suite import DEFAULT
 from protocol.verifier import replay
 
 log = logging.getLogger("dealerless.web")
+#: How a joiner of the page says which suite it was asked for, when the host plays another
+#: (spec/12-peers.md 12.3).
+WEB_SUITE = ("chose {mine} in Advanced (choose \"the host's\" there to play the host's "
+             "suite)")
 
 
 def match_params(rules: str, params: dict[str, Any]) -> dict[str, Any]:
@@ -64,8 +70,10 @@ class TableError(Exception):
 class Tables:
     """The seats this server plays for its person, by table id."""
 
-    def __init__(self, home: Path, identity: Identity) -> None:
+    def __init__(self, home: Path, identity: Identity, suite: str = DEFAULT) -> None:
         self.home, self.identity = home, identity
+        #: The suite the page offers first for a new table (`dealerless web --suite`).
+        self.suite = suite
         self.seats: dict[str, WebSeat] = {}
 
     def get(self, table_id: str) -> WebSeat | None:
@@ -85,20 +93,23 @@ class Tables:
     # -- a table against local bots ----------------------------------------------------
 
     def play_bots(self, rules: str, params: dict[str, Any], seat: int, bots: list[str],
-                  think_ms: float | None, match: bool = False) -> WebSeat:
+                  think_ms: float | None, match: bool = False,
+                  suite: str = DEFAULT) -> WebSeat:
         """A game, or with `match` every round of a match (spec/11-verify.md 11.5), of the
-        person at `seat` against `bots` in the other seats."""
+        person at `seat` against `bots` in the other seats, in the ciphersuite `suite`."""
         if match:
             params = match_params(rules, params)
         try:
-            driver = LocalDriver(bots, seat, rules, params, think_ms=think_ms)
+            driver = LocalDriver(bots, seat, rules, params, think_ms=think_ms,
+                                 in_suite=table_suite_named(suite))
         except (DealerlessError, ValueError) as exc:
             raise TableError(str(exc)) from None
         ws = self._new("match" if match else "bots", seat, None)
+        ws.suite = suite
         game = driver.table.referees[seat].game
         ws.begin_round(game, int(game.rules.params["round"]) if match else None)
         ws.setup = {"game_id": driver.table.setup.game_id.hex(), "seat": seat,
-                    "rules": rules, "seats": len(bots) + 1, "sas": None,
+                    "rules": rules, "seats": len(bots) + 1, "sas": None, "suite": suite,
                     "opponents": "; ".join(f"seat {s}: the {b} bot" for s, b in
                                            enumerate([*bots[:seat], "", *bots[seat:]])
                                            if s != seat)}
@@ -130,39 +141,43 @@ class Tables:
             if "first" in params and lead is not None:  # one draw seats the whole game
                 params["first"] = lead                    # (rules/mineshaft.md D19)
             driver = LocalDriver(bots, ws.seat, setup.rules, params, think_ms=think_ms,
-                                 identities=identities)
+                                 identities=identities, in_suite=setup.suite)
             setup = driver.table.setup
             ws.begin_round(driver.table.referees[ws.seat].game, number - 1)
 
     # -- networked seats -----------------------------------------------------------------
 
     async def host(self, rules: str, params: dict[str, Any], relay: str | None,
-                   listen: tuple[str, int] | None, timeout: float) -> WebSeat:
+                   listen: tuple[str, int] | None, timeout: float,
+                   suite: str = DEFAULT) -> WebSeat:
+        """A hosted table of `suite`: its invitations are shown as soon as it is open."""
         try:
             seats = make_rules(rules, params).deal.seats
         except DealerlessError as exc:
             raise TableError(f"rules {rules}: {exc}") from None
         table = os.urandom(SECRET_BYTES)   # the table secret (12.3 "The invitation")
         opened = await self._opening(open_host(relay, listen, self._say("the relay"),
-                                               room_secret(table)))
+                                               room_secret(table), None, suite))
         invitation = host_invitation(opened.url, self.identity.public_key, table)
         ws = self._new(HOST, 0, timeout, tuple(join_commands(invitation, opened.url, seats)))
-        ws.rules = rules
+        ws.rules, ws.suite = rules, suite
         if opened.note:
             ws.notify(NoticeEvent(opened.note))
         self._start_peer(ws, opened.link, HOST, rules, params, timeout, opened.meta, None,
-                         invitation)
+                         invitation, suite)
         return ws
 
-    async def join(self, url: str, timeout: float) -> WebSeat:
+    async def join(self, url: str, timeout: float, suite: str | None = None) -> WebSeat:
+        """A joined table; `suite` the one the person asked for (None: the host's)."""
         try:
             invitation = parse_invitation(url)
         except PeerError as exc:
             raise TableError(str(exc)) from None
         link = await self._opening(open_join(url, self._say(dial_url(url))))
         ws = self._new(JOIN, 1, timeout)
+        ws.suite = suite
         self._start_peer(ws, link, JOIN, "bram", {}, timeout, join_meta(url), None,
-                         invitation)
+                         invitation, suite)
         return ws
 
     async def resume(self, name: str, timeout: float) -> WebSeat:
@@ -197,12 +212,13 @@ class Tables:
 
     def _start_peer(self, ws: WebSeat, link: Link, role: str, rules: str,
                     params: dict[str, Any], timeout: float, meta: dict[str, str],
-                    store: GameStore | None, invitation: Invitation | None = None) -> None:
+                    store: GameStore | None, invitation: Invitation | None = None,
+                    suite: str | None = None) -> None:
         config = PeerConfig(games_dir=self.home / "games", role=role, identity=self.identity,
                             choose=ws.choose, notify=ws.notify, rules=rules, params=params,
                             move_timeout=timeout,
                             meta={**meta, "bot": "", "web": "1", TIMEOUT_META: repr(timeout)},
-                            invitation=invitation)
+                            invitation=invitation, suite=suite, suite_said=WEB_SUITE)
         announce = announcer(self.home, config)
 
         def on_setup(setup: Any, game: GameStore) -> None:

@@ -48,7 +48,8 @@ def step_json(event: StepEvent) -> dict[str, Any]:
 
 def setup_json(event: SetupEvent) -> dict[str, Any]:
     return {"game_id": event.game_id, "seat": event.seat, "rules": event.rules,
-            "opponents": event.opponent, "sas": event.sas, "seats": event.seats}
+            "opponents": event.opponent, "sas": event.sas, "seats": event.seats,
+            "suite": event.suite}
 
 
 def notice_json(event: NoticeEvent) -> dict[str, Any]:

@@ -205,7 +205,21 @@ function options(select, values, chosen, label = (v) => v) {
                                                  label(v))));
 }
 
+// The ciphersuite of a new table (spec/03-hashing.md 3.5), in each form's Advanced
+// settings: `dealerless web --suite`'s by default; a joiner plays the host's unless told.
+function fillSuites() {
+  for (const form of [$("play-form"), $("host-form"), $("join-form")]) {
+    const select = form.elements.suite;
+    if (select.options.length) continue;
+    const joining = form.id === "join-form";
+    options(select, [...(joining ? [""] : []), ...lobby.suites],
+            joining ? "" : lobby.suite,
+            (v) => v === "" ? "the host's" : v === lobby.suite && !joining ? `${v} (default)` : v);
+  }
+}
+
 function fillRules() {
+  fillSuites();
   for (const form of [$("play-form"), $("host-form")]) {
     const rules = form.elements.rules;
     if (!rules.options.length) {
@@ -240,7 +254,7 @@ function fitForm(form, rulesChanged) {
 function formRules(form) {
   const f = form.elements;
   const r = rulesOf(f.rules.value);
-  const body = { rules: f.rules.value, seats: Number(f.seats.value) };
+  const body = { rules: f.rules.value, seats: Number(f.seats.value), suite: f.suite.value };
   if (r.komi && f.komi.value.trim() !== "") body.komi = Number(f.komi.value);
   if (r.sets.length) body.set = f.set.value;
   return body;
@@ -332,7 +346,9 @@ function wireForms() {
   $("join-form").addEventListener("submit", (event) => {
     event.preventDefault();
     const f = event.target.elements;
-    start("/api/join", { invitation: f.invitation.value, timeout: Number(f.timeout.value) });
+    const body = { invitation: f.invitation.value, timeout: Number(f.timeout.value) };
+    if (f.suite.value) body.suite = f.suite.value;   // else the host's
+    start("/api/join", body);
   });
   $("verify-form").addEventListener("submit", async (event) => {
     event.preventDefault();

@@ -72,6 +72,7 @@ function drawSession(t, actions) {
     box.append(el("p", {}, others > 1
                  ? `Give each of the other ${others} players their own invitation:`
                  : "Give the other player this invitation:"),
+               ...suiteLine(t.suite, "The table plays in the ciphersuite "),
                ...lines,
                el("p", { class: "dim", id: "lobby" }, `Waiting for the table to fill: `
                  + `${asked} of ${others} ${others > 1 ? "players have" : "player has"} `
@@ -81,7 +82,8 @@ function drawSession(t, actions) {
   if (t.setup) {
     const s = t.setup;
     box.append(el("p", {}, el("span", { class: "mono" }, `game ${s.game_id.slice(0, 16)}`),
-                  " · ", s.opponents));
+                  " · ", s.opponents),
+               ...suiteLine(s.suite || t.suite, "Ciphersuite "));
     if (s.sas) {
       box.append(el("p", { class: "sas" }, "Short authentication string ",
                     el("strong", { id: "sas" }, s.sas),
@@ -89,6 +91,12 @@ function drawSession(t, actions) {
                                 : ": compare it with your opponent by voice"));
     }
   }
+}
+
+// The game's ciphersuite (spec/03-hashing.md 3.5): the group and hash of every proof.
+function suiteLine(suite, words) {
+  return suite ? [el("p", { class: "dim" }, words,
+                     el("strong", { id: "suite", class: "mono" }, suite))] : [];
 }
 
 // Whose turn it is, who is being waited on, and how long until their timeout.
