@@ -1,4 +1,4 @@
-"""The single-step vectors (spec/vectors/disputes/, spec/11-verify.md 11.3 and 11.4).
+"""The single-step vectors (disputes/ of every vector set, spec/11-verify.md 11.3, 11.4).
 
 For every golden transcript, the dispute package of every frame is rebuilt from the
 transcript and compared with the vectors (its SHA-256, or its bytes where shipped),
@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import load_vectors
+from conftest import VECTOR_SUITES, load_vectors, suite_id, vector_dir
 
 from protocol.errors import LocalError
 from protocol.match import verify_match
@@ -29,10 +29,23 @@ sys.path.insert(0, str(ROOT / "tools"))
 
 from gen_disputes import read_records, verdict_json  # noqa: E402
 
-VECTORS = ROOT / "spec" / "vectors"
-DISPUTES: dict[str, Any] = json.loads((VECTORS / "disputes" / "index.json").read_text())
-GOLDEN_INDEX: dict[str, Any] = json.loads(
-    (VECTORS / "transcripts" / "index.json").read_text())["transcripts"]
+
+class DisputeSet:
+    """One vector set's disputes/ and the golden transcripts they are built from."""
+
+    def __init__(self, suite: Any) -> None:
+        self.suite, self.dir = suite, vector_dir(suite)
+        self.index: dict[str, Any] = json.loads((self.dir / "disputes" / "index.json")
+                                                .read_text())
+        self.golden: dict[str, Any] = json.loads(
+            (self.dir / "transcripts" / "index.json").read_text())["transcripts"]
+        self.crafted = self.index["crafted"]["steps"]
+        self.packages = list(read_records(
+            (self.dir / "disputes" / self.index["crafted"]["packages"]).read_bytes()))
+
+
+SETS = [DisputeSet(s) for s in VECTOR_SUITES]
+IDS = [suite_id(s) for s in VECTOR_SUITES]
 FILES = load_vectors("files")
 
 
@@ -46,27 +59,50 @@ def expected(step: dict[str, Any]) -> dict[str, Any]:
                          "note")}
 
 
-def test_every_golden_transcript_has_dispute_vectors() -> None:
+@pytest.mark.parametrize("V", SETS, ids=IDS)
+def test_every_golden_transcript_has_dispute_vectors(V: DisputeSet) -> None:
     """All but protocol-1, which is refused before its frames (spec/README.md "Versioning")."""
-    assert sorted(DISPUTES["golden"]) == sorted(set(GOLDEN_INDEX) - {"protocol-1"})
+    assert sorted(V.index["golden"]) == sorted(set(V.golden) - {"protocol-1"})
 
 
-@pytest.mark.parametrize("name", sorted(DISPUTES["golden"]))
-def test_golden_packages_and_verdicts_match_the_vectors(name: str) -> None:
-    vec = DISPUTES["golden"][name]
-    data = (VECTORS / "transcripts" / vec["transcript"]).read_bytes()
+GOLDEN = [pytest.param(V, n, id=f"{i}: {n}") for V, i in zip(SETS, IDS, strict=True)
+          for n in sorted(V.index["golden"])]
+
+
+@pytest.mark.parametrize(("V", "name"), GOLDEN)
+def test_golden_packages_and_verdicts_match_the_vectors(V: DisputeSet, name: str) -> None:
+    """Every package's hash; every step's verdict in the dealerless/2 set, and in each
+    suite's set the first and last steps, the violating one and the step before it, and
+    every eighth (all of them under -m slow)."""
+    check_golden(V, name, every=V.suite.version == 2)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("V", "name"), [g for g in GOLDEN if g.values[0].suite.version > 2])
+def test_every_golden_verdict_of_every_suite(V: DisputeSet, name: str) -> None:
+    check_golden(V, name, every=True)
+
+
+def check_golden(V: DisputeSet, name: str, every: bool) -> None:
+    vec = V.index["golden"][name]
+    data = (V.dir / "transcripts" / vec["transcript"]).read_bytes()
     packages = list(dispute_packages(data))
     assert [hashlib.sha256(p).hexdigest() for p in packages] == [
         s["package_sha256"] for s in vec["steps"]]
     if vec["packages"]:
-        assert list(read_records((VECTORS / "disputes" / vec["packages"]).read_bytes())) == packages
+        assert list(read_records((V.dir / "disputes" / vec["packages"]).read_bytes())) \
+            == packages
     for n in sorted({0, len(packages) // 2, len(packages) - 1}):  # the same bytes as alone
         assert packages[n] == dispute_package(data, n)
     if len(packages) < len(Transcript.decode(data).frames):  # no committed state beyond
         with pytest.raises(LocalError):
             dispute_package(data, len(packages))
-    replayed = GOLDEN_INDEX[name]["violation"]
+    replayed = V.golden[name]["violation"]
+    bad = -2 if replayed is None else replayed["frame"]
     for step, package in zip(vec["steps"], packages, strict=True):
+        n = step["index"]
+        if not (every or n % 8 == 0 or n in (bad - 1, bad, len(packages) - 1)):
+            continue
         got = verdict(package, step["committed_state_hash"])
         assert got == expected(step), step["index"]
         if replayed is not None and step["index"] == replayed["frame"]:
@@ -77,20 +113,27 @@ def test_golden_packages_and_verdicts_match_the_vectors(name: str) -> None:
             assert got["valid"], step["index"]
 
 
-CRAFTED = DISPUTES["crafted"]["steps"]
-CRAFTED_PACKAGES = list(read_records(
-    (VECTORS / "disputes" / DISPUTES["crafted"]["packages"]).read_bytes()))
-
-
-@pytest.mark.parametrize("step", CRAFTED, ids=[s["name"] for s in CRAFTED])
-def test_crafted_package(step: dict[str, Any]) -> None:
-    package = CRAFTED_PACKAGES[step["record"]]
+@pytest.mark.parametrize(("V", "step"), [pytest.param(V, s, id=f"{i}: {s['name']}")
+                                         for V, i in zip(SETS, IDS, strict=True)
+                                         for s in V.crafted])
+def test_crafted_package(V: DisputeSet, step: dict[str, Any]) -> None:
+    package = V.packages[step["record"]]
     assert hashlib.sha256(package).hexdigest() == step["package_sha256"]
     assert verdict(package, step["committed_state_hash"]) == expected(step)
 
 
-def test_crafted_records_are_all_described() -> None:
-    assert [s["record"] for s in CRAFTED] == list(range(len(CRAFTED_PACKAGES)))
+@pytest.mark.parametrize("V", SETS, ids=IDS)
+def test_crafted_records_are_all_described(V: DisputeSet) -> None:
+    assert [s["record"] for s in V.crafted] == list(range(len(V.packages)))
+
+
+def test_every_suite_meets_the_codes_of_the_dealerless_2_set() -> None:
+    """The crafted searches replay seeded games, which deal otherwise in each suite: each
+    set must still reach every code and verdict kind the dealerless/2 set reaches."""
+    def kinds(V: DisputeSet) -> set[Any]:
+        return {s.get("rule") or s.get("code") or "valid" for s in V.crafted}
+    for V in SETS[1:]:
+        assert kinds(SETS[0]) <= kinds(V), (suite_id(V.suite), kinds(SETS[0]) - kinds(V))
 
 
 @pytest.mark.parametrize("v", FILES["transcripts"], ids=[v["name"] for v in FILES["transcripts"]])
@@ -116,8 +159,10 @@ def test_match_file(v: dict[str, Any]) -> None:
 
 
 @pytest.mark.slow
-def test_dispute_vectors_are_reproducible_from_the_generator() -> None:
-    """Opt-in (about 40 s): the crafted packages are rebuilt from seeded games."""
-    proc = subprocess.run([sys.executable, str(ROOT / "tools" / "gen_disputes.py"), "--check"],
-                          cwd=ROOT, capture_output=True, text=True)
+@pytest.mark.parametrize("suite", VECTOR_SUITES, ids=IDS)
+def test_dispute_vectors_are_reproducible_from_the_generator(suite: Any) -> None:
+    """Opt-in (30 to 80 s a set): the crafted packages are rebuilt from seeded games."""
+    suite_args = [] if suite.version == 2 else ["--suite", suite.name]
+    proc = subprocess.run([sys.executable, str(ROOT / "tools" / "gen_disputes.py"), "--check",
+                           *suite_args], cwd=ROOT, capture_output=True, text=True)
     assert proc.returncode == 0, proc.stderr

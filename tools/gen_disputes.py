@@ -1,8 +1,11 @@
 #!/usr/bin/env python3
-"""Generate the single-step (dispute) vectors: spec/vectors/disputes/.
+"""Generate the single-step (dispute) vectors: spec/vectors/[suites/S/]disputes/.
 
-    python tools/gen_disputes.py          # rewrite the files
-    python tools/gen_disputes.py --check  # exit 1 if they differ from the code
+    python tools/gen_disputes.py [--suite S]          # rewrite the files
+    python tools/gen_disputes.py [--suite S] --check  # exit 1 if they differ
+
+Without --suite, of dealerless/2 (edwards25519-sha512) from spec/vectors/transcripts;
+with it, of suite S at dealerless/3, from spec/vectors/suites/S/transcripts.
 
 Two kinds of vectors (spec/11-verify.md 11.3 and 11.4):
 
@@ -23,12 +26,16 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+import itertools
 import json
 import sys
 from collections.abc import Callable, Iterator
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
+
+from dispute_notes import NOTES
+from vector_common import kit_from_args
 
 from peers.cheats import mined_games as mined_cheats
 from peers.entropy import Entropy
@@ -54,7 +61,7 @@ from protocol.state import Claim, Phase, PublicState
 from protocol.suite import v2_suite
 from protocol.verifier import check_step, committed_state_hashes, dispute_packages, make_package
 
-S = v2_suite()  # edwards25519-sha512, dealerless/2
+S = v2_suite()  # the suite being written: main() sets it from --suite
 
 ROOT = Path(__file__).resolve().parent.parent
 GOLDEN = ROOT / "spec" / "vectors" / "transcripts"
@@ -244,16 +251,28 @@ def _unprefixed(c: Crafter, wire: bytes) -> bytes:
     return pack([payload, c.table.agents[seat].identity.sign(payload)])
 
 
+#: What rules_cases finds in the dealerless/2 games: every code a move can be refused with.
+RULES_CODES = {"move/missing-claim", *(f"rules/{c}" for c in (
+    "already-drew", "boneyard-empty", "double-pending", "draw-not-allowed", "engine-first",
+    "hub-full", "hub-only", "line-closed", "must-draw", "no-mexican-train", "no-such-line",
+    "no-such-train", "non-canonical-end", "not-holding-now", "pass-not-allowed",
+    "tile-does-not-match", "train-closed", "vein-unexplored"))}
+
+
 def rules_cases() -> list[Case]:
     """For each code a rule set can refuse a move with, the first time some seat could
     send such a move in a seeded game: every move id whose tile (if any) the seat holds,
     at every turn, judged by the rules alone, then built, signed and stepped."""
     found: dict[str, Case] = {}
-    for rules, params, bots, seed in (
-            ("bram", {"komi_halves": 0}, ("greedy", "random"), 1),
-            ("mexican-train", {"seats": 3}, ("greedy", "random", "greedy"), 1),
-            ("mexican-train", {"seats": 2}, ("greedy", "greedy"), 3),
-            ("mineshaft", {"seats": 4}, ("greedy", "random") * 2, 1)):
+    games = [("bram", {"komi_halves": 0}, ("greedy", "random"), 1),
+             ("mexican-train", {"seats": 3}, ("greedy", "random", "greedy"), 1),
+             ("mexican-train", {"seats": 2}, ("greedy", "greedy"), 3),
+             ("mineshaft", {"seats": 4}, ("greedy", "random") * 2, 1)]
+    # Each suite deals its own games: play later seeds until every code is met.
+    more = ((r, p, b, seed + k) for k in range(1, 8) for r, p, b, seed in games)
+    for n, (rules, params, bots, seed) in enumerate(itertools.chain(games, more)):
+        if n >= len(games) and set(found) >= RULES_CODES:
+            break
         c = Crafter(rules, params, bots, seed)
         while c.ref.awaiting is not None:
             if c.state.phase is Phase.PLAY:
@@ -331,10 +350,12 @@ def forged_state_cases() -> list[Case]:
     mtype, body = c.body(last)
     cases.append(_forged(c, "the last REVEAL over a state holding a false claim", forged,
                          c.frame(last, mtype, body, state_hash=forged.hash(c.game.rules, S))))
-    c = Crafter("bram", {"komi_halves": 0}, ("greedy", "greedy"), 7)
-    c.advance(lambda s: s.phase is Phase.REVEAL and s.turn == 1)
-    state = c.state
-    hand = c.table.agents[0].hand_positions(state)
+    for seed in range(7, 30):   # seat 0, which revealed first, must hold tiles (seed 7 at v2)
+        c = Crafter("bram", {"komi_halves": 0}, ("greedy", "greedy"), seed)
+        c.advance(lambda s: s.phase is Phase.REVEAL and s.turn == 1)
+        state = c.state
+        if hand := c.table.agents[0].hand_positions(state):
+            break
     p = min(hand)
     forged = state.with_(played=(*state.played[:p], True, *state.played[p + 1:]),
                          opened=(*state.opened[:p], hand[p], *state.opened[p + 1:]))
@@ -472,33 +493,6 @@ def package_cases() -> list[Case]:
     return cases
 
 
-#: What each vector of a point settled in spec/10 and 11 catches (the wrong reading).
-NOTES = {
-    "a bram state holding a claim": "10.3: only forced play makes claims, so a state of "
-    "bram (or any rule set without it) holding a well-formed claim is state/inconsistent: "
-    "a referee of bram alone checks that claims is empty and runs no audit",
-    "package version true": "11.4 rule 2: the version is read as an integer first; true is "
-    "no integer (8.1), so schema/int, not version/unsupported nor the version 1",
-    "state followed by a trailing byte": "11.4 rule 5, 10.3: the state's unpack keeps its "
-    "msgpack/* code; state/schema is for a decoded value that is not a state",
-    "state whose seq is written as a uint16": "10.3: non-canonical msgpack is "
-    "msgpack/non-canonical from unpack, not state/non-canonical (which is for a canonical "
-    "encoding of a map that re-encodes otherwise)",
-    "a claim without its proof over a position whose share is missing": "10.4 1a: the "
-    "statement is built before the body's fifth item is looked at: claim/unopened, not "
-    "move/missing-claim",
-    "a forced pass with nothing forbidden over a position whose share is missing": "10.4 "
-    "1a: F comes first; with F empty there is nothing to prove and no hand position is "
-    "examined, so no claim/unopened (the step is valid)",
-    "a claim of 3009 bytes": "8.5: the claim is read as bytes of at most 3009 (its maximum "
-    "3008 plus one), so 3009 bytes pass the read and fail the statement's exact length",
-    "a claim of 3010 bytes": "8.5: over 3009 bytes is schema/bytes, before any statement",
-    "a claim of 3040 bytes (h + f = 92, a length 6.5.4 alone would accept)": "8.5: no true "
-    "claim exceeds 3008 bytes, so a longer one is schema/bytes even when its length is a "
-    "proof's",
-}
-
-
 def _wide_seq(state_bytes: bytes) -> bytes:
     """The state with its `seq` value re-written in a uint16 header: a non-minimal
     msgpack header, so not the canonical encoding of any value (8.1 rule 6)."""
@@ -578,9 +572,10 @@ def build() -> dict[str, bytes]:
 
 
 def main() -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--check", action="store_true", help="compare instead of writing")
-    args = ap.parse_args()
+    global S, GOLDEN, OUT
+    v, args = kit_from_args(argparse.ArgumentParser(description=__doc__.split("\n")[0]))
+    if v.S.version > 2:
+        S, GOLDEN, OUT = v.S, v.out / "transcripts", v.out / "disputes"
     with tables_in(S):
         files = build()
     stale = [n for n, b in files.items() if not (OUT / n).exists() or (OUT / n).read_bytes() != b]
