@@ -46,7 +46,6 @@ class DisputeSet:
 
 SETS = [DisputeSet(s) for s in VECTOR_SUITES]
 IDS = [suite_id(s) for s in VECTOR_SUITES]
-FILES = load_vectors("files")
 
 
 def verdict(package: bytes, committed: str | None) -> dict[str, Any]:
@@ -136,7 +135,15 @@ def test_every_suite_meets_the_codes_of_the_dealerless_2_set() -> None:
         assert kinds(SETS[0]) <= kinds(V), (suite_id(V.suite), kinds(SETS[0]) - kinds(V))
 
 
-@pytest.mark.parametrize("v", FILES["transcripts"], ids=[v["name"] for v in FILES["transcripts"]])
+FILES = [(s, load_vectors("files", s)) for s in VECTOR_SUITES]
+
+
+def each_file(part: str) -> list[Any]:
+    return [pytest.param(v, id=f"{suite_id(s)}: {v['name']}") for s, f in FILES
+            for v in f[part]]
+
+
+@pytest.mark.parametrize("v", each_file("transcripts"))
 def test_transcript_file(v: dict[str, Any]) -> None:
     got = replay(bytes.fromhex(v["file"]))
     x = got.violation
@@ -147,7 +154,7 @@ def test_transcript_file(v: dict[str, Any]) -> None:
         k: v[k] for k in ("valid", "complete", "frames", "violation")}
 
 
-@pytest.mark.parametrize("v", FILES["matches"], ids=[v["name"] for v in FILES["matches"]])
+@pytest.mark.parametrize("v", each_file("matches"))
 def test_match_file(v: dict[str, Any]) -> None:
     got = verify_match(bytes.fromhex(v["file"]))
     x = got.violation

@@ -15,13 +15,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import load_vectors
+from conftest import VECTOR_SUITES, load_vectors, suite_id
 
 from protocol.canonical import unpack
 from protocol.errors import DealerlessError
 from protocol.frames import signed_message
 from protocol.identity import verify_signature
 from protocol.setup import GameSetup
+from protocol.suite import Suite
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -69,9 +70,11 @@ def test_setup(v: dict[str, Any]) -> None:
         assert GameSetup.decode(data).game_id.hex() == v["game_id"]
 
 
-def test_wire_vectors_are_reproducible_from_the_generator() -> None:
+@pytest.mark.parametrize("suite", VECTOR_SUITES, ids=suite_id)
+def test_wire_vectors_are_reproducible_from_the_generator(suite: Suite) -> None:
+    suite_args = [] if suite.version == 2 else ["--suite", suite.name]
     proc = subprocess.run([sys.executable, str(ROOT / "tools" / "gen_wire_vectors.py"),
-                           "--check"], cwd=ROOT, capture_output=True, text=True)
+                           "--check", *suite_args], cwd=ROOT, capture_output=True, text=True)
     assert proc.returncode == 0, proc.stdout + proc.stderr
 
 

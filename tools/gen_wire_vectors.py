@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
 """Generate the wire-level vectors: spec/vectors/{ed25519,msgpack,setup,files}.json.
 
-    python tools/gen_wire_vectors.py          # rewrite the files
-    python tools/gen_wire_vectors.py --check  # exit 1 if the files differ from the code
+    python tools/gen_wire_vectors.py [--suite S]          # rewrite the files
+    python tools/gen_wire_vectors.py [--suite S] --check  # exit 1 if they differ
+
+With --suite, only the suite's files.json (spec/vectors/suites/S/, dealerless/3).
 
 Each entry gives its input bytes and the result the reference code reaches
 (`ok` or the error code); the generator also asserts that this is the result
@@ -22,7 +24,8 @@ from typing import Any
 
 from nacl import bindings as na
 from nacl.signing import SigningKey
-from wire_common import ABOUT, NO_X, ORDER8, OUT, non_canonical_twin, outcome, scalar, seed
+from vector_common import Kit, kit_from_args
+from wire_common import ABOUT, NO_X, ORDER8, non_canonical_twin, outcome, scalar, seed
 from wire_file_cases import file_vectors
 from wire_setup_cases import setup_vectors
 
@@ -283,18 +286,20 @@ def msgpack_vectors() -> dict[str, Any]:
             "vectors": vectors}
 
 
-def build() -> dict[str, dict[str, Any]]:
+def build(v: Kit) -> dict[str, dict[str, Any]]:
+    """dealerless/2's wire vectors; a suite's set has only its own files.json (its setups
+    are setup.json's version-3 cases, msgpack.json holds for every version)."""
+    if v.S.version > 2:
+        return {"files": file_vectors(v)}
     return {"ed25519": ed25519_vectors(), "msgpack": msgpack_vectors(),
-            "setup": setup_vectors(), "files": file_vectors()}
+            "setup": setup_vectors(), "files": file_vectors(v)}
 
 
 def main() -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--check", action="store_true", help="compare instead of writing")
-    args = ap.parse_args()
+    v, args = kit_from_args(argparse.ArgumentParser(description=__doc__.split("\n")[0]))
     stale = []
-    for name, data in build().items():
-        path = OUT / f"{name}.json"
+    for name, data in build(v).items():
+        path = v.out / f"{name}.json"
         text = json.dumps(data, indent=1, sort_keys=True) + "\n"
         if args.check:
             if not path.exists() or path.read_text() != text:

@@ -9,10 +9,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from nacl.signing import SigningKey
-from wire_common import ABOUT, OUT, seed
+from vector_common import Kit
+from wire_common import ABOUT, seed
 
 from protocol.canonical import pack, unpack
+from protocol.identity import Identity
 from protocol.match import MATCH_PREFIX, verify_match
 from protocol.setup import GameSetup
 from protocol.transcript import MAGIC_PREFIX, Transcript
@@ -25,32 +26,31 @@ def _record(kind: bytes, payload: bytes) -> bytes:
     return kind + len(payload).to_bytes(4, "big") + payload
 
 
-def file_vectors() -> dict[str, Any]:
-    golden = Transcript.decode((OUT / "transcripts" / "valid.transcript").read_bytes())
+def file_vectors(v: Kit) -> dict[str, Any]:
+    """The files of the suite's set, from its golden `valid` game and tables of its own."""
+    golden = Transcript.decode((v.out / "transcripts" / "valid.transcript").read_bytes())
     setup, frames = golden.setup.encode(), golden.frames
-    t_magic = file_magic(MAGIC_PREFIX, 2)   # the files of vectors/files.json are dealerless/2
+    t_magic = file_magic(MAGIC_PREFIX, v.S.version)
+    other = 3 if v.S.version == 2 else 2   # a version the file does not have
+    keys = [Identity(seed(f"match/id{i}")).frame_key(v.S) for i in range(2)]
     magic, _, *rest = unpack(setup, 4096)
     setup_v1 = pack([magic, 1, *rest])
     head = t_magic + _record(b"S", setup)
-    train = [GameSetup.create("mexican-train", {"seats": 2, **extra},
-                              [bytes(SigningKey(seed(f"match/id{i}")).verify_key)
-                               for i in range(2)],
-                              [seed(f"match/nonce{r}/{i}") for i in range(2)]).encode()
+    train = [GameSetup.create("mexican-train", {"seats": 2, **extra}, keys,
+                              [seed(f"match/nonce{r}/{i}") for i in range(2)], v.S).encode()
              for r, extra in enumerate(({}, {"round": 11}))]
     rounds = [t_magic + _record(b"S", s) for s in train]
     # rules/mineshaft.md D19: only the rounds after the first name their first player.
-    seated = GameSetup.create("mineshaft", {"seats": 2, "long": True, "first": 1},
-                              [bytes(SigningKey(seed(f"match/id{i}")).verify_key)
-                               for i in range(2)],
-                              [seed(f"match/nonce/{i}") for i in range(2)]).encode()
-    m_magic = file_magic(MATCH_PREFIX, 2)
+    seated = GameSetup.create("mineshaft", {"seats": 2, "long": True, "first": 1}, keys,
+                              [seed(f"match/nonce/{i}") for i in range(2)], v.S).encode()
+    m_magic = file_magic(MATCH_PREFIX, v.S.version)
     transcripts: list[tuple[str, bytes]] = [
         ("setup and two frames: a valid prefix", head + _record(b"F", frames[0])
          + _record(b"F", frames[1])),
         ("wrong magic", b"DEALERLESS-X2\n" + head[len(t_magic):]),
         ("a magic without its version digit", b"DEALERLESS-T\n" + head[len(t_magic):]),
         ("a dealerless/1 file", b"DEALERLESS-T1\n" + head[len(t_magic):]),
-        ("a dealerless/3 file", b"DEALERLESS-T3\n" + head[len(t_magic):]),
+        (f"a dealerless/{other} file", b"DEALERLESS-T%d\n" % other + head[len(t_magic):]),
         ("a dealerless/1 setup", t_magic + _record(b"S", setup_v1)),
         ("magic only", t_magic),
         ("a record header cut after 3 bytes", head + b"F\x00\x00"),
