@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import VECTOR_SUITES, suite_id, vector_dir
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -24,11 +25,14 @@ from protocol.rules.mined_map import generate_map, map_seed, parse_map
 from protocol.rules.mined_round import Orders, parse_orders
 from protocol.rules.mined_state import MinedState
 from protocol.seat import SeatView
-from protocol.suite import v2_suite
+from protocol.suite import Suite
 
 ROOT = Path(__file__).resolve().parent.parent
 VECTORS = json.loads((ROOT / "spec" / "vectors" / "rules" / "mined_games.json").read_text())
 CASES = {c["name"]: c for c in VECTORS["cases"]}
+#: (suite, file) for every set: the stages' tie draws and the maps hash in the suite (3.5).
+SETS = [(s, json.loads((vector_dir(s) / "rules" / "mined_games.json").read_text()))
+        for s in VECTOR_SUITES]
 
 
 def at_text(at: list[int] | None) -> str | None:
@@ -58,13 +62,15 @@ def expectations_hold(after: dict[str, Any], expect: dict[str, Any]) -> None:
             assert result is not None and result[index] == expect[key], key
 
 
-@pytest.mark.parametrize("name", sorted(CASES))
-def test_every_seed_example_is_a_passing_vector(name: str) -> None:
-    case = CASES[name]
-    rules = MinedGamesRules.from_params({"seats": case["seats"], "map": case["map"]})
+@pytest.mark.parametrize(("suite", "vectors", "case"), [
+    pytest.param(s, f, c, id=f"{suite_id(s)}: {c['name']}") for s, f in SETS
+    for c in f["cases"]])
+def test_every_seed_example_is_a_passing_vector(suite: Suite, vectors: dict[str, Any],
+                                                case: dict[str, Any]) -> None:
+    rules = MinedGamesRules.from_params({"seats": case["seats"], "map": case["map"]}, suite)
     state = rules.state_from_json(case["before"])
     orders = dict(enumerate(case["orders"]))
-    game_id = bytes.fromhex(VECTORS["game_id"])
+    game_id = bytes.fromhex(vectors["game_id"])
     if "error" in case:
         with pytest.raises(RuleViolation) as info:
             rules.play_stage(game_id, state, orders)
@@ -86,9 +92,11 @@ def test_the_vectors_cover_every_example_the_issue_lists() -> None:
     assert CASES["attack-on-b3-before-moving"]["expect"]["how"] == "chosen by the winner"
 
 
-def test_the_vector_generator_check_passes() -> None:
+@pytest.mark.parametrize("suite", VECTOR_SUITES, ids=suite_id)
+def test_the_vector_generator_check_passes(suite: Suite) -> None:
+    suite_args = [] if suite.version == 2 else ["--suite", suite.name]
     proc = subprocess.run([sys.executable, str(ROOT / "tools" / "gen_mined_vectors.py"),
-                           "--check"], cwd=ROOT, capture_output=True, text=True)
+                           "--check", *suite_args], cwd=ROOT, capture_output=True, text=True)
     assert proc.returncode == 0, proc.stderr
 
 
@@ -100,12 +108,13 @@ def test_the_independent_implementation_written_from_the_spec_agrees_on_every_ve
                                          "0 failed")
 
 
-@pytest.mark.parametrize("vector", VECTORS["maps"], ids=lambda v: v["label"])
-def test_the_map_generator_vector(vector: dict[str, Any]) -> None:
-    seed = map_seed(v2_suite(), bytes.fromhex(vector["game_id"]),
+@pytest.mark.parametrize(("suite", "vector"), [
+    pytest.param(s, v, id=f"{suite_id(s)}: {v['label']}") for s, f in SETS for v in f["maps"]])
+def test_the_map_generator_vector(suite: Suite, vector: dict[str, Any]) -> None:
+    seed = map_seed(suite, bytes.fromhex(vector["game_id"]),
                     [bytes.fromhex(n) for n in vector["nonces"]])
     assert seed.hex() == vector["seed"]
-    generated = generate_map(v2_suite(), seed, vector["width"], vector["height"])
+    generated = generate_map(suite, seed, vector["width"], vector["height"])
     assert generated.text() == vector["map"]
     assert parse_map(vector["map"]) == generated
     floors = vector["map"].split("/")

@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Write spec/vectors/rules/mined_games.json, or check it with --check.
+"""Write spec/vectors/rules/mined_games.json, or check it with --check; with --suite S,
+spec/vectors/suites/S/rules/mined_games.json, whose tie draws and maps hash in S (3.5).
 
 The vectors of spec/rules/mined-games.md section 10. Each case is one stage of
 Mined Games: a state (the mine, the miners, the stage) and every living seat's
@@ -19,8 +20,9 @@ import hashlib
 import json
 import sys
 from dataclasses import replace
-from pathlib import Path
 from typing import Any
+
+from vector_common import kit_from_args
 
 from protocol.errors import DealerlessError
 from protocol.rules.mined_games import MinedGamesRules
@@ -29,7 +31,7 @@ from protocol.rules.mined_round import Miner, Pos
 from protocol.rules.mined_state import MinedState
 from protocol.suite import v2_suite
 
-OUT = Path(__file__).resolve().parent.parent / "spec" / "vectors" / "rules" / "mined_games.json"
+SUITE = v2_suite()  # the suite being written: main() sets it from --suite
 GAME_ID = hashlib.sha256(b"mined-games vectors").digest()
 
 # B1..B4 of a 4 x 4 mine; rows top to bottom. Letters: spec section 2.1.
@@ -444,7 +446,7 @@ MAP_SEEDS = [("default 7x7", 7, 7, 5), ("4x5", 4, 5, 3)]
 
 
 def build(case: dict[str, Any]) -> tuple[MinedGamesRules, MinedState]:
-    rules = MinedGamesRules.from_params({"seats": case["seats"], "map": case["map"]})
+    rules = MinedGamesRules.from_params({"seats": case["seats"], "map": case["map"]}, SUITE)
     start = rules.start_state()
     the_mine = parse_map(case["map"])
     dur = [list(f) for f in the_mine.fresh_durability()]
@@ -520,10 +522,10 @@ def maps() -> list[dict[str, Any]]:
     out = []
     for label, width, height, seats in MAP_SEEDS:
         nonces = [hashlib.sha256(f"{label}/{i}".encode()).digest() for i in range(seats)]
-        seed = map_seed(v2_suite(), GAME_ID, nonces)
+        seed = map_seed(SUITE, GAME_ID, nonces)
         out.append({"label": label, "game_id": GAME_ID.hex(),
                     "nonces": [n.hex() for n in nonces], "seed": seed.hex(), "width": width,
-                    "height": height, "map": generate_map(v2_suite(), seed, width, height).text()})
+                    "height": height, "map": generate_map(SUITE, seed, width, height).text()})
     return out
 
 
@@ -533,18 +535,19 @@ def build_file() -> dict[str, Any]:
 
 
 def main() -> int:
-    ap = argparse.ArgumentParser(description=__doc__)
-    ap.add_argument("--check", action="store_true", help="compare with the file, write nothing")
-    args = ap.parse_args()
+    global SUITE
+    v, args = kit_from_args(argparse.ArgumentParser(description=__doc__))
+    SUITE, out = v.S, v.out / "rules" / "mined_games.json"
     text = json.dumps(build_file(), indent=1) + "\n"
     if args.check:
-        if OUT.read_text() != text:
-            print(f"{OUT} is out of date; run tools/gen_mined_vectors.py", file=sys.stderr)
+        if not out.exists() or out.read_text() != text:
+            print(f"{out} is out of date; run tools/gen_mined_vectors.py", file=sys.stderr)
             return 1
-        print(f"{OUT.name}: {len(CASES)} cases and {len(MAP_SEEDS)} maps match")
+        print(f"{out.name}: {len(CASES)} cases and {len(MAP_SEEDS)} maps match")
         return 0
-    OUT.write_text(text)
-    print(f"wrote {OUT}")
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(text)
+    print(f"wrote {out}")
     return 0
 
 
