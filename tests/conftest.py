@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from protocol.context import Context
+from protocol.errors import DealerlessError
 from protocol.suite import SUITE_NAMES, Suite, suite, v2_suite
 from protocol.version import PROTOCOL
 
@@ -33,6 +35,15 @@ def load_vectors(name: str, s: Suite | None = None) -> dict[str, Any]:
 def ctx_from(obj: dict[str, Any], suite: Suite | None = None) -> Context:
     return Context(suite or v2_suite(), bytes.fromhex(obj["game_id"]), obj["step"],
                    obj["seat"])
+
+
+def outcome(check: Callable[[], object]) -> str:
+    """Run a check: "ok" if it passes, else the code of the error it raised."""
+    try:
+        check()
+    except DealerlessError as exc:
+        return exc.code
+    return "ok"
 
 
 def with_case(negative: dict[str, Any], positives: list[dict[str, Any]]) -> dict[str, Any]:

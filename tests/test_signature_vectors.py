@@ -10,9 +10,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import VECTOR_SUITES, load_vectors, suite_id, with_case
+from conftest import VECTOR_SUITES, load_vectors, outcome, suite_id, with_case
 
-from protocol.errors import DealerlessError
 from protocol.frames import signed_message
 from protocol.signature import SchnorrSigner
 from protocol.suite import Suite
@@ -22,14 +21,6 @@ from protocol.version import frame_signature_prefix
 ROOT = Path(__file__).resolve().parent.parent
 SUITES = [s for s in VECTOR_SUITES if s.version >= 3]
 SETS = [(s, load_vectors("signatures", s)) for s in SUITES]
-
-
-def outcome(fn: Any) -> str:
-    try:
-        fn()
-    except DealerlessError as exc:
-        return exc.code
-    return "ok"
 
 
 def judge(s: Suite, vec: dict[str, Any]) -> dict[str, str]:

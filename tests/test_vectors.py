@@ -12,13 +12,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import VECTOR_SUITES, ctx_from, load_vectors, suite_id, vector_dir, with_case
+from conftest import VECTOR_SUITES, ctx_from, load_vectors, outcome, suite_id, vector_dir, with_case
 
 from protocol.context import Context
 from protocol.deck import DecryptionShare, joint_key, open_tile, verify_share
 from protocol.dleq import DleqProof, verify_dleq
 from protocol.elgamal import decode_deck, encode_deck
-from protocol.errors import DealerlessError
 from protocol.schnorr import SchnorrProof, verify_key
 from protocol.shuffle import (
     ShuffleProof,
@@ -45,15 +44,6 @@ def each(file: str, part: str) -> list[Any]:
     """(suite, vector) for every entry of `part` of `file` in every set, with ids."""
     return [pytest.param(s, vec, id=f"{suite_id(s)}: {vec.get('name', '')}")
             for s, vs in SETS for vec in vs[file][part]]
-
-
-def outcome(fn: Any) -> str:
-    """Run a check; 'ok' if it passes, else the code of the error it raised."""
-    try:
-        fn()
-    except DealerlessError as exc:
-        return exc.code
-    return "ok"
 
 
 @pytest.mark.parametrize(("S", "vec"), each("group", "scalars"))

@@ -10,29 +10,19 @@ import json
 import re
 import subprocess
 import sys
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import VECTOR_SUITES, load_vectors, suite_id
+from conftest import VECTOR_SUITES, load_vectors, outcome, suite_id
 
 from protocol.canonical import unpack
-from protocol.errors import DealerlessError
 from protocol.frames import signed_message
 from protocol.identity import verify_signature
 from protocol.setup import GameSetup
 from protocol.suite import Suite
 
 ROOT = Path(__file__).resolve().parent.parent
-
-
-def outcome(check: Callable[[], object]) -> str:
-    try:
-        check()
-    except DealerlessError as exc:
-        return exc.code
-    return "ok"
 
 
 def _names(vectors: list[dict[str, Any]]) -> list[str]:

@@ -18,22 +18,14 @@ import sys
 from typing import Any
 
 from vector_common import Kit, seed, write_or_check_suite
+from wire_common import outcome
 
 from protocol.canonical import pack
-from protocol.errors import DealerlessError
 from protocol.frames import signed_message
 from protocol.signature import SchnorrSigner
 from protocol.suite import suite
 from protocol.tags import Tag
 from protocol.version import frame_signature_prefix
-
-
-def outcome(fn: Any) -> str:
-    try:
-        fn()
-    except DealerlessError as exc:
-        return exc.code
-    return "ok"
 
 
 def positive(v: Kit, i: int) -> dict[str, Any]:
