@@ -33,6 +33,7 @@ from .errors import EncodingError
 from .groups import Element
 from .hashing import PEER, H, Tag
 from .identity import SIGNATURE_BYTES, Identity, SignatureError, verify_signature
+from .suite import ED25519, Suite
 from .version import PEER_PROTOCOL
 
 #: Prefixed to pack([rid, body]) before signing: no frame signature (8.3) and no other
@@ -40,6 +41,12 @@ from .version import PEER_PROTOCOL
 #: It carries the peer protocol's number (spec/README.md "Versioning"), so a hello of
 #: another version never verifies as one of this.
 SIGNING_CONTEXT = f"dealerless/handshake-signature/{PEER_PROTOCOL}\x00".encode()
+#: Prefixed to pack([rid, seat, identity key, frame key]) for a seat's frame-key binding
+#: (12.3 "Authentication"): no frame signature (8.3) and no handshake signature starts
+#: with it, so neither half of a binding is valid as either.
+BINDING_CONTEXT = f"dealerless/frame-key-binding/{PEER_PROTOCOL}\x00".encode()
+#: A binding: the identity key's Ed25519 signature, then the frame key's own (8.3).
+BINDING_BYTES = 2 * SIGNATURE_BYTES
 PIN_BYTES = SECRET_BYTES = 16
 CONFIRM_BYTES = 32
 
@@ -120,3 +127,50 @@ def check_confirm(expected: bytes, given: bytes) -> None:
     if not hmac.compare_digest(expected, given):
         raise EncodingError("pake/confirm", "the joiner does not hold the secret of the "
                             "invitation to the seat it claims")
+
+
+def binding_bytes(rid: bytes, seat: int, key: bytes, frame_key: bytes) -> bytes:
+    """What both halves of seat `seat`'s frame-key binding sign (12.3)."""
+    return BINDING_CONTEXT + pack([rid, seat, key, frame_key])
+
+
+def bind_frame_key(identity: Identity, played: Suite, rid: bytes, seat: int) -> bytes:
+    """This identity's binding of its frame key in `played` to its identity key at seat
+    `seat` of the table `rid` (12.3): empty in a suite signed by Ed25519, whose frame key
+    is the identity key; else the identity key's signature of binding_bytes, then the
+    frame key's (its proof of possession), made without fresh bytes (8.3: its nonce
+    comes from the key and the message) so that it is the same every time."""
+    if played.signer is ED25519:
+        return b""
+    frame_key = identity.frame_key(played)
+    message = binding_bytes(rid, seat, identity.public_key, frame_key)
+    return identity.sign(message) + played.signer.sign(identity.seed, message, b"")
+
+
+def check_binding(played: Suite, rid: bytes, seat: int, key: bytes, frame_key: bytes,
+                  binding: bytes, code: str) -> None:
+    """EncodingError `code` unless `binding` binds `frame_key` to the identity key `key`
+    at seat `seat` of the table `rid` in `played` (12.3): both the identity key and the
+    frame key signed it, so nobody can pair a seat's identity with a frame key that seat
+    did not announce, nor announce a frame key they do not hold. In a suite signed by
+    Ed25519 the frame key is the identity key and the binding is empty."""
+    if played.signer is ED25519:
+        if frame_key != key or binding:
+            raise EncodingError(code, f"seat {seat}: in {played.name} a frame key is the "
+                                "identity key itself, with an empty binding")
+        return
+    if len(binding) != BINDING_BYTES:
+        raise EncodingError(code, f"seat {seat}: a frame-key binding of {played.name} is "
+                            f"{BINDING_BYTES} bytes, not {len(binding)}")
+    message = binding_bytes(rid, seat, key, frame_key)
+    try:
+        verify_signature(key, message, binding[:SIGNATURE_BYTES])
+    except SignatureError:
+        raise EncodingError(code, f"seat {seat}: its identity key did not sign the binding "
+                            "of this frame key at this seat of this table") from None
+    try:
+        played.signer.verify(frame_key, message, binding[SIGNATURE_BYTES:])
+    except SignatureError:
+        raise EncodingError(code, f"seat {seat}: the frame key's own signature of its "
+                            "binding does not verify (no proof that this seat holds it)") \
+            from None

@@ -24,8 +24,10 @@ READABLE = (2, 3)
 #: seat's word alone and a branch is judged by its seals, then its signers, 7 since
 #: decryption shares against a withheld OPEN wait for t declarations (issue 30), 8 since
 #: the tables it sets are games of dealerless/3 in a suite (issue 31), 9 since the host's
-#: hello names the table's suite and every seat announces its frame key in it (issue 31).
-PEER_PROTOCOL = 9
+#: hello names the table's suite and every seat announces its frame key in it (issue 31),
+#: 10 since every seat binds its frame key to its identity key and seat, signed by both,
+#: and every joiner checks every seat's binding in the roster (issue 31).
+PEER_PROTOCOL = 10
 
 
 def check_version(found: int, what: str, expected: int | None = None) -> int:

@@ -13,6 +13,7 @@ from peers.net.invitation import seat_invitations
 from peers.net.messages import PROTOCOL_VERSION, table_suite_named
 from protocol.canonical import pack
 from protocol.handshake_auth import (
+    bind_frame_key,
     host_pin,
     pake_confirm,
     pake_scalar,
@@ -47,7 +48,9 @@ def join_hello(me: Identity, inv: Invitation, commitment: bytes, offer: list[Any
     played = offer[10]   # the host hello's suite, and our frame key in it (12.3)
     return pack(sign(me, inv.rid, ["hello", PROTOCOL_VERSION, JOIN, me.public_key,
                                    commitment, seat, offer[4], share, confirm, played,
-                                   me.frame_key(table_suite_named(played))]))
+                                   me.frame_key(table_suite_named(played)),
+                                   bind_frame_key(me, table_suite_named(played), inv.rid,
+                                                  seat)]))
 
 
 def seat_named(name: str) -> int:

@@ -88,7 +88,7 @@ async def test_a_small_order_key_a_squatter_and_a_stranger_do_not_take_the_seat(
                     offer = obj
             commitment = hello_commitment(os.urandom(32))
             await ws.send(pack([*["hello", PROTOCOL_VERSION, JOIN, SMALL_ORDER, commitment,
-                                  1, offer[4], b"", b"", offer[10], b""], bytes(64)]))
+                                  1, offer[4], b"", b"", offer[10], b"", b""], bytes(64)]))
             squat = unpack(join_hello(stranger, inv, commitment, offer), 1 << 17)
             squat[3] = victim   # the victim's key, signed by someone who does not hold it
             await ws.send(pack(squat))
@@ -173,7 +173,8 @@ async def test_forged_handshake_messages_from_the_middle_are_ignored(tmp_path: P
                 pack(["hello", PROTOCOL_VERSION + 1, "host", host_key, commitment, "bram", {},
                       2, 0]),
                 pack(sign(attacker, inv.rid, ["roster", [host_key, joiner_key],
-                                              [commitment, fake], [host_key, joiner_key]])),
+                                              [commitment, fake], [host_key, joiner_key],
+                                              [b"", b""]])),
                 pack(sign(attacker, inv.rid, ["reveal", [os.urandom(32), os.urandom(32)]])),
             ]
 

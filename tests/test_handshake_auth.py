@@ -323,7 +323,7 @@ async def test_a_squatter_or_a_stranger_without_the_secret_is_not_seated(
             if obj and obj[:3] == ["hello", PROTOCOL_VERSION, HOST]:
                 commitment = hello_commitment(os.urandom(32))
                 small = ["hello", PROTOCOL_VERSION, JOIN, SMALL_ORDER, commitment, 1, obj[4],
-                         b"", b"", obj[10], b""]
+                         b"", b"", obj[10], b"", b""]
                 await attacker_link.send(pack([*small, bytes(64)]))
                 squat = unpack(join_hello(stranger, inv, commitment, obj), 1 << 17)
                 squat[3] = victim   # the victim's key, signed by someone else

@@ -42,7 +42,7 @@ def kept(home: Path, roster: bool = False) -> Hosting:
     if roster:
         record.roster = signed(Roster((KEY, A, B),
                                       (hello_commitment(record.nonce), bytes(32), bytes(32)),
-                                      (KEY, A, B)))
+                                      (KEY, A, B), (b"",) * 3))
     record.keep()
     return record
 
@@ -101,9 +101,9 @@ def bad(record: Hosting, **items: object) -> bytes:
     ({"meta": {"url": META["url"]}}, "does not say where the table is"),
     ({"meta": {**META, "path": 5}}, "does not decode"),
     ({"roster": b"\x93"}, "holds a roster that does not decode"),
-    ({"roster": signed(Roster((KEY, A, B), (bytes(32),) * 3, (KEY, A, B)))},
+    ({"roster": signed(Roster((KEY, A, B), (bytes(32),) * 3, (KEY, A, B), (b"",) * 3))},
      "not the roster of this host's round"),
-    ({"roster": pack([*Roster((KEY, A, B), (bytes(32),) * 3, (KEY, A, B)).body()[:3],
+    ({"roster": pack([*Roster((KEY, A, B), (bytes(32),) * 3, (KEY, A, B), (b"",) * 3).body()[:4],
                       bytes(64)])}, "does not decode"),
 ])
 def test_a_record_that_does_not_decode_stops_host_naming_the_file(

@@ -24,6 +24,7 @@ from peers.store.games import GameStore, StoreError
 from peers.table.selfplay import Table, rule_params
 from protocol.canonical import pack
 from protocol.identity import Identity
+from protocol.setup import GameSetup
 
 URL = "ws://127.0.0.1:9/dealerless/" + "ab" * 16
 HOST_KEY, KEY, OTHER = (Identity(bytes([i]) * 32).public_key for i in range(3))
@@ -37,11 +38,16 @@ def host_hello(round_: int = 0) -> bytes:
                  SIGNATURE])
 
 
+def _roster_of(setup: GameSetup) -> Roster:
+    """The roster of a stored game of a suite signed by Ed25519 (no bindings)."""
+    return Roster.of(setup, setup.identities, (b"",) * setup.seats)
+
+
 def roster(nonce: bytes, key: bytes = KEY) -> bytes:
     """The host's roster seating `key` with the commitment to `nonce` in seat 1."""
     return pack([*Roster((HOST_KEY, key, OTHER),
                          (hello_commitment(b"h" * 32), hello_commitment(nonce), bytes(32)),
-                         (HOST_KEY, key, OTHER)).body(), SIGNATURE])
+                         (HOST_KEY, key, OTHER), (b"",) * 3).body(), SIGNATURE])
 
 
 def test_a_record_is_taken_up_by_the_same_key_and_invitation_only(tmp_path: Path) -> None:
@@ -122,9 +128,9 @@ def test_a_join_run_again_after_its_database_was_made_goes_on_from_it(
                         choose=None, notify=lambda e: None,  # type: ignore[arg-type]
                         invitation=table_of(tmp_path, 1)[1])
     handshake = Handshake(None, config, AnswerLimit(0.5), seen.append)  # type: ignore[arg-type]
-    again = handshake._create_store(table.setup, 1, table.setup.identities)
+    again = handshake._create_store(table.setup, 1, _roster_of(table.setup))
     assert again.path == first.path and again.frame_count() == 1 and seen == [again]
     assert again.secret_seed == bytes(range(32))
     again.close()
     with pytest.raises(StoreError, match="already exists"):   # not this seat's game
-        handshake._create_store(table.setup, 0, table.setup.identities)
+        handshake._create_store(table.setup, 0, _roster_of(table.setup))

@@ -31,11 +31,12 @@ from peers.bench.relay_load import BENCH_SECRET, enter_room
 from peers.bots.registry import BOTS
 from peers.net.config import HOST, JOIN, PeerConfig, PeerError, PeerResult
 from peers.net.link import ClientLink, HostLink, LinkError, MemoryLink
-from peers.net.messages import KEYS_META, PROTOCOL_VERSION, hello_commitment, seat_keys
+from peers.net.messages import PROTOCOL_VERSION, hello_commitment
 from peers.net.peer import Peer
 from peers.net.relay import Relay
 from peers.net.relay_gate import open_room
 from peers.store.games import GameStore
+from peers.store.seats import KEYS_META, seat_keys
 from peers.table.driver import SetupEvent
 from protocol.canonical import pack, unpack
 from protocol.identity import Identity, fingerprint

@@ -15,8 +15,9 @@ of checks), and `round` (what each side needs to replay `signatures` as a test o
 code: seeds, nonces, fresh bytes, the table secret, and the setup the round agrees on), in
 the default suite, ristretto255-sha512, whose frame keys are the seats' Ed25519 keys; and
 `round_bls12381g1_sha256`, the same round at a table of bls12381g1-sha256, whose hellos and
-roster carry the seats' frame keys of G1 (8.3), with its own messages and setup. Keys,
-nonces and fresh bytes come from public labels (test values only).
+roster carry the seats' frame keys of G1 (8.3) and their bindings (12.3), with its own
+messages and setup. Keys, nonces and fresh bytes come from public labels (test values
+only).
 """
 
 from __future__ import annotations
@@ -40,7 +41,9 @@ from peers.net.messages import PROTOCOL_VERSION, hello_commitment, read_offer
 from protocol.canonical import pack
 from protocol.errors import DealerlessError
 from protocol.handshake_auth import (
+    BINDING_CONTEXT,
     SIGNING_CONTEXT,
+    bind_frame_key,
     check_confirm,
     host_pin,
     pake_confirm,
@@ -101,7 +104,8 @@ def join_hello_body(played: Suite = PLAYED) -> list[Any]:
     confirm = pake_confirm(RID, 1, y_j, host_share, share, host_share, JOINER.public_key,
                            JOIN_C, HOST_C)
     return ["hello", PROTOCOL_VERSION, "join", JOINER.public_key, JOIN_C, 1, HOST_C, share,
-            confirm, played.name, JOINER.frame_key(played)]
+            confirm, played.name, JOINER.frame_key(played),
+            bind_frame_key(JOINER, played, RID, 1)]
 
 
 def round_bodies(played: Suite) -> list[tuple[str, list[Any]]]:
@@ -110,7 +114,9 @@ def round_bodies(played: Suite) -> list[tuple[str, list[Any]]]:
     return [("host", host_hello_body(share, played=played)),
             ("join", join_hello_body(played)),
             ("host", ["roster", [HOST.public_key, JOINER.public_key], [HOST_C, JOIN_C],
-                      [HOST.frame_key(played), JOINER.frame_key(played)]]),
+                      [HOST.frame_key(played), JOINER.frame_key(played)],
+                      [bind_frame_key(HOST, played, RID, 0),
+                       bind_frame_key(JOINER, played, RID, 1)]]),
             ("join", ["open", JOINER.public_key, JOIN_NONCE]),
             ("host", ["reveal", [HOST_NONCE, JOIN_NONCE]])]
 
@@ -320,7 +326,7 @@ def ignored() -> list[dict[str, Any]]:
                   _flipped(sign(HOST, RID, [*hello[:9], [SMALL_ORDER], *hello[10:]])),
                   "handshake/bad-signature", "the joiner ignores it"))
     join = ["hello", PROTOCOL_VERSION, "join", SMALL_ORDER, JOIN_C, 1, b"", b"", b"", "",
-            b""]
+            b"", b""]
     cases.append(("joiner hello whose key has small order, with no valid signature: the "
                   "key is checked before the signature", pack([*join, bytes(64)]),
                   "point/small-order", "the host answers refuse 'key'"))
@@ -335,16 +341,28 @@ def ignored() -> list[dict[str, Any]]:
     cases.append((f"joiner hello answering the host hello in {PLAYED.name}, whose frame keys "
                    "are the seats' identity keys, with the host's key as its frame key: "
                    "checked after the signature", pack(sign(JOINER, RID, [*answer[:10],
-                                                                          HOST.public_key])),
+                                                                          HOST.public_key,
+                                                                          b""])),
                   "hello/frame-key", "the host ignores it"))
     g1_identity = b"\xc0" + bytes(47)
-    bls = [*join_hello_body(BLS)[:10], g1_identity]
+    bls = [*join_hello_body(BLS)[:10], g1_identity, b""]
     cases.append((f"joiner hello answering a host hello of {BLS.name} whose frame key is the "
                   "identity of G1 (2.5)", pack(sign(JOINER, RID, bls)), "point/identity",
                   "the host ignores it"))
     cases.append((f"the same hello of {BLS.name} with one bit of its signature flipped: the "
                   "signature is checked before the frame key", _flipped(sign(JOINER, RID, bls)),
                   "handshake/bad-signature", "the host ignores it"))
+    squat = [*join_hello_body(BLS)[:10], HOST.frame_key(BLS),
+             bind_frame_key(HOST, BLS, RID, 1)]
+    cases.append((f"joiner hello answering a host hello of {BLS.name} that announces the "
+                  "host's frame key of G1 as its own, with the host's binding of it at seat "
+                  "1: the binding's identity signature is not the joiner's", pack(sign(
+                      JOINER, RID, squat)), "hello/frame-key", "the host ignores it"))
+    forged = bind_frame_key(JOINER, BLS, RID, 1)[:64] + bind_frame_key(HOST, BLS, RID, 1)[64:]
+    cases.append(("the same hello with the joiner's identity signature of that binding "
+                  "but no frame-key signature by the key it announces (no proof of "
+                  "possession)", pack(sign(JOINER, RID, [*squat[:11], forged])),
+                  "hello/frame-key", "the host ignores it"))
     out = []
     for note, wire, check, then in cases:
         out.append({"note": note, "wire": wire.hex(), "check": check, "then": then})
@@ -373,6 +391,8 @@ def replay_round(played: Suite = PLAYED) -> dict[str, Any]:
     out = {"rules": RULES, "params": PARAMS, "seats": 2, "rid": RID.hex(),
            "table": TABLE.hex(), "invitation": invitations()[0]["url"],
            "suite": played.name, "frame_keys": [f.hex() for f in frame_keys],
+           "bindings": [bind_frame_key(who, played, RID, seat).hex()
+                        for seat, who in enumerate((HOST, JOINER))],
            "host": {"seed": HOST.seed.hex(), "nonce": HOST_NONCE.hex(),
                     "fresh": HOST_FRESH.hex(), "round": 0},
            "joiner": {"seed": JOINER.seed.hex(), "nonce": JOIN_NONCE.hex(),
@@ -390,6 +410,7 @@ def build() -> dict[str, Any]:
                       "spec": "spec/12-peers.md 12.3"},
             "peer_protocol": PROTOCOL_VERSION,
             "signing_context": SIGNING_CONTEXT.decode("ascii").replace("\x00", "\\x00"),
+            "binding_context": BINDING_CONTEXT.decode("ascii").replace("\x00", "\\x00"),
             "signatures": signatures(), "pins": pins(), "secrets": secrets(),
             "invitations": invitations(),
             "pake": pake(), "ignored": ignored(), "round": replay_round(),

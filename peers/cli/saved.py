@@ -47,7 +47,7 @@ def _table(home: Path, path: Path, me: int) -> tuple[dict[str, Any], list[dict[s
     """A stored game's rule parameters, and its other seats: each seat's fingerprint and
     the name its key is known under (spec/12-peers.md 12.2), or None."""
     from peers.keys.known import known_names
-    from peers.net.messages import KEYS_META, seat_keys
+    from peers.store.seats import KEYS_META, seat_keys
     from protocol.errors import EncodingError
     from protocol.identity import fingerprint
 

@@ -7,8 +7,8 @@ from pathlib import Path
 
 from peers import keys
 from peers.net.config import PeerConfig
-from peers.net.messages import KEYS_META, seat_keys
 from peers.store.games import GameStore
+from peers.store.seats import KEYS_META, seat_keys
 from peers.table.driver import SetupEvent
 from protocol.errors import EncodingError
 from protocol.identity import fingerprint, short_auth_string

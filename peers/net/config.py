@@ -17,7 +17,7 @@ from protocol.verifier import Verdict
 HOST, JOIN = "host", "join"
 MIN_SEATS, MAX_SEATS = 2, 8
 #: How a joiner started with `join --suite` says which suite it was asked for, when the
-#: host plays another (12.3; peers/net/messages.py suite_refusal).
+#: host plays another (12.3; peers/net/messages.py join_suite_refusal).
 CLI_SUITE = "was started with --suite {mine} (join without --suite to play the host's)"
 
 

@@ -30,12 +30,10 @@ from peers.net.hosting import seated
 from peers.net.invitation import dial_url
 from peers.net.link import Link
 from peers.net.messages import (
-    KEYS_META,
     PROTOCOL_VERSION,
     JoinHello,
     Roster,
     hello_commitment,
-    keys_meta,
     parse_message,
     table_suite_named,
 )
@@ -44,10 +42,12 @@ from peers.net.quiet_log import quiet_logger
 from peers.net.records import RecordError
 from peers.store.finding import FILE_ID_HEX
 from peers.store.games import GameStore, StoreError
+from peers.store.seats import BINDINGS_META, KEYS_META, keys_meta
 from peers.table.driver import LobbyEvent
 from protocol.canonical import as_bytes, pack
 from protocol.errors import DealerlessError, EncodingError
 from protocol.handshake_auth import (
+    bind_frame_key,
     check_confirm,
     pake_confirm,
     pake_scalar,
@@ -75,8 +75,10 @@ class _HostRound:
     pake: bytes = field(default_factory=lambda: os.urandom(32))
     #: Would-be joiners: key -> (the seat its invitation names, commitment, last heard).
     joiners: dict[bytes, tuple[int, bytes, float]] = field(default_factory=dict)
-    #: Their frame keys in the table's suite (12.3), by identity key.
+    #: Their frame keys in the table's suite (12.3), by identity key, with the bindings
+    #: of those keys to their seats.
     frame_keys: dict[bytes, bytes] = field(default_factory=dict)
+    bindings: dict[bytes, bytes] = field(default_factory=dict)
     roster: Roster | None = None
     roster_message: bytes = b""
     fixed_at: float = 0.0
@@ -110,6 +112,17 @@ def _check_confirm(rid: bytes, y: int, share: bytes, joiner: JoinHello,
     check_confirm(pake_confirm(rid, joiner.seat, y, share, joiner.share, joiner.share,
                                joiner.key, joiner.commitment, host_commitment),
                   joiner.confirm)
+
+
+def _holder(asker: JoinHello, me: bytes, mine: bytes, rnd: _HostRound) -> str | None:
+    """Who besides `asker` holds its frame key in this round: the host or a counted
+    joiner, named by its fingerprint; None if nobody."""
+    if asker.frame_key == mine:
+        return f"the host ({fingerprint(me)})"
+    for key, theirs in rnd.frame_keys.items():
+        if theirs == asker.frame_key and key != asker.key:
+            return f"the joiner {fingerprint(key)} of seat {rnd.joiners[key][0]}"
+    return None
 
 
 class Handshake(JoinerSide):
@@ -147,6 +160,7 @@ class Handshake(JoinerSide):
         k, me = ruleset.deal.seats, cfg.identity.public_key
         played = table_suite_named(cfg.suite or DEFAULT)   # the table's suite (3.5)
         mine = cfg.identity.frame_key(played)
+        my_binding = bind_frame_key(cfg.identity, played, self.inv.rid, 0)
         kept = cfg.hosting
         rnd = _HostRound(0)
         if kept is not None:
@@ -188,14 +202,15 @@ class Handshake(JoinerSide):
                             if now - heard > self.stale]:
                     log.info("forgot %s: not heard from for %.1f s", fingerprint(key),
                              self.stale)
-                    del rnd.joiners[key], rnd.frame_keys[key]
+                    del rnd.joiners[key], rnd.frame_keys[key], rnd.bindings[key]
                     self._lobby(rnd, k)
                 asked = [rnd.candidates(seat) for seat in range(1, k)]
                 if all(asked):   # each seat to its first asker; the others are refused
                     chosen = [min(c, key=lambda j: j not in live) for c in asked]  # the first
                     rnd.roster = Roster((me, *chosen),
                                         (rnd.commitment, *(rnd.joiners[j][1] for j in chosen)),
-                                        (mine, *(rnd.frame_keys[j] for j in chosen)))
+                                        (mine, *(rnd.frame_keys[j] for j in chosen)),
+                                        (my_binding, *(rnd.bindings[j] for j in chosen)))
                     rnd.roster_message = self._signed(rnd.roster.body())
                     rnd.fixed_at = now
                     self._keep(rnd)   # before the roster leaves
@@ -205,7 +220,7 @@ class Handshake(JoinerSide):
                                          list(rnd.roster.frame_keys),
                                          [rnd.nonce, *(rnd.opened[j]
                                                        for j in rnd.roster.keys[1:])], played)
-                store = self._create_store(setup, 0, rnd.roster.keys)
+                store = self._create_store(setup, 0, rnd.roster)
                 if kept is not None:
                     kept.remove()     # the nonce is in the game's database now
                 await self.link.send(self._signed(["reveal", list(setup.nonces)]))
@@ -248,9 +263,9 @@ class Handshake(JoinerSide):
                     elif joiner.seat >= k:
                         log.warning("ignored a joiner asking for seat %d of a table of %d",
                                     joiner.seat, k)
-                    elif joiner.suite not in ("", played.name) \
+                    elif (other := joiner.suite not in ("", played.name)) \
                             or joiner.answers != rnd.commitment:
-                        if joiner.suite not in ("", played.name):   # refused: never seated
+                        if other:   # refused: never seated
                             log.warning("refused %s for seat %d: it asks for %s; this table "
                                         "plays %s", fingerprint(key), joiner.seat,
                                         joiner.suite, played.name)
@@ -260,10 +275,12 @@ class Handshake(JoinerSide):
                     elif rnd.roster is not None:
                         if key in rnd.roster.keys and self.answers.may_answer(("roster",)):
                             await self.link.send(rnd.roster_message)
-                    elif joiner.frame_key in (mine, *(f for j, f in rnd.frame_keys.items()
-                                                      if j != key)):
-                        log.warning("ignored %s: its frame key is another seat's",
-                                    fingerprint(key))
+                    elif (holder := _holder(joiner, me, mine, rnd)) is not None:
+                        # It proved it holds that key (its binding): so does `holder`.
+                        log.warning("ignored %s for seat %d: its frame key, which it holds, "
+                                    "is also the frame key of %s (two identity keys with "
+                                    "one frame key; 12.3 step 3)", fingerprint(key),
+                                    joiner.seat, holder)
                     elif (rnd.joiners.get(key, (0,))[0] == joiner.seat
                           or len(rnd.candidates(joiner.seat)) < MAX_CANDIDATES):
                         y, share = exchange(joiner.seat)
@@ -275,6 +292,7 @@ class Handshake(JoinerSide):
                         # a known key keeps its place
                         rnd.joiners[key] = (joiner.seat, joiner.commitment, now)
                         rnd.frame_keys[key] = joiner.frame_key
+                        rnd.bindings[key] = joiner.binding
                         if new:
                             self._lobby(rnd, k)
                 elif obj[0] == "open" and rnd.roster is not None and len(obj) == 4:
@@ -344,9 +362,11 @@ class Handshake(JoinerSide):
                 f"nobody answered the invitation to seat{'s' * (len(missing) > 1)} "
                 f"{', '.join(missing)}; no game was started")
 
-    def _create_store(self, setup: GameSetup, seat: int, keys: tuple[bytes, ...]) -> GameStore:
-        """The game's database, with the seats' identity keys (`keys`, 12.4)."""
-        meta = {"role": self.cfg.role, **self.cfg.meta, KEYS_META: keys_meta(keys)}
+    def _create_store(self, setup: GameSetup, seat: int, roster: Roster) -> GameStore:
+        """The game's database, with the seats' identity keys and frame-key bindings from
+        the roster (12.4)."""
+        meta = {"role": self.cfg.role, **self.cfg.meta, KEYS_META: keys_meta(roster.keys),
+                BINDINGS_META: keys_meta(roster.bindings)}
         if "url" in meta:   # where to dial; never the pin and secret after its '#' (12.4)
             meta["url"] = dial_url(meta["url"])
         try:

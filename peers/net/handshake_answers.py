@@ -20,17 +20,11 @@ from typing import Any
 
 from peers.net.config import JOIN
 from peers.net.link import Link
-from peers.net.messages import (
-    KEYS_META,
-    JoinHello,
-    Roster,
-    check_frame_key,
-    read_join_hello,
-    seat_keys,
-)
+from peers.net.messages import JoinHello, Roster, check_frame_key, read_join_hello
 from peers.net.pacing import AnswerLimit
 from peers.net.quiet_log import quiet_logger
 from peers.store.games import GameStore
+from peers.store.seats import BINDINGS_META, KEYS_META, seat_bindings, seat_keys
 from protocol.canonical import pack
 from protocol.errors import DealerlessError
 from protocol.handshake_auth import check_signature, sign
@@ -57,13 +51,15 @@ class Judged:
 
     def join_hello(self, obj: list[Any], rid: bytes) -> JoinHello:
         """A joiner's hello whose signature verifies under the key it names, with a frame
-        key valid in the suite it names; else the EncodingError (point/* for a key that is
-        none, hello/frame-key) or SignatureError that refused it (12.3's order)."""
+        key valid in the suite it names and bound to that key at its seat; else the
+        EncodingError (point/* for a key that is none, hello/frame-key) or SignatureError
+        that refused it (12.3's order)."""
         def judge() -> JoinHello:
             hello = read_join_hello(obj[:-1])
             check_signature(hello.key, rid, obj)
             if hello.frame_key:
-                check_frame_key(hello.suite, hello.key, hello.frame_key)
+                check_frame_key(hello.suite, hello.key, hello.frame_key, rid, hello.seat,
+                                hello.binding)
             return hello
         hello: JoinHello = self._judge([b"hello", rid, obj], judge)
         return hello
@@ -128,7 +124,7 @@ async def answer_handshake(link: Link, store: GameStore, obj: list[Any],
                 JUDGED.signed(obj, keys[0], rid)
                 await send(["open", keys[store.seat], setup.nonces[store.seat]])
             return
-        roster = Roster.of(setup, keys)
+        roster = Roster.of(setup, keys, seat_bindings(setup, store.meta(BINDINGS_META)))
         if kind == "hello" and len(obj) > 2 and obj[2] == JOIN:
             hello = JUDGED.join_hello(obj, rid)
             if hello.key not in keys:

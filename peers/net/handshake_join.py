@@ -21,11 +21,11 @@ from peers.net.messages import (
     Offer,
     Roster,
     hello_commitment,
+    join_suite_refusal,
     other_version,
     parse_message,
     read_offer,
     read_roster,
-    suite_refusal,
     table_suite_named,
 )
 from peers.net.pacing import Backoff
@@ -34,6 +34,7 @@ from peers.store.games import GameStore
 from protocol.canonical import as_array, as_bytes, as_list
 from protocol.errors import DealerlessError, EncodingError
 from protocol.handshake_auth import (
+    bind_frame_key,
     check_signature,
     host_pin,
     pake_confirm,
@@ -80,7 +81,7 @@ class JoinerSide:
     cap: float
     stranger: str   # why the last message of no pinned host was ignored, or ""
     _signed: Callable[[list[Any]], bytes]
-    _create_store: Callable[[GameSetup, int, tuple[bytes, ...]], GameStore]
+    _create_store: Callable[[GameSetup, int, Roster], GameStore]
 
     async def _join(self, deadline: float) -> GameStore:
         me = self.cfg.identity.public_key
@@ -105,19 +106,23 @@ class JoinerSide:
         repeat = Backoff(cfg.sync_interval, self.cap)
         fresh = os.urandom(32)     # this run's key-exchange scalar, hedged (12.3)
         self.stranger = ""
-        frame_keys: dict[str, bytes] = {}
+        frame_keys: dict[str, tuple[bytes, bytes]] = {}
 
-        def frame_key(seen: Offer) -> bytes:
-            """This seat's frame key in the suite of the host's offer (8.3)."""
+        def frame_key(seen: Offer) -> tuple[bytes, bytes]:
+            """This seat's frame key in the suite of the host's offer (8.3), and its
+            binding to this seat's identity key and seat (12.3 "Authentication")."""
             if seen.suite not in frame_keys:
-                frame_keys[seen.suite] = cfg.identity.frame_key(table_suite_named(seen.suite))
+                played = table_suite_named(seen.suite)
+                frame_keys[seen.suite] = (cfg.identity.frame_key(played),
+                                          bind_frame_key(cfg.identity, played, inv.rid,
+                                                         inv.seat))
             return frame_keys[seen.suite]
 
         def hello() -> bytes:
             commitment = hello_commitment(kept.nonce)
             if offer is None:   # the suite it was asked for, or "" for the host's
                 return self._signed(["hello", PROTOCOL_VERSION, JOIN, me, commitment,
-                                     inv.seat, b"", b"", b"", cfg.suite or "", b""])
+                                     inv.seat, b"", b"", b"", cfg.suite or "", b"", b""])
             y = pake_scalar(cfg.identity, inv.rid, commitment, inv.seat, fresh)
             share = pake_share(inv.secret, inv.rid, y)
             host_share = offer.share(inv.seat)
@@ -125,7 +130,7 @@ class JoinerSide:
                                    commitment, offer.commitment)
             return self._signed(["hello", PROTOCOL_VERSION, JOIN, me, commitment,
                                  inv.seat, offer.commitment, share, confirm, offer.suite,
-                                 frame_key(offer)])
+                                 *frame_key(offer)])
 
         while True:
             now = time.monotonic()
@@ -171,9 +176,19 @@ class JoinerSide:
                             raise PeerError(
                                 f"seat {seat} of this game went to another `join` with your "
                                 "identity key; one key takes one seat")
-                        if seated.frame_keys[seat] != frame_key(offer):
-                            raise EncodingError("roster/frame-key", "the roster gives us "
-                                                "another frame key than ours")
+                        if seated.frame_keys[seat] != frame_key(offer)[0]:
+                            raise PeerError(
+                                f"the host's roster gives seat {seat} (this seat) a frame key "
+                                f"other than this seat's own in {offer.suite} (12.3 step 4, "
+                                "roster/frame-key); no game was started")
+                        try:
+                            seated.check_bindings(inv.rid, offer.suite)
+                        except EncodingError as exc:
+                            raise PeerError(
+                                f"the host's roster pairs a seat's identity key with a frame "
+                                f"key that seat did not bind to it (12.3 step 4, {exc.code}: "
+                                f"{exc.detail}); the host may be misleading this seat about "
+                                "who sits at the table; no game was started") from None
                         roster, kept.roster = seated, message
                         kept.keep()             # then open at once
                         repeat.reset()
@@ -190,7 +205,7 @@ class JoinerSide:
                     setup = GameSetup.create(offer.rules, dict(offer.params),
                                              list(roster.frame_keys), nonces,
                                              table_suite_named(offer.suite))
-                    return self._create_store(setup, roster.keys.index(me), roster.keys)
+                    return self._create_store(setup, roster.keys.index(me), roster)
                 elif kind == "refuse" and len(obj) == 6 and obj[2] == me and roster is None:
                     body = self._from_host(obj, obj[1])
                     if body is None:
@@ -207,7 +222,7 @@ class JoinerSide:
         one it was asked for (12.3), or rules its interface cannot show."""
         asked = self.cfg.suite
         if asked is not None and offer.suite != asked:
-            raise PeerError(suite_refusal(offer.suite, asked, self.cfg.suite_said))
+            raise PeerError(join_suite_refusal(offer.suite, asked, self.cfg.suite_said))
         if self.cfg.offer_check is not None:
             self.cfg.offer_check(offer.rules)
 

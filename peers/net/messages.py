@@ -4,13 +4,15 @@ Peer messages are canonical msgpack arrays. Before the game, K = 2..8 seats
 agree on a setup by commit, then reveal; each of these messages ends with its sender's
 signature (protocol/handshake_auth.py), which the readers here expect removed:
 
-    ["hello", 9, "host", key, commitment, rules, params, K, round, shares, suite, sig]
+    ["hello", 10, "host", key, commitment, rules, params, K, round, shares, suite, sig]
                                   the offer, with a key-exchange share for each joining
                                   seat, in the table's ciphersuite (3.5)
-    ["hello", 9, "join", key, commitment, seat, host commitment, share, confirm, suite,
-     frame key, sig]              a joiner, for the seat its invitation names, with its
-                                  frame key in the suite of the hello it answers
-    ["roster", keys, commitments, frame keys, sig]   the host fixes the seats (seat 0 is it)
+    ["hello", 10, "join", key, commitment, seat, host commitment, share, confirm, suite,
+     frame key, binding, sig]     a joiner, for the seat its invitation names, with its
+                                  frame key in the suite of the hello it answers, bound
+                                  to its identity key and seat (12.3 "Authentication")
+    ["roster", keys, commitments, frame keys, bindings, sig]
+                                                the host fixes the seats (seat 0 is it)
     ["open", key, nonce, sig]                   a seated joiner opens its commitment
     ["reveal", nonces, sig]                     the host opens its own, passes on all
     ["refuse", host key, key, reason, K, sig]   no seat for this key ("full", "seated",
@@ -37,7 +39,7 @@ from peers.net.config import CLI_SUITE, MAX_SEATS, MIN_SEATS, PeerError
 from peers.net.link import MAX_MESSAGE_BYTES
 from protocol.canonical import as_array, as_bytes, as_int, as_list, as_str, pack, unpack
 from protocol.errors import DealerlessError, EncodingError
-from protocol.handshake_auth import CONFIRM_BYTES
+from protocol.handshake_auth import BINDING_BYTES, CONFIRM_BYTES, check_binding
 from protocol.hashing import PEER, H, Tag
 from protocol.identity import check_public_key
 from protocol.rules import make_rules
@@ -47,7 +49,8 @@ from protocol.version import PEER_PROTOCOL, PROTOCOL
 
 #: The version of the peer protocol in every hello (12.3); version 1 had two seats only,
 #: version 2 no signatures, version 3 one secret for every invitee, version 4 the fork
-#: choice of 10.8 that a late declaration could turn, version 8 no suite in the hello.
+#: choice of 10.8 that a late declaration could turn, version 8 no suite in the hello,
+#: version 9 no frame-key bindings.
 PROTOCOL_VERSION = PEER_PROTOCOL
 
 
@@ -56,28 +59,28 @@ def table_suite_named(name: str) -> Suite:
     return suite(name, PROTOCOL)
 
 
-def suite_refusal(host: str, mine: str, said: str = CLI_SUITE) -> str:
+def join_suite_refusal(host: str, mine: str, said: str = CLI_SUITE) -> str:
     """What a joiner says when the host plays another suite than it was asked to (12.3):
     both suites, and how to take the host's."""
     return f"the host plays {host}; this seat {said.format(mine=mine)}"
 
 
-def check_frame_key(suite_name: str, key: bytes, frame_key: bytes) -> bytes:
+def check_frame_key(suite_name: str, key: bytes, frame_key: bytes, rid: bytes, seat: int,
+                    binding: bytes, code: str = "hello/frame-key") -> bytes:
     """`frame_key` if it may be the frame key (8.3) in the suite `suite_name` of the seat
-    whose identity key is `key`: that key itself in the suites signed by Ed25519, else a
-    valid key of the suite's group (2.5); EncodingError `hello/frame-key` or `point/*`.
-    Nobody can recompute a G1 frame key from an identity key: what binds it to its seat
-    is the signed hello (or roster) that carries it (12.3)."""
-    signer = table_suite_named(suite_name).signer
-    if signer is ED25519:
-        if frame_key != key:
-            raise EncodingError("hello/frame-key", f"in {suite_name} a seat's frame key is "
-                                "its identity key")
-        return frame_key
-    if len(frame_key) != signer.key_bytes:
-        raise EncodingError("hello/frame-key", f"a frame key of {suite_name} is "
-                            f"{signer.key_bytes} bytes")
-    signer.check_key(frame_key)
+    `seat` whose identity key is `key`, at the table `rid`: that key itself in the suites
+    signed by Ed25519, else a valid key of the suite's group (2.5) that `binding` binds to
+    `key` at that seat, signed by both (12.3 "Authentication"); EncodingError `code` or
+    `point/*`. Nobody can recompute a G1 frame key from an identity key: its binding is
+    what every seat checks, the host in a joiner's hello and every joiner in the roster."""
+    played = table_suite_named(suite_name)
+    signer = played.signer
+    if signer is not ED25519:
+        if len(frame_key) != signer.key_bytes:
+            raise EncodingError(code, f"seat {seat}: a frame key of {suite_name} is "
+                                f"{signer.key_bytes} bytes")
+        signer.check_key(frame_key)
+    check_binding(played, rid, seat, key, frame_key, binding, code)
     return frame_key
 
 
@@ -130,50 +133,33 @@ class Offer:
 
 @dataclass(frozen=True)
 class Roster:
-    """The seats as the host fixed them: identity keys, commitments and frame keys in
-    the table's suite, in seat order."""
+    """The seats as the host fixed them: identity keys, commitments, frame keys in the
+    table's suite and the bindings of each frame key to its seat (12.3), in seat order."""
 
     keys: tuple[bytes, ...]
     commitments: tuple[bytes, ...]
     frame_keys: tuple[bytes, ...]
+    bindings: tuple[bytes, ...]
 
     def body(self) -> list[Any]:
-        return ["roster", list(self.keys), list(self.commitments), list(self.frame_keys)]
+        return ["roster", list(self.keys), list(self.commitments), list(self.frame_keys),
+                list(self.bindings)]
 
     @classmethod
-    def of(cls, setup: GameSetup, keys: tuple[bytes, ...]) -> Roster:
-        """Rebuilt from an agreed setup and the seats' identity keys (`seat_keys`), to
-        repeat it to a seat that lost it."""
-        return cls(keys, tuple(hello_commitment(n) for n in setup.nonces), setup.identities)
+    def of(cls, setup: GameSetup, keys: tuple[bytes, ...],
+           bindings: tuple[bytes, ...]) -> Roster:
+        """Rebuilt from an agreed setup, the seats' identity keys and their bindings
+        (peers/store/seats.py), to repeat it to a seat that lost it."""
+        return cls(keys, tuple(hello_commitment(n) for n in setup.nonces), setup.identities,
+                   bindings)
 
-
-#: The game database's record of the seats' identity keys (12.4), in seat order: in
-#: bls12381g1-sha256 the setup holds their frame keys of G1, which name nobody.
-KEYS_META = "identity_keys"
-
-
-def keys_meta(keys: tuple[bytes, ...]) -> str:
-    return " ".join(k.hex() for k in keys)
-
-
-def seat_keys(setup: GameSetup, stored: str) -> tuple[bytes, ...]:
-    """The seats' identity keys of a stored game: its `identity_keys` meta (`stored`), or
-    for a game stored without one (before peer protocol 9) the setup's frame keys, which
-    in the suites signed by Ed25519 are those keys. EncodingError if neither holds."""
-    if stored:
-        try:
-            keys = tuple(bytes.fromhex(k) for k in stored.split(" "))
-        except ValueError:
-            raise EncodingError("store/keys", "the stored identity keys are not hex") \
-                from None
-        if len(keys) == setup.seats and all(len(k) == 32 for k in keys):
-            return keys
-        raise EncodingError("store/keys", f"{len(keys)} stored identity keys for a game "
-                            f"of {setup.seats} seats")
-    if setup.suite.signer is not ED25519:
-        raise EncodingError("store/keys", f"a game of {setup.suite_name} stored without "
-                            "its seats' identity keys")
-    return setup.identities
+    def check_bindings(self, rid: bytes, suite_name: str) -> None:
+        """EncodingError `roster/binding` unless every seat's frame key is bound to its
+        identity key at its seat by the signatures of both (12.3 step 4): a host cannot
+        show one joiner another seat's identity with someone else's frame key."""
+        for seat, (key, frame_key, binding) in enumerate(
+                zip(self.keys, self.frame_keys, self.bindings, strict=True)):
+            check_frame_key(suite_name, key, frame_key, rid, seat, binding, "roster/binding")
 
 
 def other_version(obj: list[Any], who: str = "the host") -> str | None:
@@ -229,7 +215,8 @@ class JoinHello:
     `answers` the host commitment it answers (empty if none yet), `share` and `confirm`
     its half of that seat's key exchange (empty with no answer); `suite` the suite it
     plays ("": the host's, before it has seen a host hello), `frame_key` its frame key in
-    that suite (empty with no answer)."""
+    that suite (empty with no answer), `binding` its binding to `key` at `seat` (empty
+    with no answer, or in a suite signed by Ed25519; 12.3 "Authentication")."""
 
     key: bytes
     commitment: bytes
@@ -239,21 +226,22 @@ class JoinHello:
     confirm: bytes
     suite: str
     frame_key: bytes
+    binding: bytes
 
 
-#: The longest frame key of any suite (3.5): a compressed point of G1.
-MAX_FRAME_KEY = 48
+#: The longest frame key of any suite (3.5): 48 bytes, a compressed point of G1.
+MAX_FRAME_KEY = max(suite(name, PROTOCOL).signer.key_bytes for name in SUITE_NAMES)
 
 
 def read_join_hello(body: list[Any]) -> JoinHello:
     """A joiner's hello: EncodingError if malformed (point/* for a key that is not one),
     read in 12.3's order: its version (item 1), its shape, its key (2.3). Its frame key is
-    checked after its signature (`check_frame_key`)."""
+    checked after its signature, with its binding (`check_frame_key`)."""
     refused = other_version(body, "a joiner")
     if refused:
         raise EncodingError("hello/version", refused)
-    _, version, _, key, commitment, seat, answers, share, confirm, named, frame_key = \
-        as_array(body, 11, "join hello")
+    _, version, _, key, commitment, seat, answers, share, confirm, named, frame_key, \
+        binding = as_array(body, 12, "join hello")
     if as_int(version, "hello version") != PROTOCOL_VERSION:
         raise EncodingError("hello/version", f"a version {version!r} hello")
     hello = JoinHello(_key(key), as_bytes(commitment, "commitment", 32),
@@ -262,13 +250,15 @@ def read_join_hello(body: list[Any]) -> JoinHello:
                       as_bytes(share, "share", max_len=32),
                       as_bytes(confirm, "confirm", max_len=CONFIRM_BYTES),
                       as_str(named, "suite", 64),
-                      as_bytes(frame_key, "frame key", max_len=MAX_FRAME_KEY))
+                      as_bytes(frame_key, "frame key", max_len=MAX_FRAME_KEY),
+                      as_bytes(binding, "binding", max_len=BINDING_BYTES))
     sizes = (len(hello.answers), len(hello.share), len(hello.confirm))
     if sizes not in ((0, 0, 0), (32, 32, CONFIRM_BYTES)) \
-            or (len(hello.answers) == 0) != (len(hello.frame_key) == 0):
+            or (len(hello.answers) == 0) != (len(hello.frame_key) == 0) \
+            or (not hello.answers and hello.binding):
         raise EncodingError("hello/answers", "an answer is a 32-byte host commitment, a "
-                            "32-byte share, a 32-byte confirmation and a frame key, or none "
-                            "of them")
+                            "32-byte share, a 32-byte confirmation, a frame key and its "
+                            "binding, or none of them")
     if hello.suite not in ("", *SUITE_NAMES) or (hello.answers and not hello.suite):
         raise EncodingError("hello/suite", f"a joiner names a suite of 3.5 ({hello.suite!r}),"
                             " or none before it has answered a host hello")
@@ -277,21 +267,26 @@ def read_join_hello(body: list[Any]) -> JoinHello:
 
 def read_roster(body: list[Any], offer: Offer) -> Roster:
     """A roster (its signature removed) that fits the host's offer: K distinct keys, the
-    host's first, and K distinct frame keys in the offer's suite."""
-    _, keys, commitments, frame_keys = as_array(body, 4, "roster")
+    host's first, K distinct frame keys in the offer's suite and K bindings, whose
+    signatures `Roster.check_bindings` checks."""
+    _, keys, commitments, frame_keys, bindings = as_array(body, 5, "roster")
     roster = Roster(tuple(_key(k) for k in as_list(keys, "roster keys", MAX_SEATS)),
                     tuple(as_bytes(c, "commitment", 32)
                           for c in as_list(commitments, "commitments", MAX_SEATS)),
                     tuple(as_bytes(f, "frame key", max_len=MAX_FRAME_KEY)
-                          for f in as_list(frame_keys, "frame keys", MAX_SEATS)))
-    if (len(roster.keys) != offer.seats or len(roster.commitments) != offer.seats
-            or len(roster.frame_keys) != offer.seats or len(set(roster.keys)) != offer.seats
-            or len(set(roster.frame_keys)) != offer.seats):
-        raise EncodingError("roster/seats", f"a roster of {offer.seats} distinct seats")
+                          for f in as_list(frame_keys, "frame keys", MAX_SEATS)),
+                    tuple(as_bytes(b, "binding", max_len=BINDING_BYTES)
+                          for b in as_list(bindings, "bindings", MAX_SEATS)))
+    k = offer.seats
+    if {len(roster.keys), len(roster.commitments), len(roster.frame_keys),
+            len(roster.bindings)} != {k} or len(set(roster.keys)) != k:
+        raise EncodingError("roster/seats", f"a roster of {k} seats, each with its own "
+                            "identity key, commitment, frame key and binding")
+    if len(set(roster.frame_keys)) != k:
+        raise EncodingError("roster/seats", f"a roster of {k} seats whose frame keys are "
+                            "distinct: two seats have the same frame key")
     if roster.keys[0] != offer.key or roster.commitments[0] != offer.commitment:
         raise EncodingError("roster/host", "not the roster of this host's round")
-    for key, frame_key in zip(roster.keys, roster.frame_keys, strict=True):
-        check_frame_key(offer.suite, key, frame_key)
     return roster
 
 

@@ -1,8 +1,9 @@
-"""handshake.json: the peer handshake of spec/12-peers.md 12.3, peer protocol 9 (the
+"""handshake.json: the peer handshake of spec/12-peers.md 12.3, peer protocol 10 (the
 table secret's room and seat secrets, the invitations, the messages' signatures, the
 host's pin, the key exchange over each joining seat's secret, messages a receiver
 ignores, and the recorded round replayed from either side, at a table of the default suite
-and at one of bls12381g1-sha256 with frame keys of G1), through wire.handshake and
+and at one of bls12381g1-sha256 with frame keys of G1 and their bindings), through
+wire.handshake and
 wire.ed25519."""
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from independent.wire.handshake import (
     H,
     Refused,
     b64url,
+    binding,
     frame_key,
     from_host,
     host_pin,
@@ -177,10 +179,11 @@ def _host_state(p: dict[str, Any], gens: dict[int, bytes], rid: bytes) -> dict[s
 def _join_hello(j: dict[str, Any], rid: bytes, seat: int, answers: bytes, share: bytes,
                 confirm: bytes, suite_name: str) -> bytes:
     """A joiner hello, signed by the joiner's seed; with an answer, its frame key in
-    `suite_name` (8.3)."""
+    `suite_name` (8.3) and its binding at `seat` (12.3)."""
     key = frame_key(suite_name, hx(j["seed"])) if answers else b""
+    bound = binding(suite_name, hx(j["seed"]), rid, seat) if answers else b""
     body = ["hello", PEER_VERSION, "join", hx(j["key"]), hx(j["commitment"]), seat, answers,
-            share, confirm, suite_name, key]
+            share, confirm, suite_name, key, bound]
     return pack([*body, ed25519_sign(hx(j["seed"]), signed_bytes(rid, body))])
 
 
@@ -231,8 +234,9 @@ def check_pake(t: Tally, d: dict[str, Any], m: dict[str, list[Any]]) -> None:
             t.eq(f"{nm}: the signed joiner hello answers the host hello with this "
                  "exchange's share and confirm", (join[5], join[6], join[7], join[8]),
                  (1, hc, share_j, hx(e["confirm"])))
-            t.eq(f"{nm}: the signed joiner hello's suite and frame key (8.3)",
-                 (join[9], join[10]), (played, frame_key(played, hx(j["seed"]))))
+            t.eq(f"{nm}: the signed joiner hello's suite, frame key (8.3) and binding",
+                 (join[9], join[10], join[11]), (played, frame_key(played, hx(j["seed"])),
+                                                 binding(played, hx(j["seed"]), rid, 1)))
             join_wire = pack(join)
             t.code(f"{nm}: the host seats the signed joiner hello",
                    lambda w=join_wire: host_reads(w, rid, state), "ok")
@@ -312,9 +316,12 @@ def replay_round(t: Tally, r: dict[str, Any], wires: list[bytes], nm: str) -> No
     frame_keys = [frame_key(played, h_seed), join[10]]
     t.eq(f"{nm}: the frame keys (8.3), the host's from its seed", [f.hex() for f in frame_keys],
          r["frame_keys"])
+    bindings = [binding(played, h_seed, rid, 0), join[11]]
+    t.eq(f"{nm}: the frame-key bindings (12.3), the host's from its seed",
+         [b.hex() for b in bindings], r["bindings"])
     t.eq(f"{nm}, host side: its roster", signed(h_seed, ["roster", [h_key, join[3]],
-                                                          [hc, join[4]], frame_keys]),
-         wires[2])
+                                                          [hc, join[4]], frame_keys,
+                                                          bindings]), wires[2])
     opened = unpack(wires[3], MAX_MESSAGE)
     t.code(f"{nm}, host side: the open verifies under the roster's key",
            lambda: host_reads(wires[3], rid), "ok")
@@ -336,9 +343,10 @@ def replay_round(t: Tally, r: dict[str, Any], wires: list[bytes], nm: str) -> No
     share, host_share = smul(y, pake_generator(secret, rid)), offer[9][seat - 1]
     confirm = pake_confirm(pake_isk(rid, seat, y, host_share, share, host_share), j_key, jc,
                            offer[4])
-    t.eq(f"{nm}, joiner side: its hello answering the host's, with its frame key",
-         signed(j_seed, ["hello", PEER_VERSION, "join", j_key, jc, seat, offer[4], share,
-                         confirm, offer[10], frame_key(offer[10], j_seed)]), wires[1])
+    t.eq(f"{nm}, joiner side: its hello answering the host's, with its frame key and "
+         "binding", signed(j_seed, ["hello", PEER_VERSION, "join", j_key, jc, seat, offer[4],
+                                    share, confirm, offer[10], frame_key(offer[10], j_seed),
+                                    binding(offer[10], j_seed, rid, seat)]), wires[1])
     roster = joiner_reads(wires[2], rid, pin, offer[3], offer[10])
     t.eq(f"{nm}, joiner side: the roster seats the host's hello, then it with its "
          "commitment and frame key", (roster[1][0], roster[2][0], roster[1][seat],

@@ -1,4 +1,4 @@
-"""The peer handshake, spec/12-peers.md 12.3 (peer protocol 9): the invitation, the
+"""The peer handshake, spec/12-peers.md 12.3 (peer protocol 10): the invitation, the
 table secret's room and seat secrets, the messages, their signatures and the key
 exchange over each joining seat's secret (CPace).
 
@@ -22,16 +22,18 @@ as [Hn]):
      frame keys in the suite of the hello it follows; the host reading a joiner's message
      checks a hello's item 1, the shape, the key it names (2.3: a failure is answered
      with `"key"`, which the signature, 8.3 step 3, would hide), the signature, a hello's
-     frame key in the suite it names (`hello/frame-key`, 2.5's codes), then its seat, its
-     suite, its round, its share (2.3) and `confirm`.
+     frame key and its binding in the suite it names (`hello/frame-key`, 2.5's codes),
+     then its seat, its suite, its round, its share (2.3) and `confirm`.
 [H3] "Messages": a hello's `seat` is read as an integer 1..7 and a host hello's
      `shares` as exactly K-1 byte strings of 32; the host reads a joiner hello that
      names a seat it has not (not below its K, step 3 "for seat i (1..K-1)") as
      `seat`, after the signature and before the round and the confirm.
 [H4] "Messages": a joiner hello's `suite` is text, "" or a suite of 3.5, "" only with no
-     answer; its `frame key` is at most 48 bytes, empty exactly when `answers` is; a
-     roster's `frame keys` are as many as its keys, distinct. A hello naming a suite the
-     host does not play is `suite` (not counted: the host answers with its own hello).
+     answer; its `frame key` is at most 48 bytes, empty exactly when `answers` is, its
+     `binding` at most 128, empty with no answer; a roster's `frame keys` are as many as
+     its keys, distinct, and so are its `bindings` (at most 128 bytes each). A hello
+     naming a suite the host does not play is `suite` (not counted: the host answers with
+     its own hello).
 """
 
 from __future__ import annotations
@@ -46,13 +48,15 @@ from independent.errors import SpecError
 from independent.group.hashing import T
 from independent.group.ops import decode_point, smul, u64
 from independent.group.suites import PRE_GAME, SUITES, suite
-from independent.wire.ed25519 import ed25519_verify, public_key
+from independent.wire.ed25519 import ed25519_sign, ed25519_verify, public_key
 from independent.wire.msgpack_pure import pack, unpack
 
 #: "Authentication": the prefix of every handshake signature.
-PREFIX = b"dealerless/handshake-signature/9\x00"
+PREFIX = b"dealerless/handshake-signature/10\x00"
+#: "Authentication": the prefix of both signatures of a frame-key binding.
+BINDING_PREFIX = b"dealerless/frame-key-binding/10\x00"
 #: "Messages": the peer protocol's own version.
-PEER_VERSION = 9
+PEER_VERSION = 10
 #: 8.3: the suites whose frame keys are the seats' Ed25519 identity keys.
 ED25519_SUITES = ("edwards25519-sha512", "ristretto255-sha512")
 #: "Links": the largest message.
@@ -217,18 +221,22 @@ def _shape_ok(m: list[Any]) -> bool:
         return (_b(m[3], 32) and _b(m[4], 32) and isinstance(m[5], str)
                 and isinstance(m[6], dict) and _int(m[7], 2, 8) and _int(m[8], 0)
                 and _shares(m[9], m[7]) and isinstance(m[10], str) and _b(m[11], 64))
-    if kind == "hello" and n == 12 and m[2] == "join":
+    if kind == "hello" and n == 13 and m[2] == "join":
         answer = m[6:9]  # answers, share, confirm: all empty or all 32 bytes
         answered = all(_b(x, 32) for x in answer)
-        return (_b(m[3], 32) and _b(m[4], 32) and _int(m[5], 1, 7) and _b(m[11], 64)
+        return (_b(m[3], 32) and _b(m[4], 32) and _int(m[5], 1, 7) and _b(m[12], 64)
                 and (all(_b(x, 0) for x in answer) or answered)
                 and m[9] in ("", *SUITES) and (m[9] != "" or not answered)  # [H4]
                 and isinstance(m[10], bytes) and len(m[10]) <= 48
-                and (len(m[10]) > 0) == answered)
-    if kind == "roster" and n == 5:
+                and (len(m[10]) > 0) == answered
+                and isinstance(m[11], bytes) and len(m[11]) <= 128
+                and (answered or not m[11]))
+    if kind == "roster" and n == 6:
         return (_keys(m[1]) and _keys(m[2]) and len(m[1]) == len(m[2])
                 and len(set(m[1])) == len(m[1]) and _frame_keys(m[3], m[1])
-                and _b(m[4], 64))
+                and isinstance(m[4], list) and len(m[4]) == len(m[1])
+                and all(isinstance(x, bytes) and len(x) <= 128 for x in m[4])
+                and _b(m[5], 64))
     if kind == "open" and n == 4:
         return _b(m[1], 32) and _b(m[2], 32) and _b(m[3], 64)
     if kind == "reveal" and n == 3:
@@ -305,20 +313,61 @@ def frame_key(suite_name: str, seed: bytes) -> bytes:
     return s.encode_element(s.group.base_mul(s.H_scalar("FRAME_KEY", seed) or 1))
 
 
-def check_frame_key(suite_name: str, key: bytes, frame_key: bytes) -> None:
-    """8.3: in the suites signed by Ed25519 a seat's frame key is its identity key; in
-    bls12381g1-sha256 a key of G1, 48 bytes that decode by 2.5 (`hello/frame-key`, else
-    2.5's code)."""
+def binding_bytes(rid: bytes, seat: int, key: bytes, frame_key: bytes) -> bytes:
+    """"Authentication": what both halves of seat `seat`'s frame-key binding sign."""
+    return BINDING_PREFIX + pack([rid, seat, key, frame_key])
+
+
+def binding(suite_name: str, seed: bytes, rid: bytes, seat: int) -> bytes:
+    """"Authentication": the seed's binding at seat `seat`: empty in the suites signed by
+    Ed25519, else its Ed25519 signature of binding_bytes, then its frame key's Schnorr
+    signature (8.3) of them with the nonce of 3.4 from 32 zero fresh bytes."""
     if suite_name in ED25519_SUITES:
-        if frame_key != key:
-            ignore("hello/frame-key")
-        return
-    if len(frame_key) != suite(suite_name, 3).frame_key_bytes:
-        ignore("hello/frame-key")
+        return b""
+    s = suite(suite_name, 3)
+    x = s.H_scalar("FRAME_KEY", seed) or 1
+    y = s.encode_element(s.group.base_mul(x))
+    m = binding_bytes(rid, seat, public_key(seed), y)
+    o = s.ops
+    k = s.nonce(b"dealerless/frame-signature", o.sc(x), y + m, bytes(32), 0)
+    c = s.H_scalar("FRAME_SIGNATURE", y, o.base(k), m)
+    return ed25519_sign(seed, m) + o.sc(c) + o.sc((k + c * x) % o.L)
+
+
+def _schnorr_ok(suite_name: str, key: bytes, m: bytes, sig: bytes) -> bool:
+    """8.3 "Schnorr over G1": R' = s*G1 - c*Y; valid exactly if c = H_scalar(
+    FRAME_SIGNATURE, Y, R', m), the key already decoded by 2.5."""
+    s = suite(suite_name, 3)
+    o = s.ops
     try:
-        suite(suite_name, 3).decode_element(frame_key)
+        c, z = o.scalar(sig[:32]), o.scalar(sig[32:])
+    except SpecError:
+        return False
+    r = o.sub(o.base(z), o.mul(c, o.accept(key)))
+    return s.H_scalar("FRAME_SIGNATURE", key, r, m) == c
+
+
+def check_frame_key(suite_name: str, key: bytes, frame_key: bytes, rid: bytes = b"",
+                    seat: int = 0, bound: bytes = b"", code: str = "hello/frame-key") -> None:
+    """8.3: in the suites signed by Ed25519 a seat's frame key is its identity key, its
+    binding empty; in bls12381g1-sha256 a key of G1, 48 bytes that decode by 2.5, whose
+    binding (12.3 "Authentication") is 128 bytes: the identity key's signature of
+    binding_bytes, then the frame key's (`code`, else 2.5's code)."""
+    if suite_name in ED25519_SUITES:
+        if frame_key != key or bound:
+            ignore(code)
+        return
+    s = suite(suite_name, 3)
+    if len(frame_key) != s.frame_key_bytes:
+        ignore(code)
+    try:
+        s.decode_element(frame_key)
     except SpecError as e:
         ignore(e.code)
+    m = binding_bytes(rid, seat, key, frame_key)
+    if len(bound) != 128 or ed25519_verify(key, m, bound[:64]) != "ok" \
+            or not _schnorr_ok(suite_name, frame_key, m, bound[64:]):
+        ignore(code)
 
 
 def _named(m: list[Any], host_key: bytes) -> bytes:
@@ -339,7 +388,7 @@ def joiner_reads(wire: bytes, rid: bytes, pin: bytes, host_key: bytes,
     hello's version, the signature under that key, then its shape and every key and
     share it carries; `host_key` is the pinned key a roster or reveal is checked
     under, and with `suite_name` (that of the host hello it follows) a roster's frame
-    keys are checked in that suite."""
+    keys and their bindings are checked in that suite (`roster/binding`)."""
     m = _unpacked(wire)
     if not from_host(m):
         ignore("shape")
@@ -357,8 +406,8 @@ def joiner_reads(wire: bytes, rid: bytes, pin: bytes, host_key: bytes,
     if m[0] == "roster":
         _valid(*m[1])
         if suite_name is not None:  # the shape gave as many frame keys as keys
-            for key, frame_key in zip(m[1], m[3], strict=True):
-                check_frame_key(suite_name, key, frame_key)
+            for seat, (key, fk, bound) in enumerate(zip(m[1], m[3], m[4], strict=True)):
+                check_frame_key(suite_name, key, fk, rid, seat, bound, "roster/binding")
     return m
 
 
@@ -378,7 +427,7 @@ def host_reads(wire: bytes, rid: bytes, pake: dict[str, Any] | None = None) -> l
     if m[0] != "hello":
         return m
     if m[6]:
-        check_frame_key(m[9], m[3], m[10])  # after the signature [H2]
+        check_frame_key(m[9], m[3], m[10], rid, m[5], m[11])  # after the signature [H2]
     if pake is not None:
         if m[5] not in pake["seats"]:
             ignore("seat")  # [H3] not a seat 1..K-1 of this table
