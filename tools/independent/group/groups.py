@@ -58,6 +58,9 @@ class Group(Generic[E]):
     def sub(self, a: E, b: E) -> E:
         return self.add(a, self.neg(b))
 
+    def double(self, a: E) -> E:
+        return self.add(a, a)
+
     def base_mul(self, k: int) -> E:
         return self.mul(k, self.generator)
 
@@ -186,6 +189,9 @@ class Bls12381G1(Group[bls.Jac]):
 
     def is_identity(self, a: bls.Jac) -> bool:
         return bls.is_identity(a)
+
+    def double(self, a: bls.Jac) -> bls.Jac:
+        return bls.double(a)
 
     def hash_to_group(self, msg: bytes, dst: bytes) -> bls.Jac:
         return bls_h2c.hash_to_curve(msg, dst)

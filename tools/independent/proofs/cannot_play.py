@@ -97,9 +97,8 @@ def _commitments(s: Suite, y: bytes, hand: list[tuple[int, bytes, bytes]], pt: l
     """6.5.5 step 3: T_0', T_j', U_t'."""
     o = s.ops
     t0 = o.sub(o.base(z_a), o.mul(z_r, y))
-    tj = [o.sub(o.sub(o.mul(z_r, r_j), o.mul(z_a, c1)), o.mul(c, kj))
-          for (_, c1, r_j), kj in zip(hand, k, strict=True)]
-    ut = [o.sub(o.mul(z_r, p), o.mul(c, qt)) for p, qt in zip(pt, q, strict=True)]
+    tj = [o.msm([z_r, -z_a, -c], [r_j, c1, kj]) for (_, c1, r_j), kj in zip(hand, k, strict=True)]
+    ut = [o.msm([z_r, -c], [p, qt]) for p, qt in zip(pt, q, strict=True)]
     return t0, tj, ut
 
 

@@ -26,7 +26,7 @@ def dleq_prove(s: Suite, x: int, c1: bytes, ctx: bytes, fresh: bytes) -> dict[st
 def _commitments(s: Suite, y: bytes, c1: bytes, d: bytes, c: int,
                  z: int) -> tuple[bytes, bytes]:
     o = s.ops
-    return o.sub(o.base(z), o.mul(c, y)), o.sub(o.mul(z, c1), o.mul(c, d))
+    return o.sub(o.base(z), o.mul(c, y)), o.msm([z, -c], [c1, d])
 
 
 def dleq_verify(s: Suite, y_b: bytes, c1_b: bytes, d_b: bytes, proof: bytes,

@@ -128,8 +128,7 @@ def _check(s: Suite, stmt: bytes, y: bytes, e: Deck, e2: Deck, pts: list[bytes],
          o.sub(o.add(o.mul(chal, a), o.msm(sp, [ct[0] for ct in e2])), o.base(s4)),
          o.sub(o.add(o.mul(chal, b), o.msm(sp, [ct[1] for ct in e2])), o.mul(s4, y))]
     prev = [h, *ch]
-    t += [o.add(o.add(o.mul(chal, ch[i]), o.base(sh[i])), o.mul(sp[i], prev[i]))
-          for i in range(n)]
+    t += [o.add(o.msm([chal, sp[i]], [ch[i], prev[i]]), o.base(sh[i])) for i in range(n)]
     ok = s.H_scalar("SHUFFLE_C", stmt, b"".join(c), b"".join(ch), b"".join(t)) == chal
     return {"u": u, "t": t, "chal": chal, "ok": ok}
 
