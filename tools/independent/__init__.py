@@ -23,7 +23,9 @@ there is no import cycle (tests/test_layout_tools.py):
     verify            the verdict of a transcript (11.1, 11.2)
     disputes          the single-step check (11.3, 11.4)
     match             match files (11.5)
-    checks, cli       the vector files, and the scripts' main functions
+    checks, cli       the vector files (dealerless/2's in spec/vectors/ and each suite's
+                      set at dealerless/3 in spec/vectors/suites/<suite>/, checks.tally
+                      .VectorSet), and the scripts' main functions
 
 Decisions where the spec is ambiguous or silent (cited in the modules as [Dn]):
 [D1] 8.4 rows 4-5: a negative or boolean `version`/`type` fails the int accessor

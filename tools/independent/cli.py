@@ -23,22 +23,34 @@ from independent.checks import (
     wire,
 )
 from independent.checks.golden import golden
-from independent.checks.tally import Tally
+from independent.checks.tally import SUITE_SETS, Tally
 from independent.verify import summary, verify
+
+#: The checks of one vector set (checks.tally.VectorSet), dealerless/2's or a suite's.
+SET_CHECKS = (core.check_group, core.check_tiles, core.check_schnorr, core.check_dleq,
+              core.check_shuffle, core.check_deck, core.check_cannot_play, seal.check_seal,
+              fork.check_fork)
 
 
 def check_main() -> int:
-    """Every vector file: the group, proof and deck vectors, the wire vectors, then (by
-    the transcript verifier) the single-step, transcript-file and match vectors."""
+    """Every vector file: the group, proof and deck vectors, the wire vectors, each
+    suite's set of them, then (by the transcript verifier) the single-step,
+    transcript-file and match vectors."""
     t = Tally()
-    for fn in (core.check_group, core.check_tiles, core.check_schnorr, core.check_dleq,
-               core.check_shuffle, core.check_deck, core.check_cannot_play, seal.check_seal,
-               *wire.CHECKS, relay.check_relay, relay.check_entry,
-               handshake.check_handshake, fork.check_fork, groups.check_groups,
-               rfc.check_rfc, groups.check_suite_v2, groups.check_suite_table):
-        fn(t)
+
+    def report() -> None:
         passed, failed = t.counts.get(t.file, [0, 0])
-        print(f"{t.file}: {passed} passed, {failed} failed")
+        print(f"{t.file}: {passed} passed, {failed} failed", flush=True)
+
+    for fn in (*SET_CHECKS, *wire.CHECKS, relay.check_relay, relay.check_entry,
+               handshake.check_handshake, groups.check_groups, rfc.check_rfc,
+               groups.check_suite_v2, groups.check_suite_table):
+        fn(t)
+        report()
+    for vs in SUITE_SETS:
+        for fn in SET_CHECKS:
+            fn(t, vs)
+            report()
     passed = sum(c[0] for c in t.counts.values())
     failed = sum(c[1] for c in t.counts.values())
     more, wrong = disputes.run()

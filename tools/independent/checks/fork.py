@@ -9,7 +9,8 @@ rivals are rivals at seq = prefix, and settles the place by the one key per bran
 rival: the owed frame before an ABSENT, then the seat), the lowest keeping the place.
 The rule that decided is the first key item in which the winner differs from the next
 branch (4 for the rank). The order must be total (of every two branches exactly one
-comes first) and must not depend on the order in which the branches are listed."""
+comes first) and must not depend on the order in which the branches are listed.
+dealerless/2's file and each suite's (checks.tally.VectorSet): the setup names the suite."""
 
 from __future__ import annotations
 
@@ -17,7 +18,7 @@ import copy
 import itertools
 from dataclasses import dataclass
 
-from independent.checks.tally import Tally, load
+from independent.checks.tally import V2_SET, Tally, VectorSet, load
 from independent.session.frames import Frame
 from independent.session.game import Game, decode_setup
 from independent.session.state import State, initial_state
@@ -87,9 +88,11 @@ def rivals(x: Frame, y: Frame) -> bool:
             and x.seat != y.seat and ABSENT in (x.type, y.type))
 
 
-def check_fork(t: Tally) -> None:
-    doc = load(t, "fork.json")
+def check_fork(t: Tally, vs: VectorSet = V2_SET) -> None:
+    doc = load(t, "fork.json", vs)
     g = decode_setup(bytes.fromhex(doc["setup"]))
+    t.eq("the setup's suite and version", (g.suite.name, g.suite.version),
+         (vs.suite.name, vs.suite.version))
     chain = [bytes.fromhex(w) for w in doc["chain"]]
     for case in doc["cases"]:
         name = case["name"]
