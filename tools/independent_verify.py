@@ -12,13 +12,18 @@ Usage:
     python tools/independent_verify.py --json FILE    the 11.1 JSON object per file
     python tools/independent_verify.py --golden       every transcript of
         spec/vectors/transcripts/index.json against its expected verdict, plus the state
-        hash (10.3) of every frame of the `valid` and `mined-games-5` transcripts; exit 0
-        iff nothing failed.
+        hash (10.3) of every frame of the `valid` and `mined-games-5` transcripts; then
+        each suite's spec/vectors/suites/<suite>/transcripts/ likewise, on a sample (the
+        games `valid`, `illegal-placement`, `equivocation` and `mined-choice`; all of
+        them with --full); exit 0 iff nothing failed.
     python tools/independent_verify.py --disputes     spec/vectors/setup.json against
         decode_setup, spec/vectors/disputes/ (every golden frame's package rebuilt by 11.3
         and judged by check_step, 11.4; the crafted packages) and spec/vectors/files.json
-        (transcript and match files, 11.2 and 11.5).
+        (transcript and match files, 11.2 and 11.5); then each suite's disputes/: every
+        crafted package, and the golden frames of the sample above (all with --full).
     python tools/independent_verify.py --all          --golden, then --disputes.
+    ... --full                                        with --golden, --disputes or --all:
+        every game of every suite's set (the pure-Python groups take minutes).
     python tools/independent_verify.py --perft        the rule vectors of
         spec/vectors/rules/mineshaft_perft.json (rules/mineshaft.md 11); exit 0 iff all
         agree.

@@ -32,10 +32,15 @@ SET_CHECKS = (core.check_group, core.check_tiles, core.check_schnorr, core.check
               fork.check_fork)
 
 
-def check_main() -> int:
+def check_main(argv: list[str] | None = None) -> int:
     """Every vector file: the group, proof and deck vectors, the wire vectors, each
     suite's set of them, then (by the transcript verifier) the single-step,
-    transcript-file and match vectors."""
+    transcript-file and match vectors. Without --full a suite's disputes/ is sampled
+    (checks.disputes: every crafted package, the golden games of tally.SUITE_SAMPLE)."""
+    ap = argparse.ArgumentParser(description="Independent check of every test vector.")
+    ap.add_argument("--full", action="store_true",
+                    help="every golden frame of every suite's disputes/, not a sample")
+    args = ap.parse_args(argv)
     t = Tally()
 
     def report() -> None:
@@ -53,7 +58,7 @@ def check_main() -> int:
             report()
     passed = sum(c[0] for c in t.counts.values())
     failed = sum(c[1] for c in t.counts.values())
-    more, wrong = disputes.run()
+    more, wrong = disputes.run(full=args.full)
     # checks.disputes, named as before tools/independent/ so that the output stays the same
     print(f"disputes/, files.json and setups (independent_dispute.py): {more} passed, "
           f"{wrong} failed")
@@ -69,11 +74,17 @@ def verify_main(argv: list[str] | None = None) -> int:
         description="Independent verifier of dealerless/2 and dealerless/3 transcript "
                     "files.")
     ap.add_argument("files", nargs="*", type=Path)
-    ap.add_argument("--golden", action="store_true", help="check spec/vectors/transcripts")
+    ap.add_argument("--golden", action="store_true",
+                    help="check spec/vectors/transcripts, then each suite's (sampled without "
+                         "--full)")
     ap.add_argument("--json", action="store_true", help="print the 11.1 JSON verdict")
     ap.add_argument("--disputes", action="store_true",
-                    help="check spec/vectors/disputes, files.json and setup.json")
+                    help="check spec/vectors/disputes, files.json and setup.json, then each "
+                         "suite's disputes/ (sampled without --full)")
     ap.add_argument("--all", action="store_true", help="--golden, then --disputes")
+    ap.add_argument("--full", action="store_true",
+                    help="with --golden, --disputes or --all: every game of every suite's "
+                         "transcripts/ and disputes/, not a sample")
     ap.add_argument("--perft", action="store_true",
                     help="check spec/vectors/rules/mineshaft_perft.json")
     args = ap.parse_args(argv)
@@ -84,10 +95,10 @@ def verify_main(argv: list[str] | None = None) -> int:
               f"perft: {passed} passed, {failed} failed")
         return 0 if bad == 0 and failed == 0 else 1
     if args.golden and not args.all:
-        return golden()
+        return golden(args.full)
     if args.disputes or args.all:
-        rc = golden() if args.all else 0
-        passed, failed = disputes.run()
+        rc = golden(args.full) if args.all else 0
+        passed, failed = disputes.run(full=args.full)
         print(f"disputes, files and setups: {passed} passed, {failed} failed")
         return rc or (0 if failed == 0 else 1)
     if not args.files:

@@ -1,6 +1,12 @@
 """The single-step and file vectors: setup.json through session.game.decode_setup,
 disputes/ (every golden frame's package rebuilt by 11.3 and judged by check_step, 11.4;
-the crafted packages) and files.json (transcript and match files, 11.2 and 11.5)."""
+the crafted packages) and files.json (transcript and match files, 11.2 and 11.5).
+
+disputes/ is dealerless/2's and each ciphersuite's (spec/vectors/suites/<suite>/disputes/).
+In the pure-Python groups a suite's golden frames take minutes, so unless `full` a suite's
+set is checked on a sample: every crafted package, and the golden transcripts of
+tally.SUITE_SAMPLE (each of their frames: package rebuilt, shipped package, state hash
+and verdict)."""
 
 from __future__ import annotations
 
@@ -9,15 +15,12 @@ import json
 from pathlib import Path
 from typing import Any
 
-from independent.checks.tally import VECTORS
+from independent.checks.tally import SUITE_SAMPLE, SUITE_SETS, V2_SET, VECTORS, VectorSet
 from independent.disputes import check_step, packages
 from independent.errors import NotJudged, SpecError
 from independent.match import verify_match
 from independent.session.game import decode_setup
 from independent.verify import verify
-
-DISPUTES = VECTORS / "disputes"
-TRANSCRIPTS = VECTORS / "transcripts"
 
 
 def read_records(path: Path) -> list[bytes]:
@@ -58,13 +61,22 @@ def _cmp_verdict(got: dict[str, Any], want: dict[str, Any]) -> str:
     return "; ".join(diffs)
 
 
-def check_disputes(t: Tally) -> None:
-    idx = json.loads((DISPUTES / "index.json").read_text())
-    t.section("disputes/golden")
-    for name, gv in idx["golden"].items():
-        data = (TRANSCRIPTS / gv["transcript"]).read_bytes()
+def check_disputes(t: Tally, vs: VectorSet = V2_SET,
+                   sample: tuple[str, ...] | None = None) -> None:
+    """Every golden transcript of the set's disputes/index.json, or those of `sample`."""
+    disputes, transcripts = vs.path("disputes"), vs.path("transcripts")
+    idx = json.loads((disputes / "index.json").read_text())
+    golden = idx["golden"]
+    if sample is not None:
+        golden = {k: v for k, v in golden.items() if k in sample}
+    t.section(f"{vs.prefix}disputes/golden" + ("" if sample is None else
+                                               f" ({len(golden)} of {len(idx['golden'])})"))
+    if sample is not None:
+        t.check(f"{vs.prefix}disputes: the sample {sample} is golden", len(golden) == len(sample))
+    for name, gv in golden.items():
+        data = (transcripts / gv["transcript"]).read_bytes()
         built = packages(data)
-        shipped = read_records(DISPUTES / gv["packages"]) if gv["packages"] else None
+        shipped = read_records(disputes / gv["packages"]) if gv["packages"] else None
         t.check(f"{name}: {len(gv['steps'])} steps", len(built) == len(gv["steps"]),
                 f"{len(built)} packages built")
         for s in gv["steps"]:
@@ -84,8 +96,8 @@ def check_disputes(t: Tally) -> None:
             d = _cmp_verdict(got, s)
             t.check(f"{label}: verdict", not d, d)
     t.end_section()
-    t.section("disputes/crafted")
-    recs = read_records(DISPUTES / idx["crafted"]["packages"])
+    t.section(f"{vs.prefix}disputes/crafted")
+    recs = read_records(disputes / idx["crafted"]["packages"])
     for s in idx["crafted"]["steps"]:
         pkg = recs[s["record"]]
         label = f"crafted {s['record']} {s['name']}"
@@ -153,10 +165,14 @@ def check_setups(t: Tally) -> None:
     t.end_section()
 
 
-def run(verbose: bool = False, files: bool = True) -> tuple[int, int]:
+def run(verbose: bool = False, files: bool = True, full: bool = False) -> tuple[int, int]:
+    """setup.json, dealerless/2's disputes/ and files.json, then each suite's disputes/
+    (all of it with `full`, else every crafted package and SUITE_SAMPLE's golden games)."""
     t = Tally(verbose)
     check_setups(t)
     check_disputes(t)
     if files:
         check_files(t)
+    for vs in SUITE_SETS:
+        check_disputes(t, vs, None if full else SUITE_SAMPLE)
     return t.passed, t.failed
