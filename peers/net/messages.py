@@ -194,7 +194,7 @@ def read_offer(body: list[Any]) -> Offer:
     for share in offer.shares:
         PEER.decode_point(share)
     if offer.suite not in SUITE_NAMES:
-        raise PeerError(f"the host plays the ciphersuite {offer.suite!r}, which this version "
+        raise PeerError(f"the host plays the ciphersuite {offer.suite!a}, which this version "
                         f"of dealerless does not know (it knows {', '.join(SUITE_NAMES)})")
     try:
         ruleset = make_rules(offer.rules, dict(params))

@@ -81,11 +81,15 @@ class Outbox:
         self._closing = asyncio.create_task(self._close(why))
 
     async def _close(self, why: str) -> None:
-        with contextlib.suppress(TimeoutError, ConnectionClosed):
-            await asyncio.wait_for(self.conn.close(1008, why[:120]), CLOSE_GRACE)
-        transport = getattr(self.conn, "transport", None)
-        if transport is not None:
-            transport.abort()
+        """Close with `why` as the reason, cut to what a close frame holds (RFC 6455 5.5:
+        125 bytes, 2 of them the code), then abort the transport whatever the close did."""
+        try:
+            with contextlib.suppress(Exception):   # TimeoutError, ConnectionClosed, ...
+                await asyncio.wait_for(self.conn.close(1008, close_reason(why)), CLOSE_GRACE)
+        finally:
+            transport = getattr(self.conn, "transport", None)
+            if transport is not None:
+                transport.abort()
 
     async def stop(self) -> None:
         """The connection has ended: stop the writer."""
@@ -94,3 +98,13 @@ class Outbox:
         self._task.cancel()
         with contextlib.suppress(asyncio.CancelledError):
             await self._task
+
+
+#: The most UTF-8 bytes of a close reason (RFC 6455 5.5: a control frame's payload is at
+#: most 125 bytes, 2 of them the close code).
+MAX_CLOSE_REASON = 123
+
+
+def close_reason(why: str) -> str:
+    """`why` cut to at most MAX_CLOSE_REASON bytes of UTF-8, never inside a character."""
+    return why.encode()[:MAX_CLOSE_REASON].decode("utf-8", "ignore")

@@ -22,9 +22,8 @@ that crashed can come back and catch up.
 
 Resources are bounded (peers/net/relay_limits.py, one flag each; who gets them:
 peers/net/relay_admission.py); room events and counters go through one place
-(peers/net/relay_events.py), and `GET /stats` answers the counters as JSON.
-For tests the relay can misbehave on purpose (`Chaos`): drop, duplicate or
-reorder what it forwards.
+(peers/net/relay_events.py), and `GET /stats` answers the counters as JSON. For tests
+the relay can misbehave on purpose (`Chaos`): drop, duplicate or reorder what it forwards.
 """
 
 from __future__ import annotations
@@ -337,7 +336,7 @@ class Relay:
         room = self.rooms.get(rid)
         if room is None:  # created only once the opener has paid for it, for its suite
             assert member.key is not None
-            room = self.rooms[rid] = Room(creator=member.owner, key=member.key,
+            room = self.rooms[rid] = Room(creator=member.owner, key=member.key, opener=member.conn,
                                           suite=suite if self.suites else None)
             self.events.opened(rid, member.owner, len(self.rooms))
         else:
@@ -377,19 +376,19 @@ class Relay:
                 self._free(rid, "empty: nobody joined")
 
     def _relay(self, rid: str, room: Room, conn: ServerConnection, message: bytes) -> None:
-        # A full room forgets its oldest messages rather than stopping a live
-        # game: peers resend what the other side asks for (SYNC), so the log
-        # only speeds up catching up after a reconnect.
+        finished = room.observe(message, conn is room.opener)
+        if room.fault:   # the opener's hello of another suite: refused, never relayed (12.5)
+            return room.connections[conn].drop(room.fault)
+        # A full room forgets its oldest messages rather than stopping a live game: peers
+        # resend what the other side asks for (SYNC); the log speeds up catching up.
         limits = self.limits
         self.kept_bytes -= room.append(message, limits.max_messages_per_room,
                                        limits.max_bytes_per_room)
         self.kept_bytes += len(message)
         while self.kept_bytes > limits.max_total_bytes and room.log:
             self.kept_bytes -= room.forget_oldest()
-        if room.observe(message):
+        if finished:
             self.events.finished(rid, room.seats or 0, room.done.get(0, 0))
-        if room.fault:   # a host hello of another suite than the room was opened for
-            return self._free(rid, room.fault)
         others = [c for c in room.connections if c is not conn]
         self.events.relayed(len(message), len(message) * len(others))
         for other in others:

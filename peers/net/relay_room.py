@@ -63,8 +63,12 @@ class Room:
     finished: bool = False
     #: The suite it was opened for, where the relay admits only some (12.5 `--suite`).
     suite: str | None = None
-    #: Why it must be freed: its host's hello names another suite than that.
+    #: The connection that opened it (the host's, 12.5): the only one whose hellos are read.
+    opener: Any = None
+    #: Why the message just observed is refused: the opener's hello names another suite
+    #: than the room's, before any of its hellos named that one (12.5 "Suites").
     fault: str = ""
+    suite_seen: bool = False
 
     @property
     def end(self) -> int:
@@ -109,8 +113,13 @@ class Room:
     def since(self, start: int) -> list[bytes]:
         return list(self.log)[start - self.first:]
 
-    def observe(self, message: bytes) -> bool:
-        """Note the seat count or a seat's `done`; True when this finishes the game."""
+    def observe(self, message: bytes, from_opener: bool) -> bool:
+        """Note the seat count (from a hello of the opener's connection only), or a seat's
+        `done`; True when this finishes the game. Until a hello of the opener names the
+        room's suite, one that names another sets `fault` (12.5 "Suites"): that hello is
+        refused and its connection closed; nobody else's hello is read, so no other member
+        can have the room freed or its seat count changed."""
+        self.fault = ""
         if len(message) > MAX_READ or not message.startswith((HELLO_PREFIX, DONE_PREFIX)):
             return False
         try:
@@ -118,12 +127,16 @@ class Room:
         except DealerlessError:
             return False
         if message.startswith(HELLO_PREFIX):
-            seats = obj[7]
-            if obj[2] == "host" and type(seats) is int and 2 <= seats <= 8:
-                self.seats = seats
-            if obj[2] == "host" and self.suite is not None and obj[10] != self.suite:
-                self.fault = (f"its host's hello names the suite {str(obj[10])[:64]!r}, "
-                              f"not {self.suite}, which it opened the room for")
+            if not from_opener or obj[2] != "host":
+                return False
+            if self.suite is not None and not self.suite_seen:
+                if obj[10] != self.suite:
+                    self.fault = (f"its host's hello names the suite {ascii(obj[10])[:64]}, "
+                                  f"not {self.suite}, which it opened the room for")
+                    return False
+                self.suite_seen = True
+            if type(obj[7]) is int and 2 <= obj[7] <= 8:
+                self.seats = obj[7]
             return False
         frames, seat, head = obj[1], obj[2], obj[3]
         if type(frames) is not int or type(seat) is not int or not 0 <= seat < 8 \
