@@ -20,7 +20,7 @@ from peers.net.messages import Roster, hello_commitment
 from peers.net.pacing import AnswerLimit
 from peers.net.records import RecordError
 from peers.table.selfplay import rule_params
-from protocol.canonical import pack
+from protocol.canonical import pack, unpack
 from protocol.identity import Identity
 
 PARAMS = rule_params("mined-games", 3)
@@ -88,7 +88,7 @@ def test_a_record_of_another_key_stops_the_host(tmp_path: Path) -> None:
 def bad(record: Hosting, **items: object) -> bytes:
     fields = {"table": record.table, "key": KEY, "nonce": record.nonce, "pake": record.pake,
               "round": 2, "roster": None, "meta": META, "secret": record.secret, **items}
-    return pack(["hosting", 3, *fields.values()])
+    return pack(["hosting", 4, *fields.values()])
 
 
 @pytest.mark.parametrize(("items", "why"), [
@@ -118,8 +118,8 @@ def test_a_record_that_does_not_decode_stops_host_naming_the_file(
 @pytest.mark.parametrize(("data", "why"), [
     (b"\xc1", "does not decode"),
     (pack(["hosting", 1]), "does not decode"),
-    (pack(["joining", 1, 2, 3, 4, 5, 6, 7, 8, 9]), "is not a hosting record of version 3"),
-    (pack(["hosting", 2, 2, 3, 4, 5, 6, 7, 8, 9]), "is not a hosting record of version 3"),
+    (pack(["joining", 1, 2, 3, 4, 5, 6, 7, 8, 9]), "is not a hosting record of version 4"),
+    (pack(["hosting", 5, 2, 3, 4, 5, 6, 7, 8, 9]), "is not a hosting record of version 4"),
 ])
 def test_another_format_stops_host_naming_the_file(tmp_path: Path, data: bytes,
                                                    why: str) -> None:
@@ -128,3 +128,21 @@ def test_another_format_stops_host_naming_the_file(tmp_path: Path, data: bytes,
     with pytest.raises(RecordError, match=why) as refused:
         Hosting.take_up(tmp_path, "mined-games", PARAMS, WHERE, 60, SUITE)
     assert str(record.path) in str(refused.value)
+
+
+def test_records_of_older_formats_are_removed_not_refused(tmp_path: Path) -> None:
+    """12.3: a record of format 3 (peer protocol 9) and one of format 2, named without the
+    suite, are removed when `host` starts: no joiner of this version answers their round,
+    and the table secret they hold must not linger."""
+    import hashlib
+
+    fresh = Hosting.take_up(tmp_path, "mined-games", PARAMS, WHERE, 60, SUITE)
+    old = bad(fresh)
+    fresh.path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+    fresh.path.write_bytes(pack(["hosting", 3, *unpack(old, 1 << 17)[2:]]))
+    legacy = fresh.path.parent / hashlib.sha256(
+        pack(["mined-games", PARAMS, WHERE])).hexdigest()[:32]
+    legacy.write_bytes(pack(["hosting", 2, b"x"]))
+    again = Hosting.take_up(tmp_path, "mined-games", PARAMS, WHERE, 60, SUITE)
+    assert not again.taken_up and again.secret != fresh.secret
+    assert not fresh.path.exists() and not legacy.exists()

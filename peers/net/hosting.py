@@ -52,7 +52,7 @@ from protocol.setup import NONCE_BYTES
 #: The record's name and format version, its first two items.
 #: 2: its secret is the table secret T of peer protocol 4 (12.3); 3: its table names the
 #: suite, and its roster the frame keys, of peer protocol 9.
-FORMAT = ("hosting", 3)
+FORMAT = ("hosting", 4)
 _MAX_RECORD = 1 << 17
 
 
@@ -81,6 +81,10 @@ class Hosting:
         written). RecordError if it cannot be read or does not decode."""
         table = pack([rules, params, where, suite])
         path = home / "hosting" / hashlib.sha256(table).hexdigest()[:32]
+        # A record of format 2 (peer protocol 8) was named without the suite: it holds a
+        # table secret that no joiner of this build can use, so it is removed (12.3).
+        remove_record(home / "hosting" / hashlib.sha256(pack([rules, params, where]))
+                      .hexdigest()[:32])
         data = read_record(path)
         if data is not None and time.time() - path.stat().st_mtime > max_age:
             remove_record(path)   # every joiner of that table has given up on it
@@ -90,6 +94,11 @@ class Hosting:
         try:
             tag, version, kept_table, key, nonce, pake, rnd, roster, meta, secret = as_array(
                 unpack(data, _MAX_RECORD), 10, "hosting record")
+            if tag == FORMAT[0] and type(version) is int and version < FORMAT[1]:
+                # Written by a build of an older peer protocol (format 3: 9, whose rosters
+                # had no bindings): no joiner of this one answers its round.
+                remove_record(path)
+                return cls(path, table)
             if (tag, version) != FORMAT:
                 raise RecordError(f"{path} is not a {FORMAT[0]} record of version "
                                   f"{FORMAT[1]}")

@@ -36,6 +36,7 @@ from peers.net.messages import (
     Offer,
     Roster,
     hello_commitment,
+    other_version,
     parse_message,
     read_offer,
     read_roster,
@@ -78,6 +79,11 @@ class Joining:
             kept = cls(path, as_bytes(nonce, "nonce", NONCE_BYTES))
             if offer is not None:
                 kept.offer = as_bytes(offer, "offer", max_len=MAX_MESSAGE_BYTES)
+                if other_version(kept._message(kept.offer, "hello")):
+                    # Kept by a build of another peer protocol: no host of this one answers
+                    # its round, so it is dropped and the join starts afresh (12.3).
+                    remove_record(path)
+                    return cls(path, os.urandom(NONCE_BYTES))
                 kept.offered()
             if roster is not None:
                 kept.roster = as_bytes(roster, "roster", max_len=MAX_MESSAGE_BYTES)
