@@ -1,5 +1,5 @@
-"""Networked tables in every ciphersuite (spec/12-peers.md 12.1, 12.3 "The suite",
-"Frame keys", 12.5 "Suites"; issue 31).
+"""Networked tables in every ciphersuite (spec/12-peers.md 12.1, 12.3 "Messages" and
+"Authentication", "Frame-key bindings", 12.5 "Suites"; issue 31).
 
 The host's signed hello names the table's suite and every seat announces its frame key in
 it, so a game of bls12381g1-sha256, whose frames are signed with keys of G1, is played

@@ -51,3 +51,19 @@ async def test_the_lobby_offers_the_suites_and_a_table_plays_the_one_asked_for(
         assert "unknown suite 'p256-sha256'" in (await r.json())["error"]
     finally:
         await client.close()
+
+
+def test_a_join_whose_suite_is_empty_plays_the_hosts() -> None:
+    """12.8.2 /api/join: `suite` "" (or none) means the host's, as a join hello's "" does
+    (12.3); a table the page starts takes the page's suite for it."""
+    from types import SimpleNamespace
+    from typing import Any, cast
+
+    from peers.web.api import Api
+
+    api = cast(Api, SimpleNamespace(tables=SimpleNamespace(suite="bls12381g1-sha256")))
+    assert Api._suite(api, {"suite": ""}) is None and Api._suite(api, {}) is None
+    assert Api._suite(api, {"suite": "ristretto255-sha512"}) == "ristretto255-sha512"
+    assert Api._table_suite(cast(Any, SimpleNamespace(
+        tables=SimpleNamespace(suite="bls12381g1-sha256"),
+        _suite=lambda data: Api._suite(api, data))), {"suite": ""}) == "bls12381g1-sha256"

@@ -152,12 +152,17 @@ class Api:
             raise BadRequest(f"a game has {MIN_SEATS} to {MAX_SEATS} seats")
         return rules, seats
 
-    def _suite(self, data: dict[str, Any], default: str | None) -> str | None:
-        """The ciphersuite the request names (spec/03-hashing.md 3.5), else `default`."""
-        suite: str | None = _field(data, "suite", str, default)
-        if suite is not None and suite not in SUITE_NAMES:
+    def _suite(self, data: dict[str, Any]) -> str | None:
+        """The ciphersuite the request names (spec/03-hashing.md 3.5), or None for none or
+        `""`: for a joiner the host's, as a join hello's `""` (spec/12-peers.md 12.3)."""
+        suite: str = _field(data, "suite", str, "")
+        if suite and suite not in SUITE_NAMES:
             raise BadRequest(f"unknown suite {suite!r}: one of {', '.join(SUITE_NAMES)}")
-        return suite
+        return suite or None
+
+    def _table_suite(self, data: dict[str, Any]) -> str:
+        """The suite of a table this page starts: the request's, else the page's."""
+        return self._suite(data) or self.tables.suite
 
     def _timeout(self, data: dict[str, Any]) -> float:
         timeout = _field(data, "timeout", float, 300.0)
@@ -190,7 +195,7 @@ class Api:
         try:
             return self._started(self.tables.play_bots(
                 rules, params, seat, bots, think, match,
-                self._suite(data, self.tables.suite) or self.tables.suite))
+                self._table_suite(data)))
         except TableError as exc:
             raise BadRequest(str(exc)) from None
 
@@ -209,7 +214,7 @@ class Api:
             raise BadRequest(str(exc)) from None
         return await self._starting(self.tables.host(
             rules, params, relay, listen, self._timeout(data),
-            self._suite(data, self.tables.suite) or self.tables.suite))
+            self._table_suite(data)))
 
     async def join(self, request: web.Request) -> web.Response:
         data = await _body(request)
@@ -220,7 +225,7 @@ class Api:
         except ValueError as exc:
             raise BadRequest(f"not an invitation: {exc}") from None
         return await self._starting(self.tables.join(url, self._timeout(data),
-                                                     self._suite(data, None)))
+                                                     self._suite(data)))
 
     async def resume(self, request: web.Request) -> web.Response:
         # Resolved here by id alone; the path handed on is then one inside the games folder.
