@@ -22,7 +22,8 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 SUITES = sorted(p.name for p in (ROOT / "spec" / "vectors" / "suites").iterdir() if p.is_dir())
 FILES = ("group.json", "tiles.json", "schnorr.json", "dleq.json", "shuffle.json", "deck.json",
-         "cannot_play.json", "seal.json", "fork.json")
+         "cannot_play.json", "seal.json", "fork.json", "signatures.json",
+         "rules/mined_games.json", "files/transcripts", "files/matches")
 
 
 def run(*args: str) -> str:

@@ -20,6 +20,7 @@ from independent.checks import (
     relay,
     rfc,
     seal,
+    signatures,
     wire,
 )
 from independent.checks.golden import golden
@@ -34,9 +35,10 @@ SET_CHECKS = (core.check_group, core.check_tiles, core.check_schnorr, core.check
 
 def check_main(argv: list[str] | None = None) -> int:
     """Every vector file: the group, proof and deck vectors, the wire vectors, each
-    suite's set of them, then (by the transcript verifier) the single-step,
-    transcript-file and match vectors. Without --full a suite's disputes/ is sampled
-    (checks.disputes: every crafted package, the golden games of tally.SUITE_SAMPLE)."""
+    suite's set of them (with its signatures.json and rules/mined_games.json), then (by
+    the transcript verifier) the single-step, transcript-file and match vectors. Without
+    --full a suite's disputes/ is sampled (checks.disputes: every crafted package, the
+    golden games of tally.SUITE_SAMPLE)."""
     ap = argparse.ArgumentParser(description="Independent check of every test vector.")
     ap.add_argument("--full", action="store_true",
                     help="every golden frame of every suite's disputes/, not a sample")
@@ -53,7 +55,7 @@ def check_main(argv: list[str] | None = None) -> int:
         fn(t)
         report()
     for vs in SUITE_SETS:
-        for fn in SET_CHECKS:
+        for fn in (*SET_CHECKS, signatures.check_signatures, mined.check_mined):
             fn(t, vs)
             report()
     passed = sum(c[0] for c in t.counts.values())

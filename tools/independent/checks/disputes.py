@@ -2,7 +2,8 @@
 disputes/ (every golden frame's package rebuilt by 11.3 and judged by check_step, 11.4;
 the crafted packages) and files.json (transcript and match files, 11.2 and 11.5).
 
-disputes/ is dealerless/2's and each ciphersuite's (spec/vectors/suites/<suite>/disputes/).
+disputes/ and files.json are dealerless/2's and each ciphersuite's
+(spec/vectors/suites/<suite>/).
 In the pure-Python groups a suite's golden frames take minutes, so unless `full` a suite's
 set is checked on a sample: every crafted package, and the golden transcripts of
 tally.SUITE_SAMPLE (each of their frames: package rebuilt, shipped package, state hash
@@ -118,9 +119,9 @@ def _cmp_vio(got: dict[str, Any] | None, want: dict[str, Any] | None) -> list[st
             if got.get(k) != want[k]]
 
 
-def check_files(t: Tally) -> None:
-    d = json.loads((VECTORS / "files.json").read_text())
-    t.section("files/transcripts")
+def check_files(t: Tally, vs: VectorSet = V2_SET) -> None:
+    d = json.loads(vs.path("files.json").read_text())
+    t.section(f"{vs.prefix}files/transcripts")
     for x in d["transcripts"]:
         v = verify(bytes.fromhex(x["file"]))
         j = v.to_json()
@@ -128,7 +129,7 @@ def check_files(t: Tally) -> None:
                  if j[k] != x[k]] + _cmp_vio(j["violation"], x["violation"])
         t.check(f"transcript {x['name']}", not diffs, "; ".join(diffs))
     t.end_section()
-    t.section("files/matches")
+    t.section(f"{vs.prefix}files/matches")
     for x in d["matches"]:
         m = verify_match(bytes.fromhex(x["file"]))
         diffs = [f"{k}: got {m[k]!r}, want {x[k]!r}" for k in ("valid", "broken_round")
@@ -167,7 +168,8 @@ def check_setups(t: Tally) -> None:
 
 def run(verbose: bool = False, files: bool = True, full: bool = False) -> tuple[int, int]:
     """setup.json, dealerless/2's disputes/ and files.json, then each suite's disputes/
-    (all of it with `full`, else every crafted package and SUITE_SAMPLE's golden games)."""
+    (all of it with `full`, else every crafted package and SUITE_SAMPLE's golden games)
+    and files.json."""
     t = Tally(verbose)
     check_setups(t)
     check_disputes(t)
@@ -175,4 +177,6 @@ def run(verbose: bool = False, files: bool = True, full: bool = False) -> tuple[
         check_files(t)
     for vs in SUITE_SETS:
         check_disputes(t, vs, None if full else SUITE_SAMPLE)
+        if files:
+            check_files(t, vs)
     return t.passed, t.failed

@@ -1,5 +1,7 @@
 """The Mined Games rule vectors, spec/rules/mined-games.md 10 (mined_games.json): every
-case's stage resolved from its `before` state, and the map vectors (3)."""
+case's stage resolved from its `before` state, and the map vectors (3). dealerless/2's
+file (tools/independent_mined.py) and each suite's set's rules/mined_games.json
+(tools/independent_check.py), whose tie draws and map seeds hash in the suite (3.5)."""
 
 from __future__ import annotations
 
@@ -8,24 +10,33 @@ import json
 from pathlib import Path
 from typing import Any
 
-from independent.checks.tally import VECTORS
+from independent.checks.tally import VECTORS, Tally, VectorSet
 from independent.errors import RuleError
-from independent.group.suites import V2
+from independent.group.suites import V2, Suite
 from independent.rules.mined_games import MinedGames
 from independent.rules.mined_map import State, generate, map_text, parse_map
 
 MINED = VECTORS / "rules" / "mined_games.json"
 
 
-def self_check(path: Path = MINED) -> tuple[int, int]:
-    """Section 10's vectors through this implementation."""
+def check_mined(t: Tally, vs: VectorSet) -> None:
+    """A vector set's rules/mined_games.json, counted as one file of the set."""
+    t.file = vs.prefix + "rules/mined_games.json"
+    ok, bad = self_check(vs.path("rules/mined_games.json"), vs.suite)
+    counts = t.counts.setdefault(t.file, [0, 0])
+    counts[0], counts[1] = counts[0] + ok, counts[1] + bad
+
+
+def self_check(path: Path = MINED, suite: Suite = V2) -> tuple[int, int]:
+    """Section 10's vectors through this implementation, in `suite` (dealerless/2's by
+    default)."""
     data = json.loads(path.read_text())
     gid = bytes.fromhex(data["game_id"])
     nonce = bytes.fromhex(data["nonce"])
     ok = bad = 0
     for case in data["cases"]:
         rules = MinedGames({"seats": case["seats"], "map": case["map"]})
-        rules.suite = V2   # the vectors are of dealerless/2
+        rules.suite = suite
         st = from_json(rules, case["before"])
         try:
             for s in st.living():
@@ -47,9 +58,9 @@ def self_check(path: Path = MINED) -> tuple[int, int]:
             bad += 1
             print(f"FAIL mined vector {case['name']}: got {got}, want {want}")
     for m in data["maps"]:
-        seed = V2.H("MINED_MAP_SEED", bytes.fromhex(m["game_id"]),
-                 *[bytes.fromhex(n) for n in m["nonces"]])[:32]
-        text = map_text(m["width"], generate(V2, seed, m["width"], m["height"]))
+        seed = suite.H("MINED_MAP_SEED", bytes.fromhex(m["game_id"]),
+                       *[bytes.fromhex(n) for n in m["nonces"]])[:32]
+        text = map_text(m["width"], generate(suite, seed, m["width"], m["height"]))
         if seed.hex() == m["seed"] and text == m["map"]:
             ok += 1
         else:
