@@ -137,7 +137,7 @@ async def host_handshake(link: MemoryLink, tmp: Path,
         if obj and obj[:3] == ["hello", PROTOCOL_VERSION, JOIN] and obj[6] == mine:
             joiner = (obj[3], obj[4])
     roster = pack(sign(me, inv.rid, ["roster", [me.public_key, joiner[0]], [mine, joiner[1]],
-                                     [me.public_key, joiner[0]]]))
+                                     [me.public_key, joiner[0]], [b"", b""]]))
     while True:
         await link.send(roster)
         msg = await link.recv(0.05)
