@@ -54,13 +54,10 @@ def test_every_golden_verdict_of_a_suite(suite: str) -> None:
         assert {k: got[k] for k in KEYS} == {k: want[k] for k in KEYS}, name
 
 
-#: The spec-only verifier's groups are pure Python but for edwards25519: a whole suite's
-#: games take it one to two minutes, so the default run checks edwards25519-sha512's.
-ONLY_SLOW = [pytest.param(s, marks=[] if s == "edwards25519-sha512" else pytest.mark.slow)
-             for s in SUITE_NAMES]
-
-
-@pytest.mark.parametrize("suite", ONLY_SLOW)
+#: A whole suite's games take the spec-only verifier one to two minutes: the default run
+#: has its sample of each suite (test_golden.py, independent_verify.py --golden).
+@pytest.mark.slow
+@pytest.mark.parametrize("suite", SUITE_NAMES)
 def test_the_independent_verifier_agrees_in_every_suite(suite: str) -> None:
     games = sorted(index(suite).values(), key=lambda g: g["file"])
     files = [str(SUITES / suite / "transcripts" / g["file"]) for g in games]
