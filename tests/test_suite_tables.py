@@ -13,7 +13,6 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
-import random
 import re
 import subprocess
 import sys
@@ -24,11 +23,11 @@ from typing import Any
 import pytest
 from invites import join_hello, table_of
 from relay_helpers import SEED
+from test_network import config as network_config
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
 from peers.bench.relay_load import BENCH_SECRET, enter_room
-from peers.bots.registry import BOTS
 from peers.net.config import HOST, JOIN, PeerConfig, PeerError, PeerResult
 from peers.net.link import ClientLink, HostLink, LinkError, MemoryLink
 from peers.net.messages import PROTOCOL_VERSION, hello_commitment
@@ -49,19 +48,9 @@ BLS = "bls12381g1-sha256"
 
 
 def config(tmp: Path, role: str, played: str | None, **kw: Any) -> PeerConfig:
-    """A greedy bot at the table of the seats under `tmp`; `played` the host's suite, or
-    the one a joiner asks for (None: the host's)."""
-    bot = BOTS["greedy"](random.Random(1))
-
-    async def greedy(view: Any) -> Any:
-        return bot(view)
-
-    host, invitation = table_of(tmp, 0 if role == HOST else 1)
-    return PeerConfig(games_dir=tmp / role, role=role,
-                      identity=host if role == HOST else Identity(os.urandom(32)),
-                      choose=greedy, notify=lambda e: None, params={"komi_halves": 1},
-                      sync_interval=0.05, linger=0.5, invitation=invitation, suite=played,
-                      **kw)
+    """test_network's greedy seat; `played` the host's suite, or the one a joiner asks for
+    (None: the host's)."""
+    return network_config(tmp, role, suite=played, **kw)
 
 
 def stored(result: PeerResult) -> tuple[bytes, str]:
