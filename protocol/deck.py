@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from .context import Context
 from .dleq import DleqProof, prove_dleq, verify_dleq
+from .dleq_batch import prove_dleq_batch, verify_dleq_batch
 from .elgamal import Ciphertext
 from .errors import DeckError, LocalError
 from .groups import Element
@@ -86,6 +87,34 @@ def make_share(secret: int, ct: Ciphertext, ctx: Context, fresh: bytes) -> Decry
 def verify_share(key_share: Element, ct: Ciphertext, ds: DecryptionShare, ctx: Context) -> None:
     """Raise ProofError unless ds.share = x_i*c1 for the x_i behind key_share."""
     verify_dleq(key_share, ct.c1, ds.share, ds.proof, ctx)
+
+
+def make_shares(secret: int, cts: Sequence[Ciphertext], ctx: Context,
+                fresh: bytes) -> tuple[list[Element], list[DleqProof]]:
+    """A seat's shares of `cts` with their proofs: one a share in dealerless/2 (6.3), one
+    batched proof for all from dealerless/3 (6.3.1), none for no shares."""
+    if ctx.suite.version < 3:
+        made = [make_share(secret, ct, ctx, fresh) for ct in cts]
+        return [d.share for d in made], [d.proof for d in made]
+    if not cts:
+        return [], []
+    shares, proof = prove_dleq_batch(secret, [ct.c1 for ct in cts], ctx, fresh)
+    return shares, [proof]
+
+
+def verify_shares(key_share: Element, cts: Sequence[Ciphertext], shares: Sequence[Element],
+                  proofs: Sequence[DleqProof], ctx: Context) -> None:
+    """Raise ProofError unless every share is x_i*c1 of its ciphertext (6.3 or 6.3.1).
+
+    The proofs are as many as the wire form of the version has them (8.5 decoding).
+    """
+    if ctx.suite.version < 3:
+        for ct, d, proof in zip(cts, shares, proofs, strict=True):
+            verify_share(key_share, ct, DecryptionShare(d, proof), ctx)
+    elif shares or proofs:
+        if len(proofs) != 1:
+            raise LocalError("dleq/batch", "a batch of shares carries exactly one proof")
+        verify_dleq_batch(key_share, [ct.c1 for ct in cts], shares, proofs[0], ctx)
 
 
 def own_share(suite: Suite, secret: int, ct: Ciphertext) -> Element:

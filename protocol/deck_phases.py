@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from .claims import audit, check_claim
-from .deck import initial_deck, joint_key, open_tile, verify_share
+from .deck import initial_deck, joint_key, open_tile, verify_share, verify_shares
 from .errors import DealerlessError, EncodingError, LocalError
 from .frames import Frame
 from .game import Game
@@ -89,15 +89,15 @@ def on_shuffle(game: Game, state: PublicState, frame: Frame) -> PublicState:
 def _with_shares(game: Game, state: PublicState, frame: Frame, body: SharesBody,
                  expected: list[int], what: str) -> list[list[Element | None]]:
     """Check that `body` covers exactly `expected` and every share's proof; return shares."""
-    if body.positions != expected:
+    if list(body.positions) != expected:
         raise DealerlessError(f"{what}/positions",
-                              f"expected shares for positions {expected}, got {body.positions}")
-    key = state.key_shares[frame.seat]
-    ctx = game.ctx(frame)
+                              f"expected shares for positions {expected}, got "
+                              f"{list(body.positions)}")
+    verify_shares(state.key_shares[frame.seat], [state.deck[p] for p in body.positions],
+                  body.shares, body.proofs, game.ctx(frame))
     shares = [list(row) for row in state.shares]
-    for entry in body.entries:
-        verify_share(key, state.deck[entry.position], entry.share, ctx)
-        shares[entry.position][frame.seat] = entry.share.share
+    for p, d in zip(body.positions, body.shares, strict=True):
+        shares[p][frame.seat] = d
     return shares
 
 

@@ -110,31 +110,68 @@ class ShareEntry:
 
 def decode_share(suite: Suite, share: Any, proof: Any) -> DecryptionShare:
     return DecryptionShare(
-        suite.decode_point(as_bytes(share, "share", max_len=suite.point_bytes + 1)),
+        _decode_point(suite, share, "share"),
         DleqProof.decode(suite, as_bytes(proof, "share proof",
                                          max_len=dleq_proof_bytes(suite) + 1)))
 
 
 @dataclass(frozen=True, slots=True)
 class SharesBody:
-    """DEAL and REVEAL: decryption shares for a list of positions, ascending."""
+    """DEAL, REVEAL and DRAW: decryption shares for a list of positions, ascending.
 
-    entries: tuple[ShareEntry, ...]
+    In dealerless/2 each share carries its own DLEQ proof (`proofs` holds one a share);
+    from dealerless/3 one batched proof covers them all (6.3.1: `proofs` holds one, or
+    none for an empty list). The suite's version picks the wire form (8.5).
+    """
+
+    positions: tuple[int, ...]
+    shares: tuple[Element, ...]
+    proofs: tuple[DleqProof, ...]
 
     def encode(self, suite: Suite) -> list[Any]:
-        return [e.encode(suite) for e in self.entries]
+        if suite.version < 3:
+            return [[p, d.data, pr.encode(suite)]
+                    for p, d, pr in zip(self.positions, self.shares, self.proofs, strict=True)]
+        rows = [[p, d.data] for p, d in zip(self.positions, self.shares, strict=True)]
+        return [rows, self.proofs[0].encode(suite) if self.proofs else None]
 
     @classmethod
     def decode(cls, suite: Suite, obj: Any) -> SharesBody:
-        entries = tuple(ShareEntry.decode(suite, e) for e in as_list(obj, "shares"))
-        positions = [e.position for e in entries]
-        if positions != sorted(set(positions)):
+        if suite.version < 3:
+            entries = [ShareEntry.decode(suite, e) for e in as_list(obj, "shares")]
+            body = cls(tuple(e.position for e in entries),
+                       tuple(e.share.share for e in entries),
+                       tuple(e.share.proof for e in entries))
+        else:
+            rows, proof = as_array(obj, 2, "shares body")
+            pairs = [_batch_entry(suite, r) for r in as_list(rows, "shares")]
+            body = cls(tuple(p for p, _ in pairs), tuple(d for _, d in pairs),
+                       _batch_proof(suite, proof, len(pairs)))
+        if list(body.positions) != sorted(set(body.positions)):
             raise EncodingError("body/positions", "positions must be strictly ascending")
-        return cls(entries)
+        return body
 
-    @property
-    def positions(self) -> list[int]:
-        return [e.position for e in self.entries]
+
+def _decode_point(suite: Suite, data: Any, what: str) -> Element:
+    return suite.decode_point(as_bytes(data, what, max_len=suite.point_bytes + 1))
+
+
+def _batch_entry(suite: Suite, obj: Any) -> tuple[int, Element]:
+    position, share = as_array(obj, 2, "share entry")
+    return as_int(position, "position", 0, 4095), _decode_point(suite, share, "share")
+
+
+def _batch_proof(suite: Suite, proof: Any, n: int) -> tuple[DleqProof, ...]:
+    """nil for no shares, else one DLEQ proof (8.5): a proof that is not nil is read as
+    bytes first, and only then is its presence checked against the shares."""
+    data = None if proof is None else as_bytes(proof, "share proof",
+                                               max_len=dleq_proof_bytes(suite) + 1)
+    if data is None and n == 0:
+        return ()
+    if data is None or n == 0:
+        raise EncodingError("dleq/length", "a batch of shares carries one DLEQ proof, and "
+                            "an empty batch none (nil)")
+    return (DleqProof.decode(suite, data),)
 
 
 @dataclass(frozen=True, slots=True)

@@ -21,7 +21,15 @@ from .cannot_play import prove_cannot_play
 from .canonical import as_array, as_bytes, pack, unpack
 from .claims import claim_statement
 from .context import Context
-from .deck import DecryptionShare, joint_key, make_share, open_tile, own_share, shuffle_round
+from .deck import (
+    DecryptionShare,
+    joint_key,
+    make_share,
+    make_shares,
+    open_tile,
+    own_share,
+    shuffle_round,
+)
 from .deck_phases import commitment
 from .errors import DealerlessError, LocalError
 from .frames import MAX_FRAME_BYTES, MessageType, build_frame
@@ -161,18 +169,19 @@ class SeatAgent:
             return MessageType.SHUFFLE, ShuffleBody(deck, proof).encode(suite)
         if phase is Phase.DEAL:
             positions = [p for p, o in enumerate(state.owners) if o >= 0 and o != self.seat]
-            return MessageType.DEAL, self._shares(state, positions, fresh).encode(suite)
+            return MessageType.DEAL, self.shares_body(state, positions, fresh).encode(suite)
         if phase is Phase.PLAY:
             move = self._choice(state, choose)
             return MessageType.MOVE, self._move_body(state, move, fresh).encode(suite)
         if phase is Phase.DRAW:
             if state.drawing is None:
                 raise LocalError("seat/state", "a draw phase without a position")
-            return MessageType.DRAW, self._shares(state, [state.drawing], fresh).encode(suite)
+            body = self.shares_body(state, [state.drawing], fresh)
+            return MessageType.DRAW, body.encode(suite)
         if phase is Phase.REVEAL:
             positions = [p for p, o in enumerate(state.owners)
                          if (o == self.seat and state.opened[p] is None) or o == HIDDEN]
-            return MessageType.REVEAL, self._shares(state, positions, fresh).encode(suite)
+            return MessageType.REVEAL, self.shares_body(state, positions, fresh).encode(suite)
         raise LocalError("seat/done", "the game is over")
 
     def _stage_body(self, state: PublicState, fresh: bytes,
@@ -332,9 +341,11 @@ class SeatAgent:
         ctx = Context(self.suite, self.game.game_id, state.seq, self.seat)
         return make_share(self._x, state.deck[position], ctx, fresh)
 
-    def _shares(self, state: PublicState, positions: list[int], fresh: bytes) -> SharesBody:
-        return SharesBody(tuple(ShareEntry(p, self.share_for(state, p, fresh))
-                                for p in positions))
+    def shares_body(self, state: PublicState, positions: list[int], fresh: bytes) -> SharesBody:
+        """This seat's shares of `positions` with their proof(s), for the current step."""
+        ctx = Context(self.suite, self.game.game_id, state.seq, self.seat)
+        shares, proofs = make_shares(self._x, [state.deck[p] for p in positions], ctx, fresh)
+        return SharesBody(tuple(positions), tuple(shares), tuple(proofs))
 
     def _move_body(self, state: PublicState, move: Any, fresh: bytes) -> MoveBody:
         rules = self.game.rules

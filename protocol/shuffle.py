@@ -82,6 +82,7 @@ class ShuffleProof:
     s4: int
     s_hat: tuple[int, ...]             # s^_0..s^_{N-1}
     s_prime: tuple[int, ...]           # s'_0..s'_{N-1}
+    t_hat: tuple[Element, ...] = ()    # t^_0..t^_{N-1}, sent from dealerless/3 (7.5.1)
 
     @property
     def size(self) -> int:
@@ -91,6 +92,7 @@ class ShuffleProof:
         return b"".join((
             b"".join(p.data for p in self.commitments),
             b"".join(p.data for p in self.chain),
+            b"".join(p.data for p in self.t_hat),
             b"".join(suite.encode_scalar(x) for x in
                      (self.challenge, self.s1, self.s2, self.s3, self.s4)),
             b"".join(suite.encode_scalar(x) for x in self.s_hat),
@@ -105,16 +107,22 @@ class ShuffleProof:
             raise EncodingError("shuffle/length",
                                 f"a shuffle proof for {n} tiles is {size} bytes")
         pw, sw = suite.point_bytes, suite.scalar_bytes
-        off = 2 * n * pw
+        off = proof_points(suite, n) * pw
         pts = [suite.decode_point(data[i:i + pw]) for i in range(0, off, pw)]
         sc = [suite.decode_scalar(data[i:i + sw]) for i in range(off, len(data), sw)]
-        return cls(tuple(pts[:n]), tuple(pts[n:]), sc[0], sc[1], sc[2], sc[3], sc[4],
-                   tuple(sc[5:5 + n]), tuple(sc[5 + n:]))
+        return cls(tuple(pts[:n]), tuple(pts[n:2 * n]), sc[0], sc[1], sc[2], sc[3], sc[4],
+                   tuple(sc[5:5 + n]), tuple(sc[5 + n:]), tuple(pts[2 * n:]))
+
+
+def proof_points(suite: Suite, n: int) -> int:
+    """c and c^, and from dealerless/3 the t^ the verifier batches (7.5.1)."""
+    return (2 if suite.version < 3 else 3) * n
 
 
 def proof_bytes(suite: Suite, n: int) -> int:
-    """2N elements and 2N + 5 scalars: 128N + 160 bytes in a suite of 32-byte elements."""
-    return 2 * n * suite.point_bytes + (2 * n + 5) * suite.scalar_bytes
+    """2N elements (3N from dealerless/3) and 2N + 5 scalars (7.6): 128N + 160 bytes in
+    dealerless/2."""
+    return proof_points(suite, n) * suite.point_bytes + (2 * n + 5) * suite.scalar_bytes
 
 
 def derive_witness(suite: Suite, n: int, fresh: bytes, hedge: bytes = b"") -> ShuffleWitness:
@@ -241,6 +249,7 @@ def prove_shuffle(deck_in: Deck, deck_out: Deck, joint_key: Element, witness: Sh
         (w3 - chal * r_tilde) % g.order, (w4 - chal * r_prime) % g.order,
         tuple((w_hat[i] - chal * r_hat[i]) % g.order for i in range(n)),
         tuple((w_prime[i] - chal * u_prime[i]) % g.order for i in range(n)),
+        tuple(t_hat) if suite.version >= 3 else (),
     )
 
 
@@ -260,7 +269,8 @@ def recompute_shuffle(deck_in: Deck, deck_out: Deck, joint_key: Element, proof: 
     if n == 0 or len(deck_out) != n:
         raise ProofError("shuffle/size", "input and output decks must have the same size N > 0")
     if not (len(proof.commitments) == len(proof.chain) == len(proof.s_hat)
-            == len(proof.s_prime) == n):
+            == len(proof.s_prime) == n
+            and len(proof.t_hat) == (n if ctx.suite.version >= 3 else 0)):
         raise ProofError("shuffle/size", f"the proof is not for a deck of {n}")
     if len({ct.c1.data for ct in deck_out}) != n:
         # Decryption proofs bind to c1 (6.3): two positions sharing one c1 would share
@@ -291,8 +301,11 @@ def recompute_shuffle(deck_in: Deck, deck_out: Deck, joint_key: Element, proof: 
                 g.base_mul(proof.s4))
     t42 = g.sub(g.add(g.mul(chal, b_agg), g.msm(sp, [e.c2 for e in deck_out])),
                 g.mul(proof.s4, joint_key))
-    t_hat = [g.add(g.add(g.mul(chal, chain[i]), g.base_mul(proof.s_hat[i])),
-                 g.mul(sp[i], h if i == 0 else chain[i - 1])) for i in range(n)]
+    if suite.version >= 3:
+        t_hat = list(proof.t_hat)        # sent, and checked together by 7.5.1
+    else:
+        t_hat = [g.add(g.add(g.mul(chal, chain[i]), g.base_mul(proof.s_hat[i])),
+                       g.mul(sp[i], h if i == 0 else chain[i - 1])) for i in range(n)]
     t = (t1, t2, t3, t41, t42, *t_hat)
     return ShuffleTrace(tuple(u), t, shuffle_challenge(suite, statement, c, chain, t))
 
@@ -303,3 +316,26 @@ def verify_shuffle(deck_in: Deck, deck_out: Deck, joint_key: Element, proof: Shu
     if recompute_shuffle(deck_in, deck_out, joint_key, proof, ctx).challenge != proof.challenge:
         raise ProofError("shuffle/challenge",
                          "recomputed challenge differs: the output is not a proven shuffle")
+    if ctx.suite.version >= 3 and not chain_holds(deck_in, deck_out, joint_key, proof, ctx):
+        raise ProofError("shuffle/challenge",
+                         "the proof's t^ do not fit its chain: the output is not a proven "
+                         "shuffle")
+
+
+def chain_holds(deck_in: Deck, deck_out: Deck, joint_key: Element, proof: ShuffleProof,
+                ctx: Context) -> bool:
+    """The N equations t^_i = chal*c^_i + s^_i*G + s'_i*c^_{i-1} as one random linear
+    combination (7.5.1): weights a_0 = 1, a_i = H_scalar(SHUFFLE_WEIGHT, seed, u64(i)),
+    seed = H(SHUFFLE_WEIGHT, stmt, proof), so one MSM of 2N + 1 terms and a base mult."""
+    suite, g = ctx.suite, ctx.suite.group
+    n, q, chal, sp = proof.size, ctx.suite.order, proof.challenge, proof.s_prime
+    seed = suite.H(Tag.SHUFFLE_WEIGHT, _statement(ctx, joint_key, deck_in, deck_out),
+                   proof.encode(suite))
+    a = [1] + [suite.hash_to_scalar(Tag.SHUFFLE_WEIGHT, seed, u64(i)) for i in range(1, n)]
+    # c^_i appears in equation i (times chal) and, as c^_{i-1}, in equation i+1.
+    on_chain = [-(a[i] * chal + (a[i + 1] * sp[i + 1] if i + 1 < n else 0)) % q
+                for i in range(n)]
+    total = g.msm([*a, *on_chain, -a[0] * sp[0] % q],
+                  [*proof.t_hat, *proof.chain, commitment_base(suite)])
+    s_hat = sum(ai * si for ai, si in zip(a, proof.s_hat, strict=True)) % q
+    return g.sub(total, g.base_mul(s_hat)) == g.identity

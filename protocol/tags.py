@@ -60,11 +60,19 @@ class Tag(Enum):
     RELAY_ENTRY = b"dealerless/relay/entry"
     FRAME_KEY = b"dealerless/frame-key"
     FRAME_SIGNATURE = b"dealerless/frame-signature"
+    DLEQ_SEED = b"dealerless/dleq-batch/seed"
+    DLEQ_WEIGHT = b"dealerless/dleq-batch/weight"
+    DLEQ_BATCH = b"dealerless/challenge/dleq-batch"
+    SHUFFLE_WEIGHT = b"dealerless/shuffle-weight"
 
     @property
     def since(self) -> int:
         """The first protocol version with this tag (3.2, 3.5)."""
-        return 3 if self in (Tag.FRAME_KEY, Tag.FRAME_SIGNATURE) else 2
+        return 3 if self in _SINCE_3 else 2
+
+
+_SINCE_3 = frozenset((Tag.FRAME_KEY, Tag.FRAME_SIGNATURE, Tag.DLEQ_SEED, Tag.DLEQ_WEIGHT,
+                      Tag.DLEQ_BATCH, Tag.SHUFFLE_WEIGHT))
 
 
 def tags(version: int) -> list[Tag]:

@@ -26,7 +26,7 @@ def test_bench_json_has_the_promised_figures(capsys: pytest.CaptureFixture[str])
     assert shuffle["proof_bytes"] == 128 * 28 + 160
     cannot = report["cannot_play"]
     assert report["floor_ratio_max"] == max(
-        report["dleq"]["prove"]["ratio"], report["dleq"]["verify"]["ratio"],
+        *(s["ratio"] for s in report["dleq"].values()),
         shuffle["prove"]["ratio"], shuffle["verify"]["ratio"],
         cannot["prove"]["ratio"], cannot["verify"]["ratio"])
     # The cannot-play proof (spec/06-proofs.md 6.5.7): h = 15, f = 76 on double-twelve.
@@ -71,13 +71,17 @@ def test_bench_json_has_the_promised_figures(capsys: pytest.CaptureFixture[str])
     assert set(report["suites"]) == {"edwards25519-sha512", "ristretto255-sha512",
                                      "bls12381g1-sha256"}
     for rep in report["suites"].values():
-        steps = [rep[proof][step] for proof in ("dleq", "cannot_play")
-                 for step in ("prove", "verify")]
+        steps = [rep["cannot_play"][step] for step in ("prove", "verify")]
         steps += [rep["shuffle"]["28"][step] for step in ("prove", "verify")]
+        steps += rep["dleq"].values()            # one share, and a DEAL's batch (6.3.1)
+        assert set(rep["dleq"]) == {"prove", "verify", "deal_prove", "deal_verify"}
         assert rep["floor_ratio_max"] == max(s["ratio"] for s in steps)
         assert set(rep["shuffle_V_per_tile"]) == {"28"}
-        ops = rep["shuffle"]["28"]["verify"]["ops"]      # 7.7: six sums of N are MSMs where
-        assert ops["var"] + ops["msm_terms"] == 8 * 28 + 7    # the library has them
+        ops = rep["shuffle"]["28"]["verify"]["ops"]  # 7.7: the sums of N and the 7.5.1 check
+        assert ops["var"] + ops["msm_terms"] == 8 * 28 + 8  # are MSMs where the library has
+        assert ops["base"] == 5                                  # them (dealerless/3)
+        deal = rep["dleq"]["deal_verify"]["ops"]         # 6.3.1: an MSM of 2n terms, and
+        assert deal["var"] + deal["msm_terms"] == 2 * 13 + 1 and deal["base"] == 1  # c*Y
         assert set(rep["cannot_play"]["op_costs_us"]) == {"var", "base", "add", "valid", "h2p",
                                                           "sig", "V"}
     game = report["game"]

@@ -119,10 +119,9 @@ def test_wrong_decryption_share_in_the_deal() -> None:
     advance(t, at(Phase.DEAL, 1))
     mtype, raw = honest_body(t, 1)
     body = SharesBody.decode(S, raw)
-    first = body.entries[0]
-    bad = dataclasses.replace(first.share, share=add(first.share.share, G))
-    judged(t, sign(t, 1, mtype, SharesBody((ShareEntry(first.position, bad),
-                                            *body.entries[1:])).encode(S)), 1, "dleq/challenge")
+    bad = (add(body.shares[0], G), *body.shares[1:])
+    judged(t, sign(t, 1, mtype, dataclasses.replace(body, shares=bad).encode(S)), 1,
+           "dleq/challenge")
 
 
 def test_wrong_share_of_a_drawn_tile() -> None:
@@ -130,10 +129,9 @@ def test_wrong_share_of_a_drawn_tile() -> None:
     advance(t, at(Phase.DRAW))
     seat = due(t)
     mtype, raw = honest_body(t, seat)
-    entry = SharesBody.decode(S, raw).entries[0]
-    bad = dataclasses.replace(entry.share, share=add(entry.share.share, G))
-    judged(t, sign(t, seat, mtype, SharesBody((ShareEntry(entry.position, bad),)).encode(S)),
-           seat, "dleq/challenge")
+    body = SharesBody.decode(S, raw)
+    bad = dataclasses.replace(body, shares=(add(body.shares[0], G),))
+    judged(t, sign(t, seat, mtype, bad.encode(S)), seat, "dleq/challenge")
 
 
 def test_the_drawer_cannot_send_a_share_of_its_own_draw() -> None:
@@ -141,9 +139,8 @@ def test_the_drawer_cannot_send_a_share_of_its_own_draw() -> None:
     advance(t, at(Phase.DRAW))
     p = state(t).drawing
     drawer = state(t).owners[p]
-    share = t.agents[drawer].share_for(state(t), p, t.entropy.bytes("cheat"))
-    judged(t, sign(t, drawer, MessageType.DRAW, SharesBody((ShareEntry(p, share),)).encode(S)),
-           drawer, "frame/out-of-turn")
+    body = t.agents[drawer].shares_body(state(t), [p], t.entropy.bytes("cheat"))
+    judged(t, sign(t, drawer, MessageType.DRAW, body.encode(S)), drawer, "frame/out-of-turn")
 
 
 def test_tile_not_dealt_to_the_seat() -> None:
@@ -292,7 +289,7 @@ def at_reveal() -> Table:
 
 def test_withheld_reveal(at_reveal: Table) -> None:
     t = at_reveal
-    wire = sign(t, SEATS - 1, MessageType.REVEAL, SharesBody(()).encode(S))
+    wire = sign(t, SEATS - 1, MessageType.REVEAL, SharesBody((), (), ()).encode(S))
     prefix = tuple(f.wire for f in t.referees[0].frames)
     verdict = replay(Transcript(t.setup, (*prefix, wire)).encode())
     assert verdict.exit_code == 1

@@ -17,6 +17,7 @@ from conftest import VECTOR_SUITES, ctx_from, load_vectors, outcome, suite_id, v
 from protocol.context import Context
 from protocol.deck import DecryptionShare, joint_key, open_tile, verify_share
 from protocol.dleq import DleqProof, verify_dleq
+from protocol.dleq_batch import batch_seed, batch_weights, prove_dleq_batch, verify_dleq_batch
 from protocol.elgamal import decode_deck, encode_deck
 from protocol.schnorr import SchnorrProof, verify_key
 from protocol.shuffle import (
@@ -113,7 +114,33 @@ def check_shuffle(S: Suite, v: dict[str, Any]) -> None:
                    ctx_from(v["context"], S))
 
 
+def check_dleq_batch(S: Suite, v: dict[str, Any]) -> None:
+    verify_dleq_batch(point(S, v["key"]), [point(S, c) for c in v["c1s"]],
+                      [point(S, d) for d in v["shares"]],
+                      DleqProof.decode(S, bytes.fromhex(v["proof"])), ctx_from(v["context"], S))
+
+
 CHECKS = {"schnorr": check_schnorr, "dleq": check_dleq, "shuffle": check_shuffle}
+BATCHES = [(s, vs["dleq"]["batch"]) for s, vs in SETS if s.version >= 3]
+
+
+@pytest.mark.parametrize(("S", "B"), BATCHES, ids=[suite_id(s) for s, _ in BATCHES])
+def test_dleq_batch_vectors(S: Suite, B: dict[str, Any]) -> None:
+    """6.3.1: each batch verifies and reproduces its seed, weights and proof; each
+    negative fails with its code."""
+    for vec in B["positive"]:
+        ctx, x = ctx_from(vec["context"], S), int(vec["secret"])
+        c1s = [point(S, c) for c in vec["c1s"]]
+        shares, proof = prove_dleq_batch(x, c1s, ctx, bytes.fromhex(vec["fresh"]))
+        assert [d.data.hex() for d in shares] == vec["shares"]
+        assert proof.encode(S).hex() == vec["proof"]
+        sd = batch_seed(ctx, point(S, vec["key"]), c1s, shares)
+        assert sd.hex() == vec["seed"]
+        assert [str(w) for w in batch_weights(S, sd, len(c1s))] == vec["weights"]
+        assert outcome(lambda v=vec: check_dleq_batch(S, v)) == "ok", vec["name"]
+    for vec in B["negative"]:
+        got = outcome(lambda v=vec: check_dleq_batch(S, with_case(v, B["positive"])))
+        assert got == vec["expected"], vec["name"]
 
 
 @pytest.mark.parametrize(("S", "V"), SETS, ids=IDS)

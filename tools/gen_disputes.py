@@ -50,7 +50,7 @@ from protocol.messages import (
     NonceBody,
     OpenBody,
     SealKeyBody,
-    SharesBody,
+    ShareEntry,
 )
 from protocol.rules.base import RuleViolation
 from protocol.rules.bram_state import PASS
@@ -99,8 +99,6 @@ def verdict_json(package: bytes, committed: bytes | None) -> dict[str, Any]:
     return {"usable": True, "valid": False, "rule": x.code, "seat": x.seat, "frame": x.frame,
             "authenticated": x.authenticated}
 
-
-# -- golden transcripts, every frame -------------------------------------------------------
 
 def golden_vectors() -> tuple[dict[str, Any], dict[str, bytes]]:
     index = json.loads((GOLDEN / "index.json").read_text())["transcripts"]
@@ -212,15 +210,20 @@ def frame_cases() -> list[Case]:
     add("NONCE body as a map", c.frame(0, MessageType.NONCE, {"nonce": b"\x00" * 32}))
     c.advance(at(Phase.DEAL))
     mtype, deal = c.body(0)
-    add("DEAL missing its last entry", c.frame(0, mtype, deal[:-1]))
-    add("DEAL entries out of order", c.frame(0, mtype, [deal[1], deal[0], *deal[2:]]))
-    add("DEAL entry position 4096", c.frame(0, mtype, [[4096, *deal[0][1:]], *deal[1:]]))
+    rows, with_rows = (deal, list) if S.version < 3 else (deal[0], lambda r: [r, deal[1]])  # 8.5
+    add("DEAL missing its last entry", c.frame(0, mtype, with_rows(rows[:-1])))
+    add("DEAL entries out of order", c.frame(0, mtype, with_rows([rows[1], rows[0], *rows[2:]])))
+    add("DEAL entry position 4096", c.frame(0, mtype, with_rows([[4096, *rows[0][1:]],
+                                                                  *rows[1:]])))
+    for name, body in () if S.version < 3 else (("without its batch proof", [rows, None]), (
+            "of no pairs with a 100-byte proof", [[], b"\0" * 100])):  # 8.5: schema/bytes
+        add(f"DEAL {name}", c.frame(0, mtype, body))
     c.advance(at(Phase.PLAY))
     seat = c.due()
     rules = c.game.rules
     hand = c.table.agents[seat].hand_positions(c.state)
     pos = min(hand)
-    opening = SharesBody.decode(S, [_entry(c, seat, pos)]).entries[0]
+    opening = ShareEntry.decode(S, _entry(c, seat, pos))
     play = next(m for m in rules.legal_moves(c.state.rules_state, tuple(hand.values()))
                 if rules.played_tile(m) is not None)
     pass_id = rules.move_id(PASS)
@@ -322,7 +325,8 @@ def draw_cases() -> list[Case]:
     seat = c.due()
     other = next(p for p, o in enumerate(c.state.owners) if o == seat)
     return [("DRAW sharing a position other than the one drawn",
-             c.package(c.frame(seat, MessageType.DRAW, [_entry(c, seat, other)])),
+             c.package(c.frame(seat, MessageType.DRAW, c.table.agents[seat].shares_body(
+                 c.state, [other], c.fresh()).encode(S))),
              c.state.hash(c.game.rules, S))]
 
 

@@ -17,11 +17,12 @@ import sys
 from typing import Any
 
 from cannot_play_cases import cannot_play_vectors
-from vector_common import Kit, ctx_json, keep, kit_from_args, seed
+from vector_common import Kit, Point, ctx_json, keep, kit_from_args, seed
 
 from protocol.context import Context
 from protocol.deck import initial_deck, joint_key, make_share, own_share, shuffle_round
 from protocol.dleq import dleq_challenge, prove_dleq
+from protocol.dleq_batch import batch_seed, batch_weights, prove_dleq_batch
 from protocol.elgamal import encode_deck
 from protocol.errors import DealerlessError
 from protocol.schnorr import prove_key, schnorr_challenge
@@ -31,6 +32,7 @@ from protocol.shuffle import (
     commitment_base,
     commitment_generators,
     derive_witness,
+    proof_points,
     prove_shuffle,
     recompute_shuffle,
     shuffle_hedge,
@@ -180,6 +182,57 @@ def dleq_vectors(v: Kit) -> dict[str, Any]:
     }
 
 
+def dleq_batch_vectors(v: Kit) -> dict[str, Any]:
+    """6.3.1, dealerless/3 only: batches of 1 and 4 shares, and what breaks the batch."""
+    x = v.secret("dleq-batch/x")
+    key = v.base_mul(x)
+    ctx = Context(v.S, seed("dleq-batch/game"), 9, 2)
+    fresh = seed("dleq-batch/fresh")
+    positive = []
+    for n in (1, 4):
+        c1s = [v.base_mul(v.secret(f"dleq-batch/r{j}")) for j in range(n)]
+        shares, proof = prove_dleq_batch(x, c1s, ctx, fresh)
+        sd = batch_seed(ctx, key, c1s, shares)
+        positive.append({
+            "name": f"batch-{n}", "context": ctx_json(ctx), "key": key.data.hex(),
+            "c1s": [c.data.hex() for c in c1s], "shares": [d.data.hex() for d in shares],
+            "proof": proof.encode(v.S).hex(), "secret": str(x), "fresh": fresh.hex(),
+            "seed": sd.hex(), "weights": [str(w) for w in batch_weights(v.S, sd, n)],
+            "challenge": str(proof.c), "response": str(proof.s), "expected": "ok"})
+    big = positive[1]
+    d = [v.S.decode_point(bytes.fromhex(h)) for h in big["shares"]]
+    blob = bytes.fromhex(big["proof"])
+    base = {"case": "batch-4"}
+    torsion = v.torsion_of(d[0])
+
+    def shares(*new: Point) -> list[str]:
+        return [p.data.hex() for p in new]
+
+    return {"positive": positive, "negative": keep([
+        {**base, "name": "tampered challenge", "proof": v.flip_scalar_hex(blob, 0),
+         "expected": "dleq/challenge"},
+        {**base, "name": "tampered response", "proof": v.flip_scalar_hex(blob, v.N),
+         "expected": "dleq/challenge"},
+        {**base, "name": "wrong share D_2", "shares": shares(d[0], d[1], v.add(d[2], v.G), d[3]),
+         "expected": "dleq/challenge"},
+        {**base, "name": "errors that cancel under equal weights (D_0 + G, D_1 - G)",
+         "shares": shares(v.add(d[0], v.G), v.sub(d[1], v.G), d[2], d[3]),
+         "expected": "dleq/challenge"},
+        {**base, "name": "shares D_0 and D_1 swapped", "shares": shares(d[1], d[0], d[2], d[3]),
+         "expected": "dleq/challenge"},
+        {**base, "name": "wrong context (step)", "context": {**big["context"], "step": 10},
+         "expected": "dleq/challenge"},
+        {**base, "name": "identity share", "shares": [v.identity_hex, *big["shares"][1:]],
+         "expected": "point/identity"},
+        {**base, "name": "torsion share", "shares": None if torsion is None else
+         [torsion, *big["shares"][1:]], "expected": "point/torsion"},
+        {**base, "name": "challenge >= L", "proof": v.bump_scalar_hex(blob, 0),
+         "expected": "scalar/out-of-range"},
+        {**base, "name": "proof one byte long", "proof": blob.hex() + "00",
+         "expected": "dleq/length"},
+    ])}
+
+
 def shuffle_case(v: Kit, name: str, n: int, with_trace: bool) -> tuple[dict[str, Any], list[Any]]:
     ts = DOUBLE_SIX
     keys = [v.base_mul(v.secret(f"{name}/x{i}")) for i in range(2)]
@@ -207,7 +260,7 @@ def shuffle_case(v: Kit, name: str, n: int, with_trace: bool) -> tuple[dict[str,
         case["u"] = [str(x) for x in trace.u]
         case["t"] = [p.data.hex() for p in trace.t]
     base = {"case": name}
-    pt_end = 2 * n * v.P                      # offset of the first scalar (the challenge)
+    pt_end = proof_points(v.S, n) * v.P      # offset of the first scalar (the challenge)
     # A shuffler that re-encrypts two positions with the same randomness: every input c1
     # is v.G (5.4), so their output c1 repeat; the proof itself is valid.
     twin = ShuffleWitness(witness.permutation,
@@ -253,6 +306,16 @@ def shuffle_case(v: Kit, name: str, n: int, with_trace: bool) -> tuple[dict[str,
          "proof": prove_shuffle(deck_in, twin_out, key, twin, ctx, fresh).encode(v.S).hex(),
          "expected": "shuffle/repeated-c1"},
     ])
+    if v.S.version >= 3:
+        # The t^ are sent (7.5.1): a changed t^ changes the challenge's hash; a changed
+        # s^ does not (no t' of 7.5 reads it), so only the batched equations catch it.
+        negatives += [
+            {**base, "name": f"{name}: tampered t^_0", "proof": v.replace_hex(
+                blob, 2 * n * v.P, proof.chain[0].data.hex()), "expected": "shuffle/challenge"},
+            {**base, "name": f"{name}: tampered s^_0 (only 7.5.1's equations read it)",
+             "proof": v.flip_scalar_hex(blob, pt_end + 5 * v.N),
+             "expected": "shuffle/challenge"},
+        ]
     return case, negatives
 
 
@@ -334,7 +397,9 @@ def build(v: Kit) -> dict[str, dict[str, Any]]:
               "seeds": "SHA-512('dealerless-vectors/' || label), see tools/gen_vectors.py",
               "spec": "spec/", "version": v.S.context.decode()}
     files = {"group": group_vectors(v), "tiles": tile_vectors(v),
-             "schnorr": schnorr_vectors(v), "dleq": dleq_vectors(v),
+             "schnorr": schnorr_vectors(v),
+             "dleq": {**dleq_vectors(v), **({"batch": dleq_batch_vectors(v)}
+                                           if v.S.version >= 3 else {})},
              "shuffle": shuffle_vectors(v), "deck": deck_vectors(v),
              "cannot_play": cannot_play_vectors(v)}
     return {name: {"about": header, **body} for name, body in files.items()}

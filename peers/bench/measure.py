@@ -139,7 +139,7 @@ def run(reps: int = 9, sizes: tuple[int, ...] = (28, 55, 91), game: bool = True,
     sealed = run_seal(reps, everything, _medians)
     groups = run_groups(reps)
     suites = run_suites(reps, sizes, tick)
-    ratios = [dleq["prove"]["ratio"], dleq["verify"]["ratio"],
+    ratios = [*(s["ratio"] for s in dleq.values()),
               cannot_play["prove"]["ratio"], cannot_play["verify"]["ratio"]]
     for rep in shuffles.values():
         ratios += [rep["prove"]["ratio"], rep["verify"]["ratio"]]

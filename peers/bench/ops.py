@@ -10,7 +10,8 @@ from __future__ import annotations
 import os
 import statistics
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from functools import partial
 from typing import Any
 
 from nacl import bindings as na
@@ -37,11 +38,17 @@ def random_scalar() -> int:
     return int.from_bytes(os.urandom(64), "little") % v2_suite().order
 
 
-def _suite_table(suite: Suite, msm_terms: int) -> dict[str, Callable[[], object]]:
+def msm_key(size: int) -> str:
+    """The cost key of one term of an MSM of `size` terms."""
+    return f"{MSM_TERM}/{size}"
+
+
+def _suite_table(suite: Suite, msm_sizes: Sequence[int]) -> dict[str, Callable[[], object]]:
     """The operations of a suite as its proofs call them (2.5, 3.5, 8.3), and V: the
     floor of a suite's step counts its own operations, timed through its own library.
-    Where the library has a multi-scalar multiplication, `msm_term` times one of
-    `msm_terms` terms, the size the step uses (Pippenger's cost a term falls with it)."""
+    Where the library has a multi-scalar multiplication, `msm_term/S` times one term of
+    an MSM of S terms for each size S the step uses (Pippenger's cost a term falls as S
+    grows, so each size is priced at its own cost)."""
     g, sign = suite.group, suite.signer
     k = random_scalar()
     p, q = g.base_mul(random_scalar()), g.base_mul(random_scalar())
@@ -49,8 +56,6 @@ def _suite_table(suite: Suite, msm_terms: int) -> dict[str, Callable[[], object]
     key, signature = sign.public_key(seed), sign.sign(seed, message, os.urandom(32))
     v_k = k.to_bytes(32, "little")
     v_p = na.crypto_scalarmult_ed25519_base_noclamp(v_k)
-    scalars = [random_scalar() for _ in range(msm_terms)]
-    points = [g.base_mul(random_scalar()) for _ in range(msm_terms)]
     table: dict[str, Callable[[], object]] = {
         "var": lambda: g.mul(k, p),
         "base": lambda: g.base_mul(k),
@@ -60,8 +65,11 @@ def _suite_table(suite: Suite, msm_terms: int) -> dict[str, Callable[[], object]
         "sig": lambda: sign.verify(key, message, signature),
         "V": lambda: na.crypto_scalarmult_ed25519_noclamp(v_k, v_p),
     }
-    if msm_terms > 1 and type(g).msm is not Group.msm:
-        table[MSM_TERM] = lambda: g.msm(scalars, points)
+    if type(g).msm is not Group.msm:
+        for size in msm_sizes:
+            scalars = [random_scalar() for _ in range(size)]
+            points = [g.base_mul(random_scalar()) for _ in range(size)]
+            table[msm_key(size)] = partial(g.msm, scalars, points)
     return table
 
 
@@ -85,19 +93,19 @@ def _op_table() -> dict[str, Callable[[], object]]:
 
 
 def sample_op_costs(samples: dict[str, list[float]], batch: int = 100, batches: int = 2,
-                    suite: Suite | None = None, msm_terms: int = 1) -> None:
+                    suite: Suite | None = None, msm_sizes: Sequence[int] = ()) -> None:
     """Append per-call seconds of each raw group operation, one sample per batch: of
-    edwards25519 through PyNaCl, or of `suite` through its library (and V beside; an MSM
-    of `msm_terms` terms, a term's share, where the library has one)."""
-    table = _op_table() if suite is None else _suite_table(suite, msm_terms)
+    edwards25519 through PyNaCl, or of `suite` through its library (and V beside; and a
+    term's share of an MSM of each of `msm_sizes`, where the library has one)."""
+    table = _op_table() if suite is None else _suite_table(suite, msm_sizes)
     for name, fn in table.items():
-        calls = max(1, batch // msm_terms) if name == MSM_TERM else batch
+        size = int(name.split("/")[1]) if name.startswith(MSM_TERM) else 1
+        calls = max(1, batch // size)
         for _ in range(batches):
             t0 = clock()
             for _ in range(calls):
                 fn()
-            per = (clock() - t0) / calls
-            samples.setdefault(name, []).append(per / msm_terms if name == MSM_TERM else per)
+            samples.setdefault(name, []).append((clock() - t0) / calls / size)
 
 
 class Step:
@@ -106,13 +114,14 @@ class Step:
     def __init__(self) -> None:
         self.samples: list[float] = []
         self.ops: dict[str, int] = {}
+        self.msm_sizes: dict[int, int] = {}
 
     def run(self, fn: Callable[[], Any]) -> Any:
         OPS.reset()
         t0 = clock()
         out = fn()
         self.samples.append(clock() - t0)
-        self.ops = OPS.snapshot()
+        self.ops, self.msm_sizes = OPS.snapshot(), dict(OPS.msm_sizes)
         return out
 
     def run_batch(self, fn: Callable[[], Any], count: int) -> None:
@@ -123,12 +132,14 @@ class Step:
             fn()
         self.samples.append((clock() - t0) / count)
         self.ops = {name: n // count for name, n in OPS.snapshot().items()}
+        self.msm_sizes = {size: n // count for size, n in OPS.msm_sizes.items()}
 
     def report(self, costs: dict[str, float]) -> dict[str, Any]:
+        """The median against the floor: the counts times each operation's cost, an MSM's
+        terms at the cost a term of its size (KeyError if that size was not sampled)."""
         median = statistics.median(self.samples)
         floor = sum(self.ops[name] * costs[name] for name in OP_NAMES)
-        if self.ops.get("msm_terms"):
-            floor += self.ops["msm_terms"] * costs[MSM_TERM]
+        floor += sum(n * size * costs[msm_key(size)] for size, n in self.msm_sizes.items())
         return {"median_ms": median * 1e3, "floor_ms": floor * 1e3,
                 "ratio": median / floor if floor else None, "ops": dict(self.ops),
                 "runs": len(self.samples)}

@@ -27,10 +27,10 @@ def render(result: dict[str, Any]) -> str:
         lines.append(f"{n:>3} proof {rep['proof_bytes']} bytes; shuffle+prove+verify = "
                      f"{rep['V_per_tile']:.1f} V per tile")
     lines.append("")
-    lines.append("DLEQ decryption share:")
-    for step in ("prove", "verify"):
-        s = result["dleq"][step]
-        lines.append(f"    {step:<8} {s['median_ms']:10.3f} {s['floor_ms']:9.3f} {s['ratio']:6.2f}")
+    lines.append("DLEQ decryption share (one alone; a DEAL of 13 from its bytes):")
+    for step, s in result["dleq"].items():
+        lines.append(f"    {step:<11} {s['median_ms']:7.3f} {s['floor_ms']:9.3f} "
+                     f"{s['ratio']:6.2f}")
     cp = result["cannot_play"]
     lines.append("")
     lines.append(f"cannot play ({cp['set']}, hand {cp['hand']}, forbidden {cp['forbidden']}, "

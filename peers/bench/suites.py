@@ -43,8 +43,9 @@ def run_suite(name: str, reps: int, sizes: tuple[int, ...],
     local = {}
     cp_steps, cp_stmt, cp_size = bench_cannot_play(reps, local, chosen)
     cannot_play = _cannot_play_report(cp_steps, cp_stmt, cp_size, _medians(local))
-    ratios = [r[step]["ratio"] for r in (dleq, cannot_play, *shuffles.values())
-              for step in ("prove", "verify")]
+    ratios = [*(s["ratio"] for s in dleq.values()),
+              *(r[step]["ratio"] for r in (cannot_play, *shuffles.values())
+                for step in ("prove", "verify"))]
     return {"floor_ratio_max": max(ratios),
             "shuffle_V_per_tile": {n: rep["V_per_tile"] for n, rep in shuffles.items()},
             "cannot_play_V": {step: cannot_play[step]["V"] for step in ("prove", "verify")},

@@ -109,11 +109,9 @@ def wrong_decryption_share(seed: int = 7) -> Cheat:
     _advance_to(t, _at(Phase.DEAL, 0))
     mtype, raw = _body(t, 0)
     body = SharesBody.decode(t.suite, raw)
-    first = body.entries[0]
     g = t.suite.group
-    bad = dataclasses.replace(first.share, share=g.add(first.share.share, g.generator))
-    entries = (ShareEntry(first.position, bad), *body.entries[1:])
-    wire = _sign(t, 0, mtype, SharesBody(entries).encode(t.suite))
+    bad = (g.add(body.shares[0], g.generator), *body.shares[1:])
+    wire = _sign(t, 0, mtype, dataclasses.replace(body, shares=bad).encode(t.suite))
     return Cheat("wrong decryption share", _prefix(t), wire, 0, "dleq/challenge", table=t)
 
 
@@ -270,7 +268,7 @@ def withheld_reveal(seed: int = 7) -> Cheat:
     t = _table(seed)
     _advance_to(t, _at(Phase.REVEAL, 0))
     _advance_to(t, _at(Phase.REVEAL, 1))
-    wire = _sign(t, 1, MessageType.REVEAL, SharesBody(()).encode(t.suite))
+    wire = _sign(t, 1, MessageType.REVEAL, SharesBody((), (), ()).encode(t.suite))
     return Cheat("reveal withheld", _prefix(t), wire, 1, "reveal/positions", table=t)
 
 

@@ -101,6 +101,7 @@ class Bls12381G1(HashedGroup):
             return self.identity
         OPS.msm += 1
         OPS.msm_terms += len(points)
+        OPS.msm_sizes[len(points)] = OPS.msm_sizes.get(len(points), 0) + 1
         return _el(G1Point.multiexp_unchecked([_native(p) for p in points],
                                               [Scalar(k % self.order) for k in scalars]))
 

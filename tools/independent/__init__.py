@@ -16,8 +16,9 @@ there is no import cycle (tests/test_layout_tools.py):
                       (group.encoded); msgpack, Ed25519 and the setup (8.1-8.3); the
                       peer handshake (12.3), hashed at dealerless/3 (3.5 "What is not the
                       game's": suites.PRE_GAME)
-    proofs            Schnorr, DLEQ (6.2, 6.3), the shuffle (7), cannot-play (6.5),
-                      sealed commitments (6.6), each in the suite it is given
+    proofs            Schnorr, DLEQ (6.2, 6.3, and the batch of 6.3.1), the shuffle (7,
+                      with 7.5.1's combined t^ check), cannot-play (6.5), sealed
+                      commitments (6.6), each in the suite it is given
     rules             bram, mexican-train, mineshaft, mined-games (spec/rules/)
     session           the replay of a transcript frame by frame (8.4-8.6, 10)
     verify            the verdict of a transcript (11.1, 11.2)
@@ -67,7 +68,12 @@ Decisions where the spec is ambiguous or silent (cited in the modules as [Dn]):
 [D12] 3.5 leaves the byte sizes of 5.2, 6.5, 7.6, 8.5, 10.3, 10.8 and mined-games.md 9
      written for 32-byte points; with P the suite's element length (32, or 48 in G1) a
      point field is P bytes (read as at most P + 1), a ciphertext 2P, a shuffle proof
-     2N*P + 32(2N + 5), a claim P(h + f) + 96 (read as at most 91P + 96 + 1); scalars
-     stay 32 bytes.
+     3N*P + 32(2N + 5) (7.6 from dealerless/3: c, c^ and t^; 3.5's "Sizes" still says
+     2NP + 32(2N + 5), dealerless/2's count of points), a claim P(h + f) + 96 (read as at
+     most 91P + 96 + 1); scalars stay 32 bytes.
+[D13] 8.5 (dealerless/3) DEAL, REVEAL, DRAW: a proof other than nil is read as bytes of at
+     most 65 (schema/bytes) before nil-with-pairs or bytes-with-none is dleq/length
+     (session.bodies [P1]); 6.3.1 does not order the decoding of a batch's elements
+     (proofs.dleq [B1]).
 Further gaps (draws, claims, the rule sets) are marked `# SPEC GAP:` where they are decided.
 """

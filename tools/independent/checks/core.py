@@ -1,5 +1,6 @@
 """The vectors of the group, hashing, tiles, proofs and deck: group.json, tiles.json
-(spec 2, 3, 5.1, 7.2), schnorr.json (6.2), dleq.json (6.3), shuffle.json (7),
+(spec 2, 3, 5.1, 7.2), schnorr.json (6.2), dleq.json (6.3, and its `batch` of 6.3.1 in a
+suite's set), shuffle.json (7, with 7.5.1 at dealerless/3),
 deck.json (5) and cannot_play.json (6.5). Every proof is also reproduced from its `fresh`.
 
 Each check reads one vector set (checks.tally.VectorSet): dealerless/2's, in its one suite
@@ -22,7 +23,12 @@ from independent.group.ops import ctx_bytes, hx, u64
 from independent.group.points import decode_tile, gens, h_gen, tile_points
 from independent.group.suites import TAGS_V3, V2, Suite
 from independent.proofs.cannot_play import cp_prove, cp_verify
-from independent.proofs.dleq import dleq_prove, dleq_verify
+from independent.proofs.dleq import (
+    dleq_batch_prove,
+    dleq_batch_verify,
+    dleq_prove,
+    dleq_verify,
+)
 from independent.proofs.schnorr import schnorr_prove, schnorr_verify
 from independent.proofs.shuffle import (
     deck_bytes,
@@ -137,6 +143,38 @@ def check_dleq(t: Tally, vs: VectorSet = V2_SET) -> None:
              (v["commitment_a"], v["commitment_b"]))
     for v in negatives(d):
         t.code(v["name"], lambda v=v: run_dleq(s, v), v["expected"])
+    if "batch" in d or s.version >= 3:
+        check_dleq_batch(t, s, d.get("batch", {"positive": [], "negative": []}))
+
+
+def check_dleq_batch(t: Tally, s: Suite, d: dict[str, Any]) -> None:
+    """6.3.1 (dleq.json's `batch`, dealerless/3): shares, seed, weights, challenge, response
+    and proof reproduced from `secret`, `c1s` and `fresh`; Verify's outcome of each case."""
+    t.ok("batch: positive cases (6.3.1)", bool(d["positive"]))
+    for v in d["positive"]:
+        nm, ctx = v["name"], ctx_bytes(v["context"])
+        pr = dleq_batch_prove(s, int(v["secret"]), [hx(c) for c in v["c1s"]], ctx,
+                              hx(v["fresh"]))
+        t.eq(f"{nm} shares D_j = x*c1_j", [x.hex() for x in pr["shares"]], v["shares"])
+        t.eq(f"{nm} seed", pr["seed"].hex(), v["seed"])
+        t.eq(f"{nm} weights", pr["weights"], [int(w) for w in v["weights"]])
+        t.eq(f"{nm} key", s.ops.base(int(v["secret"])).hex(), v["key"])
+        for field, got in (("nonce", pr["nonce"]), ("challenge", pr["c"]),
+                           ("response", pr["s"])):
+            if field in v:
+                t.eq(f"{nm} {field}", got, int(v[field]))
+        t.eq(f"{nm} proof bytes", (s.ops.sc(pr["c"]) + s.ops.sc(pr["s"])).hex(), v["proof"])
+        out = t.code(nm, lambda v=v: run_dleq_batch(s, v), v["expected"]) or {}
+        t.eq(f"{nm} verifier's seed", out.get("seed", b"").hex(), v["seed"])
+        t.eq(f"{nm} verifier's weights", out.get("weights"), [int(w) for w in v["weights"]])
+    for v in negatives(d):
+        t.code(v["name"], lambda v=v: run_dleq_batch(s, v), v["expected"])
+
+
+def run_dleq_batch(s: Suite, v: dict[str, Any]) -> dict[str, Any]:
+    return dleq_batch_verify(s, hx(v["key"]), [hx(c) for c in v["c1s"]],
+                             [hx(x) for x in v["shares"]], hx(v["proof"]),
+                             ctx_bytes(v["context"]))
 
 
 def run_dleq(s: Suite, v: dict[str, Any]) -> tuple:

@@ -17,7 +17,8 @@ Version 2 is edwards25519-sha512 with the context "dealerless/2" (3.1, 3.3, 3.4)
      the suite's hash-to-group DST of the next paragraph, "dealerless-V" || decimal(version)
      || "-" || the RFC 9380 suite identifier.
 [S3] Every tag must be one of 3.2's table (hash/untagged), as group.hashing; at version 3 the
-     table has 3.5's two more, FRAME_KEY and FRAME_SIGNATURE ("Tags of dealerless/3").
+     table has 3.5's six more ("Tags of dealerless/3"): FRAME_KEY and FRAME_SIGNATURE (2.6),
+     DLEQ_SEED, DLEQ_WEIGHT and DLEQ_BATCH (6.3.1), SHUFFLE_WEIGHT (7.5.1).
 
 Each suite also gives its group's operations on encodings (`ops`, group.encoded), the
 frame key's length and the frame signature's prefix (8.2, 8.3). PRE_GAME is the suite of
@@ -48,7 +49,11 @@ SUITES: dict[str, tuple[Group[Any], str]] = {
 VERSIONS = (2, 3)  # [S1]
 #: 3.5 "Tags of dealerless/3": the tags version 3 adds to 3.2's table.
 TAGS_V3 = {**TAGS, "FRAME_KEY": "dealerless/frame-key",
-           "FRAME_SIGNATURE": "dealerless/frame-signature"}
+           "FRAME_SIGNATURE": "dealerless/frame-signature",
+           "DLEQ_SEED": "dealerless/dleq-batch/seed",
+           "DLEQ_WEIGHT": "dealerless/dleq-batch/weight",
+           "DLEQ_BATCH": "dealerless/challenge/dleq-batch",
+           "SHUFFLE_WEIGHT": "dealerless/shuffle-weight"}
 SCALAR_FIELD_BYTES = 48  # 3.5: RFC 9380 L for r, ceil((255 + 128) / 8)
 
 

@@ -10,11 +10,11 @@ from independent.errors import Err, fail_err
 from independent.group.ops import u64
 from independent.group.points import Tile, tile_text
 from independent.proofs.cannot_play import verify_cannot_play
-from independent.proofs.dleq import check_dleq
+from independent.proofs.dleq import check_dleq, check_dleq_batch
 from independent.proofs.schnorr import check_schnorr
 from independent.proofs.shuffle import check_shuffle
 from independent.rules.common import Outcome
-from independent.session.bodies import Entry, read_entries, read_entry, read_point, read_proof64
+from independent.session.bodies import Shares, read_entry, read_point, read_proof64, read_shares
 from independent.session.frames import Frame
 from independent.session.game import BONEYARD, HIDDEN, Game
 from independent.session.state import State, stage_due
@@ -82,19 +82,24 @@ def on_shuffle(g: Game, st: State, fr: Frame) -> None:
         st.phase, st.turn = "deal", 0
 
 
-def check_entries(g: Game, st: State, fr: Frame, entries: list[Entry]) -> None:
-    """DEAL/REVEAL: DLEQ proofs in entry order against Y_i and c1 of deck[p]; store D_i."""
+def check_entries(g: Game, st: State, fr: Frame, body: Shares) -> None:
+    """DEAL/REVEAL/DRAW: the DLEQ proofs in entry order (6.3), or from dealerless/3 the one
+    batch proof of the pairs in order (6.3.1; none without pairs), against Y_i and c1 of
+    deck[p]; then D_i is stored in shares[p][i]."""
     ctx, y = ctx_of(st, fr), st.key_shares[fr.seat]
-    for e in entries:
-        check_dleq(g.suite, y, ct(g, st, e.position)[0], e.share, e.proof, ctx)
-    for e in entries:
-        st.shares[e.position][fr.seat] = e.share
+    c1s = [ct(g, st, p)[0] for p in body.positions]
+    for c1, d, proof in zip(c1s, body.shares, body.proofs, strict=False):
+        check_dleq(g.suite, y, c1, d, proof, ctx)
+    if body.batch is not None:
+        check_dleq_batch(g.suite, y, c1s, body.shares, body.batch, ctx)
+    for p, d in zip(body.positions, body.shares, strict=True):
+        st.shares[p][fr.seat] = d
 
 
 def on_deal(g: Game, st: State, fr: Frame) -> None:
-    entries = read_entries(g.suite, fr.body)
+    entries = read_shares(g.suite, fr.body)
     want = [p for p, o in enumerate(st.owners) if o >= 0 and o != fr.seat]
-    got = [e.position for e in entries]
+    got = entries.positions
     if got != want:
         fail_err("deal/positions", f"expected shares for positions {want}, got {got}")
     check_entries(g, st, fr, entries)
@@ -207,11 +212,11 @@ def check_claim(g: Game, st: State, fr: Frame, move: Any, claim: bytes | None) -
 
 def on_draw(g: Game, st: State, fr: Frame) -> None:
     """10.4 DRAW: one entry for position `drawing`, from every seat but the drawer."""
-    # SPEC GAP: 8.5 gives the DRAW body as `[entry]` but decodes it as list(4096) of entries
-    # like DEAL; it is read as a list, and any list but one entry for `drawing` is
-    # draw/positions.
-    entries = read_entries(g.suite, fr.body)
-    got = [e.position for e in entries]
+    # SPEC GAP: 8.5 gives the DRAW body as `[entry]` (from dealerless/3 `[[pair], proof]`)
+    # but decodes it as list(4096) of entries (pairs) like DEAL; it is read as a list, and
+    # any list but one entry for `drawing` is draw/positions.
+    entries = read_shares(g.suite, fr.body)
+    got = entries.positions
     if got != [st.drawing]:
         fail_err("draw/positions", f"expected a share for position {st.drawing}, got {got}")
     check_entries(g, st, fr, entries)
@@ -224,10 +229,10 @@ def on_draw(g: Game, st: State, fr: Frame) -> None:
 
 
 def on_reveal(g: Game, st: State, fr: Frame) -> None:
-    entries = read_entries(g.suite, fr.body)
+    entries = read_shares(g.suite, fr.body)
     want = [p for p, o in enumerate(st.owners)
             if (o == fr.seat and st.opened[p] is None) or o == HIDDEN]
-    got = [e.position for e in entries]
+    got = entries.positions
     if got != want:
         fail_err("reveal/positions", f"expected shares for positions {want}, got {got}")
     check_entries(g, st, fr, entries)
