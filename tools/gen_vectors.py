@@ -315,6 +315,9 @@ def shuffle_case(v: Kit, name: str, n: int, with_trace: bool) -> tuple[dict[str,
             {**base, "name": f"{name}: tampered s^_0 (only 7.5.1's equations read it)",
              "proof": v.flip_scalar_hex(blob, pt_end + 5 * v.N),
              "expected": "shuffle/challenge"},
+            {**base, "name": f"{name}: output deck one ciphertext short, proof one scalar "
+             "short (7.5 decodes the proof first)", "deck_out": case["deck_out"][:-4 * v.P],
+             "proof": blob[:-v.N].hex(), "expected": "shuffle/length"},
         ]
     return case, negatives
 

@@ -180,11 +180,11 @@ def shuffle_verify(s: Suite, ctx: bytes, y_b: bytes, e_b: bytes, e2_b: bytes,
     """7.5 verifier; decoding order: key, input deck, output deck, proof (7.6)."""
     y, e, e2 = s.ops.accept(y_b), decode_deck(s, e_b), decode_deck(s, e2_b)
     n = len(e)
-    if n < 1 or len(e2) != n:
-        fail("shuffle/size")
     if len(proof) != proof_bytes(s, n):
         fail("shuffle/length")
     pts, scs = _read_proof(s, proof, n)
+    if n < 1 or len(e2) != n:
+        fail("shuffle/size")    # 7.5: after the proof for N = |e| is decoded
     if len({c1 for c1, _ in e2}) != n:
         fail("shuffle/repeated-c1")  # 7.5: once everything is decoded, before the proof
     got = _check(s, statement(s, ctx, y, e, e2), y, e, e2, pts, scs, proof)
