@@ -1,0 +1,24 @@
+"""The checks of bls12381g1-sha256 inside real chain virtual machines (issue 32's base).
+
+The suite exists for chains (spec/02-group.md 2.5, 2.6): Chia's CLVM and Ethereum's
+EIP-2537 precompiles check BLS12-381 G1 natively. This package runs its primitives there
+and measures what a chain charges, with tools of the `[chain]` extra:
+
+- `clvm`, `clvm_checks`: Chialisp programs (clsp/) compiled by clvm_tools_rs and run by
+  chia_rs, the cost Chia charges (run cost and bytes);
+- `evm`, `evm_checks`: a Vyper 0.4 contract (vy/) on py-evm's Prague fork, with the G1
+  precompiles done by arkworks (`evm_precompiles`), execution and transaction gas;
+- `clvm_proofs`, `evm_proofs`: the proofs over many elements of dealerless/3 in both:
+  one Chaum-Pedersen proof for a batch of shares (spec/06-proofs.md 6.3.1) and the
+  shuffle proof (spec/07-shuffle.md 7.5, 7.5.1);
+- `hints`: the square roots both take to decode a compressed element;
+- `codes`: the verdict codes both return, `Verdict` and `SuiteHashes`;
+- `errors`: why no verdict could be had.
+
+Each check takes the bytes a referee received and gives a verdict with the reference
+implementation's code. Nothing here imports protocol/: the programs are written from the
+specification, and tests/test_chain_primitives.py and test_chain_proofs.py hold them to
+the suite's vectors. Importing this package, `codes`, `hints`, `clvm`, `clvm_checks` or
+`clvm_proofs` needs none of the tools (clvm loads chia_rs and clvm_tools_rs when first
+used); `evm` and its users need py-evm.
+"""
