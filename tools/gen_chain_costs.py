@@ -40,10 +40,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from peers.chain.clvm import BLOCK_COST_LIMIT, COST_PER_BYTE
 from peers.entropy import Entropy
 from peers.table.selfplay import Table
+from protocol.claims import claim_positions, claim_statement, forbidden_tiles
 from protocol.context import Context
 from protocol.deck import initial_deck, joint_key, shuffle_round
 from protocol.elgamal import encode_deck
 from protocol.frames import Frame, MessageType, build_frame, parse_frame, signed_message
+from protocol.game import Game
 from protocol.identity import Identity
 from protocol.messages import MoveBody, SharesBody, ShuffleBody
 from protocol.state import HIDDEN, PublicState
@@ -67,7 +69,7 @@ GAMES: tuple[tuple[str, dict[str, Any], int, int], ...] = (
 WHOLE_SETS = (DOUBLE_SIX, DOUBLE_NINE)
 #: The row order of each table.
 ORDER = ("KEY", "NONCE", "SHUFFLE", "DEAL", "DRAW", "MOVE, tile played", "MOVE, no tile",
-         "REVEAL")
+         "MOVE, cannot-play claim", "REVEAL")
 
 
 @dataclass(frozen=True)
@@ -125,7 +127,23 @@ def _shuffle_call(ctx: tuple[bytes, int, int], joint: bytes, deck_in: bytes,
     return Call("verify_shuffle", (*ctx, joint, deck_in, deck_out, proof))
 
 
-def step_of(keys: Sequence[bytes], state: PublicState, frame: Frame, checked: str) -> Step:
+def _claim_call(ctx: tuple[bytes, int, int], game: Game, state: PublicState,
+                frame: Frame, proof: bytes) -> Call:
+    """6.5.5 of a claim: the statement from the state (10.4 PLAY 1a), each hand position
+    with its c1, c2 and the other seats' shares, R_j being the chain's to compute."""
+    from peers.chain.cannot_play import CannotPlayStatement, HandEntry
+
+    hand = tuple(HandEntry(p, state.deck[p].c1.data, state.deck[p].c2.data,
+                           tuple(d.data for i, d in enumerate(state.shares[p])
+                                 if i != frame.seat and d is not None))
+                 for p in claim_positions(state, frame.seat))
+    stmt = CannotPlayStatement(game.rules.tile_set.name, state.key_shares[frame.seat].data,
+                               hand, tuple(forbidden_tiles(game, state)))
+    return Call("verify_cannot_play", (*ctx, stmt, proof))
+
+
+def step_of(keys: Sequence[bytes], game: Game, state: PublicState, frame: Frame,
+            checked: str) -> Step:
     """The chain checks of `frame`, received in `state`: its signature and its proofs,
     each under the context (game id, frame seq, frame seat) of 6.1. The proofs and shares
     are the bytes the frame carries (8.5); the keys, the decks and each share's c1 are the
@@ -151,6 +169,8 @@ def step_of(keys: Sequence[bytes], state: PublicState, frame: Frame, checked: st
         if p is not None:
             step.calls.append(Call("verify_dleq", (
                 *ctx, state.key_shares[frame.seat].data, state.deck[p].c1.data, share, proof)))
+        if len(frame.body) == 5:
+            step.calls.append(_claim_call(ctx, game, state, frame, frame.body[4]))
     return step
 
 
@@ -209,6 +229,13 @@ def game_steps(rules: str, params: dict[str, Any], seats: int, seed: int) -> lis
             checked = f"signature, batch proof of {_shares_count(frame)} share"
         elif kind == "MOVE, tile played":
             checked = "signature, one DLEQ proof (6.3) of the mover's share"
+        elif kind == "MOVE, cannot-play claim":
+            state, frame = max(found, key=lambda sf: len(sf[1].body[4]))
+            claim = claim_statement(game, state, frame.seat)
+            assert claim is not None
+            checked = (f"signature, cannot-play proof (6.5) of {len(claim.hand)} hand tiles "
+                       f"against {len(claim.forbidden)} forbidden (the longest of the game's "
+                       f"{len(found)} claims)")
         else:   # REVEAL
             state, frame = max(found, key=lambda sf: _shares_count(sf[1]))
             positions = SharesBody.decode(S, frame.body).positions
@@ -216,7 +243,7 @@ def game_steps(rules: str, params: dict[str, Any], seats: int, seed: int) -> lis
             checked = (f"signature, batch proof of {len(positions)} shares: seat "
                        f"{frame.seat}'s {len(positions) - hidden} unplayed + {hidden} hidden "
                        f"(the largest of the game's {len(found)} REVEALs)")
-        steps.append(step_of(keys, state, frame, checked))
+        steps.append(step_of(keys, game, state, frame, checked))
     return steps
 
 
@@ -253,11 +280,15 @@ class Vms:
     MANY = ("verify_shuffle", "verify_dleq_batch")   # clvm_proofs' and EvmProofs' checks
 
     def __init__(self) -> None:
-        from peers.chain import clvm_checks, clvm_proofs
+        from peers.chain import cannot_play, clvm_checks, clvm_proofs
+        from peers.chain.evm_cannot_play import EvmCannotPlay
         from peers.chain.evm_proofs import EvmProofs
 
         self.clvm_checks, self.clvm_proofs = clvm_checks, clvm_proofs
         self.evm = EvmProofs()
+        evm_claims = EvmCannotPlay(self.evm.harness)
+        #: The one check with a module and a contract of its own (peers/chain/cannot_play).
+        self.claims = (cannot_play.verify_cannot_play, evm_claims.verify_cannot_play)
 
     def cost(self, step: Step) -> Cost:
         """Every check of `step` on both VMs, each of which must find it valid."""
@@ -265,8 +296,12 @@ class Vms:
         signature = (0, 0)
         for call in step.calls:
             many = call.what in self.MANY
-            clvm = getattr(self.clvm_proofs if many else self.clvm_checks, call.what)(*call.args)
-            evm = getattr(self.evm if many else self.evm.checks, call.what)(*call.args)
+            if call.what == "verify_cannot_play":
+                clvm, evm = (check(*call.args) for check in self.claims)
+            else:
+                clvm = getattr(self.clvm_proofs if many else self.clvm_checks,
+                               call.what)(*call.args)
+                evm = getattr(self.evm if many else self.evm.checks, call.what)(*call.args)
             if not (clvm.ok and evm.ok):
                 raise AssertionError(f"{step.kind}: {call.what} gave {clvm.code} on CLVM and "
                                      f"{evm.code} on the EVM, not ok")

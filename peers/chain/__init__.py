@@ -11,6 +11,9 @@ and measures what a chain charges, with tools of the `[chain]` extra:
 - `clvm_proofs`, `evm_proofs`: the proofs over many elements of dealerless/3 in both:
   one Chaum-Pedersen proof for a batch of shares (spec/06-proofs.md 6.3.1) and the
   shuffle proof (spec/07-shuffle.md 7.5, 7.5.1);
+- `cannot_play`, `evm_cannot_play`: the proof that no hand tile is playable
+  (spec/06-proofs.md 6.5) in both (clsp/cannot_play.clsp; vy/cannot_play.vy, which reads
+  the tile points from vy/tiles.vy);
 - `hints`: the square roots both take to decode a compressed element;
 - `codes`: the verdict codes both return, `Verdict` and `SuiteHashes`;
 - `errors`: why no verdict could be had.

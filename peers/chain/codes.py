@@ -3,10 +3,10 @@
 A program returns a small number rather than the specification's code, because every
 byte of a Chia program costs 12,000 (and of EVM calldata or code, gas). The numbers are
 written twice, as Chialisp constants (clsp/codes.clib) and as Vyper constants
-(vy/bls12381g1.vy, vy/g1_checks.vy, vy/shuffle.vy), each named after its code:
-E_POINT_NON_CANONICAL is `point/non-canonical`. `chialisp_codes` and `vyper_codes` read
-both, and `CODES` is built from the Chialisp one and checked against the spec's list
-below.
+(vy/bls12381g1.vy, vy/g1_checks.vy, vy/shuffle.vy, vy/cannot_play.vy), each named after
+its code: E_POINT_NON_CANONICAL is `point/non-canonical`. `chialisp_codes` and
+`vyper_codes` read both, and `CODES` is built from the Chialisp one and checked against
+the spec's list below.
 """
 
 from __future__ import annotations
@@ -24,13 +24,15 @@ CLSP_DIR = HERE / "clsp"
 VY_DIR = HERE / "vy"
 
 #: Every code a chain program may answer: spec/02-group.md 2.5, spec/06-proofs.md 6.2,
-#: 6.3 and 6.3.1, spec/08-wire.md 8.3, spec/05-deck.md 5.2, spec/07-shuffle.md 7.5, 7.6.
+#: 6.3 and 6.3.1, spec/08-wire.md 8.3, spec/05-deck.md 5.2, spec/07-shuffle.md 7.5, 7.6,
+#: spec/06-proofs.md 6.5.1, 6.5.4 and 6.5.5.
 SPEC_CODES = (
     "point/length", "point/non-canonical", "point/identity", "point/not-on-curve",
     "point/torsion", "scalar/length", "scalar/out-of-range", "schnorr/length",
     "schnorr/challenge", "dleq/length", "dleq/challenge", "frame/bad-signature",
     "deck/length", "shuffle/length", "shuffle/size", "shuffle/repeated-c1",
-    "shuffle/challenge",
+    "shuffle/challenge", "tile/not-in-set", "cannot-play/size", "cannot-play/order",
+    "cannot-play/length", "cannot-play/challenge", "cannot-play/identity",
 )
 
 OK = "ok"

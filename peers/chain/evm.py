@@ -184,10 +184,11 @@ class EvmHarness:
                             gas.execution)
         return bytes(computation.output), gas
 
-    def deploy(self, name: str) -> Contract:
+    def deploy(self, name: str, args: Sequence[Arg] = ()) -> Contract:
+        """Deploy vy/`name`, its constructor given `args` (ABI-encoded after the code)."""
         init_code, selectors = compile_contract(name)
         address = generate_contract_address(Address(self.sender), self.nonce)
-        _, gas = self.transact(b"", init_code, f"deploy {name}")
+        _, gas = self.transact(b"", init_code + encode_args(args), f"deploy {name}")
         code = self.vm.state.get_code(address)
         if not code:
             raise ProgramError(f"{name}: deployment left no code")
