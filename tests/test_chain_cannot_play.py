@@ -15,7 +15,6 @@ Needs the `[chain]` extra (chia_rs, clvm_tools_rs, py-evm, vyper); skipped witho
 from __future__ import annotations
 
 import hashlib
-import json
 import re
 from pathlib import Path
 from typing import Any
@@ -26,7 +25,7 @@ REASON = "needs the [chain] extra: pip install 'dealerless[chain]'"
 for _tool in ("chia_rs", "clvm_tools_rs", "eth", "vyper"):
     pytest.importorskip(_tool, reason=REASON)
 
-from conftest import with_case  # noqa: E402
+from conftest import load_vectors, with_case  # noqa: E402
 
 from peers.chain.cannot_play import (  # noqa: E402
     CannotPlayStatement,
@@ -45,11 +44,9 @@ from protocol.suite import suite  # noqa: E402
 from protocol.tiles import DOUBLE_TWELVE  # noqa: E402
 from protocol.version import PROTOCOL  # noqa: E402
 
-VECTORS = Path(__file__).resolve().parent.parent / "spec" / "vectors" / "suites" \
-    / "bls12381g1-sha256"
-CP = json.loads((VECTORS / "cannot_play.json").read_text())
-TILES = json.loads((VECTORS / "tiles.json").read_text())
 S = suite("bls12381g1-sha256", PROTOCOL)
+CP = load_vectors("cannot_play", S)
+TILES = load_vectors("tiles", S)
 L = 0x73eda753299d7d483339d80809a1d80553bda402fffe5bfeffffffff00000001
 
 

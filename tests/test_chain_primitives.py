@@ -18,10 +18,8 @@ Needs the `[chain]` extra (chia_rs, clvm_tools_rs, py-evm, vyper); skipped witho
 
 from __future__ import annotations
 
-import json
 import statistics
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -31,7 +29,7 @@ for _tool in ("chia_rs", "clvm_tools_rs", "eth", "vyper"):
     pytest.importorskip(_tool, reason=REASON)
 
 import chia_rs  # noqa: E402
-from conftest import with_case  # noqa: E402
+from conftest import load_vectors, with_case  # noqa: E402
 from eth.vm.forks.prague import PragueVM  # noqa: E402
 from py_arkworks_bls12381 import G1Point, Scalar  # noqa: E402
 
@@ -57,9 +55,8 @@ from protocol.schnorr import SchnorrProof, verify_key  # noqa: E402
 from protocol.suite import suite  # noqa: E402
 from protocol.version import PROTOCOL  # noqa: E402
 
-VECTORS = Path(__file__).resolve().parent.parent / "spec" / "vectors" / "suites" \
-    / "bls12381g1-sha256"
-V = {name: json.loads((VECTORS / f"{name}.json").read_text())
+BLS = suite("bls12381g1-sha256", PROTOCOL)
+V = {name: load_vectors(name, BLS)
      for name in ("group", "schnorr", "dleq", "signatures")}
 VMS = ["clvm", "evm"]
 

@@ -22,9 +22,7 @@ Needs the `[chain]` extra (chia_rs, clvm_tools_rs, py-evm, vyper); skipped witho
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -34,7 +32,7 @@ for _tool in ("chia_rs", "clvm_tools_rs", "eth", "vyper"):
     pytest.importorskip(_tool, reason=REASON)
 
 import chia_rs  # noqa: E402
-from conftest import with_case  # noqa: E402
+from conftest import load_vectors, with_case  # noqa: E402
 
 from peers.chain import clvm_proofs  # noqa: E402
 from peers.chain.clvm import BLOCK_COST_LIMIT  # noqa: E402
@@ -51,12 +49,10 @@ from protocol.suite import suite  # noqa: E402
 from protocol.tiles import DOUBLE_NINE, DOUBLE_SIX, DOUBLE_TWELVE, TileSet  # noqa: E402
 from protocol.version import PROTOCOL  # noqa: E402
 
-VECTORS = Path(__file__).resolve().parent.parent / "spec" / "vectors" / "suites" \
-    / "bls12381g1-sha256"
-V = {name: json.loads((VECTORS / f"{name}.json").read_text())
+S = suite("bls12381g1-sha256", PROTOCOL)
+V = {name: load_vectors(name, S)
      for name in ("dleq", "shuffle", "deck", "tiles")}
 BATCH, SHUFFLE, DECK = V["dleq"]["batch"], V["shuffle"], V["deck"]
-S = suite("bls12381g1-sha256", PROTOCOL)
 VMS = ["clvm", "evm"]
 
 
