@@ -349,6 +349,14 @@ def table(name: str, title: str, steps: Sequence[Step], vms: Vms,
     return [*lines, ""]
 
 
+def game_table(game: tuple[str, dict[str, Any], int, int], vms: Vms,
+               misfits: list[str]) -> list[str]:
+    """The table of one seeded game of GAMES."""
+    rules, params, seats, seed = game
+    return table(f"{rules}, k = {seats}", f"**{rules}, k = {seats}** (seed {seed}, greedy "
+                 "bots):", game_steps(rules, params, seats, seed), vms, misfits)
+
+
 def block_text(progress: Callable[[str], None] = lambda _: None) -> str:
     """The whole block between the markers: the tools, one table a game, the whole sets,
     and what does not fit."""
@@ -364,11 +372,9 @@ def block_text(progress: Callable[[str], None] = lambda _: None) -> str:
         f"transaction gas, of EIP-7825's cap of 2^24 = {TX_GAS_CAP:,} and of a block of "
         f"{BLOCK_GAS_LIMIT:,}.", ""]
     misfits: list[str] = []
-    for rules, params, seats, seed in GAMES:
-        progress(f"{rules}, k = {seats}")
-        lines += table(f"{rules}, k = {seats}",
-                       f"**{rules}, k = {seats}** (seed {seed}, greedy bots):",
-                       game_steps(rules, params, seats, seed), vms, misfits)
+    for game in GAMES:
+        progress(f"{game[0]}, k = {game[2]}")
+        lines += game_table(game, vms, misfits)
     progress("whole sets")
     lines += table("whole set", "**Whole sets** (the reference prover, outside a game):",
                    [whole_set_step(ts) for ts in WHOLE_SETS], vms, misfits)
@@ -387,6 +393,19 @@ def replace_block(text: str, block: str) -> str:
     return f"{head}{BEGIN}\n{block}{END}{tail}"
 
 
+def check_one(game: tuple[str, dict[str, Any], int, int]) -> int:
+    """Exit status of --check --only: 0 if the game's table, measured now, is in the
+    block as it stands."""
+    block = SPEC.read_text().partition(BEGIN)[2].partition(END)[0]
+    lines = game_table(game, Vms(), [])
+    if "\n".join(lines) in block:
+        return 0
+    print(f"the {game[0]} table of the chain-cost block in {os.path.relpath(SPEC)} differs "
+          f"from what was measured now (regenerate: {COMMAND}); measured:\n"
+          + "\n".join(lines), file=sys.stderr)
+    return 1
+
+
 def stale(old: str, new: str) -> str | None:
     """None if the two texts agree, else a short diff of the first differences."""
     if old == new:
@@ -399,13 +418,20 @@ def stale(old: str, new: str) -> str | None:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="the measured chain costs of 9.3")
     parser.add_argument("--check", action="store_true", help="compare instead of writing")
+    parser.add_argument("--only", choices=[game[0] for game in GAMES],
+                        help="with --check: measure this game's table alone and find it, "
+                        "line for line, in the block (the default test's quick check)")
     args = parser.parse_args(argv)
+    if args.only and not args.check:
+        parser.error("--only goes with --check: the block is written whole")
     missing = [tool for tool, module in zip(TOOLS, MODULES, strict=True)
                if importlib.util.find_spec(module) is None]
     if missing:
         print(f"needs the [chain] extra ({', '.join(missing)} missing): pip install "
               "'dealerless[chain]'", file=sys.stderr)
         return 2
+    if args.only:
+        return check_one(next(game for game in GAMES if game[0] == args.only))
     try:
         replace_block(SPEC.read_text(), "")   # the markers are there, before half a minute
         block = block_text(lambda what: print(f"measuring {what}", file=sys.stderr))
