@@ -7,6 +7,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from protocol.context import Context
 from protocol.errors import DealerlessError
 from protocol.suite import SUITE_NAMES, Suite, suite, v2_suite
@@ -50,3 +52,21 @@ def with_case(negative: dict[str, Any], positives: list[dict[str, Any]]) -> dict
     """A negative vector is its positive case with the fields it names replaced."""
     base = next(p for p in positives if p["name"] == negative["case"])
     return {**base, **negative}
+
+
+def vector_params(vs: dict[str, Any]) -> list[Any]:
+    """pytest params of each positive vector and each negative one completed from its
+    case, named by them."""
+    return [pytest.param(v, id=v["name"]) for v in vs["positive"]] + [
+        pytest.param(with_case(v, vs["positive"]), id=f"{v['case']}: {v['name']}")
+        for v in vs["negative"]]
+
+
+def skip_without_chain() -> None:
+    """Skip the calling test module unless every tool of the [chain] extra is installed."""
+    from peers.chain import INSTALL, missing_tools
+
+    missing = missing_tools()
+    if missing:
+        pytest.skip(f"needs the [chain] extra ({', '.join(missing)} missing): {INSTALL}",
+                    allow_module_level=True)

@@ -20,12 +20,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import load_vectors, skip_without_chain, vector_params
 
-REASON = "needs the [chain] extra: pip install 'dealerless[chain]'"
-for _tool in ("chia_rs", "clvm_tools_rs", "eth", "vyper"):
-    pytest.importorskip(_tool, reason=REASON)
+skip_without_chain()
 
-from conftest import load_vectors, with_case  # noqa: E402
 
 from peers.chain.cannot_play import (  # noqa: E402
     CannotPlayStatement,
@@ -72,13 +70,7 @@ def statement(v: dict[str, Any]) -> CannotPlayStatement:
                                tuple(tile_pair(t) for t in v["forbidden"]))
 
 
-def cases() -> list[Any]:
-    return [pytest.param(v, id=v["name"]) for v in CP["positive"]] + [
-        pytest.param(with_case(v, CP["positive"]), id=f"{v['case']}: {v['name']}")
-        for v in CP["negative"]]
-
-
-@pytest.mark.parametrize("v", cases())
+@pytest.mark.parametrize("v", vector_params(CP))
 def test_vectors(v: dict[str, Any], evm: EvmCannotPlay) -> None:
     """Both VMs give the vector's code (so each other's)."""
     ctx = v["context"]

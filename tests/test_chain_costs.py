@@ -11,7 +11,6 @@ without it; the tests of the generator's own comparison need none of it.
 
 from __future__ import annotations
 
-import importlib.util
 import subprocess
 import sys
 from pathlib import Path
@@ -23,11 +22,11 @@ sys.path.insert(0, str(ROOT / "tools"))
 
 import gen_chain_costs  # noqa: E402
 
-MISSING = [tool for tool, module in zip(gen_chain_costs.TOOLS, gen_chain_costs.MODULES,
-                                        strict=True) if importlib.util.find_spec(module) is None]
+from peers.chain import INSTALL, missing_tools  # noqa: E402
+
+MISSING = missing_tools()
 needs_chain = pytest.mark.skipif(
-    bool(MISSING), reason=f"needs the [chain] extra ({', '.join(MISSING)} missing): "
-                          "pip install 'dealerless[chain]'")
+    bool(MISSING), reason=f"needs the [chain] extra ({', '.join(MISSING)} missing): {INSTALL}")
 
 
 def run(*args: str) -> subprocess.CompletedProcess[str]:

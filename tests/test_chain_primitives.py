@@ -23,13 +23,11 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
+from conftest import load_vectors, skip_without_chain, vector_params
 
-REASON = "needs the [chain] extra: pip install 'dealerless[chain]'"
-for _tool in ("chia_rs", "clvm_tools_rs", "eth", "vyper"):
-    pytest.importorskip(_tool, reason=REASON)
+skip_without_chain()
 
 import chia_rs  # noqa: E402
-from conftest import load_vectors, with_case  # noqa: E402
 from eth.vm.forks.prague import PragueVM  # noqa: E402
 from py_arkworks_bls12381 import G1Point, Scalar  # noqa: E402
 
@@ -73,11 +71,7 @@ def vm(request: pytest.FixtureRequest, evm: EvmChecks) -> Any:
 
 
 def cases(name: str) -> list[Any]:
-    """Each positive vector of a file, and each negative one completed from its case."""
-    vs = V[name]
-    return [pytest.param(v, id=v["name"]) for v in vs["positive"]] + [
-        pytest.param(with_case(v, vs["positive"]), id=f"{v['case']}: {v['name']}")
-        for v in vs["negative"]]
+    return vector_params(V[name])
 
 
 def h(vec: dict[str, Any], key: str) -> bytes:

@@ -26,13 +26,11 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
+from conftest import load_vectors, skip_without_chain, vector_params
 
-REASON = "needs the [chain] extra: pip install 'dealerless[chain]'"
-for _tool in ("chia_rs", "clvm_tools_rs", "eth", "vyper"):
-    pytest.importorskip(_tool, reason=REASON)
+skip_without_chain()
 
 import chia_rs  # noqa: E402
-from conftest import load_vectors, with_case  # noqa: E402
 
 from peers.chain import clvm_proofs  # noqa: E402
 from peers.chain.clvm import BLOCK_COST_LIMIT  # noqa: E402
@@ -67,13 +65,6 @@ def vm(request: pytest.FixtureRequest, evm: EvmProofs) -> Any:
     return clvm_proofs if request.param == "clvm" else evm
 
 
-def cases(vs: dict[str, Any]) -> list[Any]:
-    """Each positive vector, and each negative one completed from its case."""
-    return [pytest.param(v, id=v["name"]) for v in vs["positive"]] + [
-        pytest.param(with_case(v, vs["positive"]), id=f"{v['case']}: {v['name']}")
-        for v in vs["negative"]]
-
-
 def h(vec: dict[str, Any], key: str) -> bytes:
     return bytes.fromhex(vec[key])
 
@@ -102,14 +93,14 @@ def check_path(vm: Any, got: Any) -> None:
     assert (got.path == "named element") == (vm is clvm_proofs and got.code in NAMED)
 
 
-@pytest.mark.parametrize("vec", cases(BATCH))
+@pytest.mark.parametrize("vec", vector_params(BATCH))
 def test_dleq_batch(vm: Any, vec: dict[str, Any]) -> None:
     got = vm.verify_dleq_batch(*batch_args(vec))
     assert got.code == vec["expected"]
     check_path(vm, got)
 
 
-@pytest.mark.parametrize("vec", cases(SHUFFLE))
+@pytest.mark.parametrize("vec", vector_params(SHUFFLE))
 def test_shuffle(vm: Any, vec: dict[str, Any]) -> None:
     got = vm.verify_shuffle(*shuffle_args(vec))
     assert got.code == vec["expected"]

@@ -27,7 +27,6 @@ import argparse
 import difflib
 import hashlib
 import importlib.metadata
-import importlib.util
 import os
 import sys
 from collections.abc import Callable, Sequence
@@ -37,6 +36,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from peers.chain import INSTALL, TOOLS, missing_tools
 from peers.chain.clvm import BLOCK_COST_LIMIT, COST_PER_BYTE
 from peers.entropy import Entropy
 from peers.table.selfplay import Table
@@ -58,9 +58,6 @@ ROOT = Path(__file__).resolve().parent.parent
 SPEC = ROOT / "spec" / "09-bench.md"
 BEGIN, END = "<!-- chain-costs:begin -->", "<!-- chain-costs:end -->"
 COMMAND = "python tools/gen_chain_costs.py"
-#: The tools whose versions the figures depend on, as pip names them.
-TOOLS = ("chia_rs", "clvm_tools_rs", "py-evm", "vyper")
-MODULES = ("chia_rs", "clvm_tools_rs", "eth", "vyper")   # what each installs
 #: The seeded games (rules, params, seats, seed), the seeds of tools/gen_costs.py.
 GAMES: tuple[tuple[str, dict[str, Any], int, int], ...] = (
     ("bram", {}, 2, 1), ("mexican-train", {"seats": 8}, 8, 2))
@@ -315,8 +312,8 @@ class Vms:
 
 
 def versions() -> dict[str, str]:
-    """The installed versions of TOOLS."""
-    return {tool: importlib.metadata.version(tool) for tool in TOOLS}
+    """The installed versions of the [chain] tools, which the figures depend on."""
+    return {name: importlib.metadata.version(name) for name, _ in TOOLS}
 
 
 def _pct(part: int, whole: int) -> str:
@@ -424,11 +421,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.only and not args.check:
         parser.error("--only goes with --check: the block is written whole")
-    missing = [tool for tool, module in zip(TOOLS, MODULES, strict=True)
-               if importlib.util.find_spec(module) is None]
+    missing = missing_tools()
     if missing:
-        print(f"needs the [chain] extra ({', '.join(missing)} missing): pip install "
-              "'dealerless[chain]'", file=sys.stderr)
+        print(f"needs the [chain] extra ({', '.join(missing)} missing): {INSTALL}",
+              file=sys.stderr)
         return 2
     if args.only:
         return check_one(next(game for game in GAMES if game[0] == args.only))

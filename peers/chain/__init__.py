@@ -25,3 +25,17 @@ the suite's vectors. Importing this package, `codes`, `hints`, `clvm`, `clvm_che
 `clvm_proofs` needs none of the tools (clvm loads chia_rs and clvm_tools_rs when first
 used); `evm` and its users need py-evm.
 """
+
+from __future__ import annotations
+
+import importlib.util
+
+#: The tools of the `[chain]` extra: the name pip installs each by, and its module.
+TOOLS = (("chia_rs", "chia_rs"), ("clvm_tools_rs", "clvm_tools_rs"), ("py-evm", "eth"),
+         ("vyper", "vyper"))
+INSTALL = "pip install 'dealerless[chain]'"
+
+
+def missing_tools() -> list[str]:
+    """The tools of the extra that are not installed, by their pip names."""
+    return [name for name, module in TOOLS if importlib.util.find_spec(module) is None]
