@@ -15,8 +15,11 @@ from __future__ import annotations
 
 import hashlib
 import importlib
+import os
 from collections.abc import Sequence
+from contextlib import suppress
 from dataclasses import dataclass
+from pathlib import Path
 from types import ModuleType
 from typing import TypeAlias
 
@@ -89,18 +92,39 @@ def source_digest(name: str) -> str:
     return h.hexdigest()
 
 
+def _cache_file(key: str) -> Path:
+    """Where a compiled program is kept between runs: the user's cache directory, under
+    its source digest, so that an edited source is never read from a stale file."""
+    import platformdirs
+
+    return Path(platformdirs.user_cache_dir("dealerless", appauthor=False)) / "clvm" / key
+
+
 def compile_program(name: str) -> bytes:
-    """The serialized CLVM of clsp/`name`, compiled once per source digest."""
+    """The serialized CLVM of clsp/`name`, compiled once per source digest: the step
+    program takes the compiler seconds, so the result is also kept on disk."""
     key = source_digest(name)
-    if key not in _COMPILED:
-        compiler = _module("clvm_tools_rs")
-        try:
-            compiled = compiler.compile((CLSP_DIR / name).read_text(), [str(CLSP_DIR)])
-        except Exception as exc:   # the compiler raises its own CompError
-            raise ProgramError(f"{name} does not compile: {exc}") from exc
-        if not isinstance(compiled, str):
-            raise ProgramError(f"{name}: the compiler returned {type(compiled).__name__}")
-        _COMPILED[key] = bytes.fromhex(compiled)
+    if key in _COMPILED:
+        return _COMPILED[key]
+    cached = _cache_file(key)
+    try:
+        _COMPILED[key] = cached.read_bytes()
+        return _COMPILED[key]
+    except OSError:
+        pass
+    compiler = _module("clvm_tools_rs")
+    try:
+        compiled = compiler.compile((CLSP_DIR / name).read_text(), [str(CLSP_DIR)])
+    except Exception as exc:   # the compiler raises its own CompError
+        raise ProgramError(f"{name} does not compile: {exc}") from exc
+    if not isinstance(compiled, str):
+        raise ProgramError(f"{name}: the compiler returned {type(compiled).__name__}")
+    _COMPILED[key] = bytes.fromhex(compiled)
+    with suppress(OSError):   # a cache that cannot be written only costs time
+        cached.parent.mkdir(parents=True, exist_ok=True)
+        temporary = cached.with_suffix(f".{os.getpid()}")
+        temporary.write_bytes(_COMPILED[key])
+        temporary.replace(cached)
     return _COMPILED[key]
 
 

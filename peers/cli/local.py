@@ -275,6 +275,10 @@ def cmd_check_step(args: argparse.Namespace) -> int:
         trusted = bytes.fromhex(args.state_hash) if args.state_hash else None
     except ValueError:
         return fail("check-step: --state-hash takes 64 hex digits")
+    if args.vm:
+        from peers.cli.chain import cmd_check_step_vm
+
+        return cmd_check_step_vm(args, data, trusted)
     try:
         verdict = check_step(data, trusted)
     except DealerlessError as exc:
