@@ -15,10 +15,10 @@ single DLEQ proof (6.3) its body carries. Whole sets that no game shuffles whole
 
 What is measured is a sum of separate runs, one Chialisp program (or contract call) a
 check: Chia's cost (CLVM run cost plus 12,000 a byte of program and solution) and Ethereum
-gas (execution, and the transaction with its 21,000 and calldata). Not yet the step's
-rules, the decoding of its body or its state hash: the whole-step referee of issue 32
-does not exist yet. Every input comes from fixed seeds, so every figure is exact and
-`--check` compares them digit for digit.
+gas (execution, and the transaction with its 21,000 and calldata). For Bram, the whole
+single-step check (spec/11-verify.md 11.4.1: the package's decoding, the rules, the state
+hashes and these proofs) is measured too, on the same frames. Every input comes from
+fixed seeds, so every figure is exact and `--check` compares them digit for digit.
 """
 
 from __future__ import annotations
@@ -51,6 +51,7 @@ from protocol.messages import MoveBody, SharesBody, ShuffleBody
 from protocol.state import HIDDEN, PublicState
 from protocol.suite import suite
 from protocol.tiles import DOUBLE_NINE, DOUBLE_SIX, TileSet
+from protocol.verifier import make_package
 from protocol.version import PROTOCOL
 
 S = suite("bls12381g1-sha256", PROTOCOL)
@@ -86,6 +87,10 @@ class Step:
     checked: str           # what the row's checks are, in words
     signed: int            # bytes of the signed message m (8.3)
     calls: list[Call] = field(default_factory=list)
+    #: The frame's dispute package (11.3) and the committed state hash, for the whole
+    #: step (11.4.1); empty for a frame outside a game.
+    package: bytes = b""
+    committed: bytes = b""
 
 
 @dataclass(frozen=True)
@@ -147,7 +152,8 @@ def step_of(keys: Sequence[bytes], game: Game, state: PublicState, frame: Frame,
     verifier's own, from the state. The referee accepted the frame, so its body decodes."""
     ctx = (state.game_id, frame.seq, frame.seat)
     step = Step(_kind(frame), checked, len(signed_message(S.version, frame.payload)),
-                [_signature(keys, frame)])
+                [_signature(keys, frame)], make_package(game, state, frame.wire),
+                state.hash(game.rules, S))
     if frame.type is MessageType.KEY:
         key_share, proof, _ = frame.body
         step.calls.append(Call("verify_schnorr", (*ctx, key_share, proof)))
@@ -346,12 +352,39 @@ def table(name: str, title: str, steps: Sequence[Step], vms: Vms,
     return [*lines, ""]
 
 
+WHOLE_HEADER = "| step | package bytes | CLVM run | CLVM bytes | CLVM total | of a block |"
+
+
+def whole_table(steps: Sequence[Step], misfits: list[str]) -> list[str]:
+    """The whole single-step check (spec/11-verify.md 11.4.1) of each of Bram's `steps`,
+    its package judged by clsp/step.clsp with the committed state hash: the proofs of the
+    table above and everything else, the step's decoding, rules and state hashes."""
+    from peers.chain.clvm_step import check_step_clvm
+
+    lines = ["**bram, k = 2, the whole step** (`dealerless check-step --vm clvm`: "
+             "clsp/step.clsp on the same frames' dispute packages, the program's bytes "
+             "included):", "", WHOLE_HEADER, "|" + " --- |" * (WHOLE_HEADER.count("|") - 1)]
+    for step in steps:
+        got = check_step_clvm(step.package, step.committed)
+        if got.code != "ok":
+            raise AssertionError(f"{step.kind}: step.clsp gave {got.code}, not ok")
+        c = got.cost
+        lines.append(f"| {step.kind} | {len(step.package):,} | {c.run:,} | "
+                     f"{c.program_bytes + c.solution_bytes:,} | {c.total:,} | "
+                     f"{_pct(c.total, BLOCK_COST_LIMIT)} |")
+        if c.total > BLOCK_COST_LIMIT:
+            misfits.append(f"bram's whole {step.kind} passes a Chia block")
+    return [*lines, ""]
+
+
 def game_table(game: tuple[str, dict[str, Any], int, int], vms: Vms,
                misfits: list[str]) -> list[str]:
-    """The table of one seeded game of GAMES."""
+    """The table of one seeded game of GAMES; for Bram also its whole steps'."""
     rules, params, seats, seed = game
-    return table(f"{rules}, k = {seats}", f"**{rules}, k = {seats}** (seed {seed}, greedy "
-                 "bots):", game_steps(rules, params, seats, seed), vms, misfits)
+    steps = game_steps(rules, params, seats, seed)
+    lines = table(f"{rules}, k = {seats}", f"**{rules}, k = {seats}** (seed {seed}, greedy "
+                  "bots):", steps, vms, misfits)
+    return lines + (whole_table(steps, misfits) if rules == "bram" else [])
 
 
 def block_text(progress: Callable[[str], None] = lambda _: None) -> str:
