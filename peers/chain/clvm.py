@@ -15,14 +15,12 @@ from __future__ import annotations
 
 import hashlib
 import importlib
-import os
 from collections.abc import Sequence
-from contextlib import suppress
 from dataclasses import dataclass
-from pathlib import Path
 from types import ModuleType
 from typing import TypeAlias
 
+from .cache import cached_bytes
 from .codes import CLSP_DIR
 from .errors import ChainUnavailable, ClvmAbort, ProgramError
 
@@ -92,26 +90,16 @@ def source_digest(name: str) -> str:
     return h.hexdigest()
 
 
-def _cache_file(key: str) -> Path:
-    """Where a compiled program is kept between runs: the user's cache directory, under
-    its source digest, so that an edited source is never read from a stale file."""
-    import platformdirs
-
-    return Path(platformdirs.user_cache_dir("dealerless", appauthor=False)) / "clvm" / key
-
-
 def compile_program(name: str) -> bytes:
-    """The serialized CLVM of clsp/`name`, compiled once per source digest: the step
-    program takes the compiler seconds, so the result is also kept on disk."""
+    """The serialized CLVM of clsp/`name`, compiled once per source digest (and kept on
+    disk: the step program takes the compiler seconds)."""
     key = source_digest(name)
-    if key in _COMPILED:
-        return _COMPILED[key]
-    cached = _cache_file(key)
-    try:
-        _COMPILED[key] = cached.read_bytes()
-        return _COMPILED[key]
-    except OSError:
-        pass
+    if key not in _COMPILED:
+        _COMPILED[key] = cached_bytes("clvm", key, lambda: _compile(name))
+    return _COMPILED[key]
+
+
+def _compile(name: str) -> bytes:
     compiler = _module("clvm_tools_rs")
     try:
         compiled = compiler.compile((CLSP_DIR / name).read_text(), [str(CLSP_DIR)])
@@ -119,13 +107,7 @@ def compile_program(name: str) -> bytes:
         raise ProgramError(f"{name} does not compile: {exc}") from exc
     if not isinstance(compiled, str):
         raise ProgramError(f"{name}: the compiler returned {type(compiled).__name__}")
-    _COMPILED[key] = bytes.fromhex(compiled)
-    with suppress(OSError):   # a cache that cannot be written only costs time
-        cached.parent.mkdir(parents=True, exist_ok=True)
-        temporary = cached.with_suffix(f".{os.getpid()}")
-        temporary.write_bytes(_COMPILED[key])
-        temporary.replace(cached)
-    return _COMPILED[key]
+    return bytes.fromhex(compiled)
 
 
 def _value(node: object) -> Value:

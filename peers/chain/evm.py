@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import hashlib
 import importlib
+import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property
@@ -38,6 +39,7 @@ from eth_keys.datatypes import PrivateKey
 from eth_typing import Address
 
 from .abi import Arg, decode_bytes, encode_args
+from .cache import cached_bytes
 from .codes import VY_DIR
 from .errors import ChainUnavailable, EvmRevert, ProgramError
 from .evm_precompiles import FAST_G1_PRECOMPILES
@@ -113,25 +115,33 @@ def _vyper(module: str) -> Any:
 
 def compile_contract(name: str) -> tuple[bytes, dict[str, bytes]]:
     """The init code of vy/`name` and its selectors by method name, compiled once per
-    digest of every contract source (one may import another)."""
+    digest of every contract source (one may import another), and kept on disk."""
     h = hashlib.sha256()
     for path in sorted(VY_DIR.glob("*.vy")):
         h.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
     key = name + ":" + h.hexdigest()
     if key not in _COMPILED:
-        compiler = _vyper("vyper.compiler")
-        bundle = _vyper("vyper.compiler.input_bundle").FilesystemInputBundle([VY_DIR])
-        try:
-            out = compiler.compile_code((VY_DIR / name).read_text(), contract_path=name,
-                                        input_bundle=bundle,
-                                        output_formats=["bytecode", "method_identifiers"])
-        except Exception as exc:   # Vyper's own exception types
-            raise ProgramError(f"{name} does not compile: {exc}") from exc
-        # Vyper writes a selector as a hex number, dropping leading zeros.
-        selectors = {sig.split("(")[0]: int(sel, 16).to_bytes(4, "big")
-                     for sig, sel in out["method_identifiers"].items()}
-        _COMPILED[key] = (bytes.fromhex(out["bytecode"][2:]), selectors)
+        found = json.loads(cached_bytes("vyper", hashlib.sha256(key.encode()).hexdigest(),
+                                        lambda: _compile(name)))
+        _COMPILED[key] = (bytes.fromhex(found["bytecode"]),
+                          {m: bytes.fromhex(s) for m, s in found["selectors"].items()})
     return _COMPILED[key]
+
+
+def _compile(name: str) -> bytes:
+    """vy/`name`'s init code and selectors, as JSON."""
+    compiler = _vyper("vyper.compiler")
+    bundle = _vyper("vyper.compiler.input_bundle").FilesystemInputBundle([VY_DIR])
+    try:
+        out = compiler.compile_code((VY_DIR / name).read_text(), contract_path=name,
+                                    input_bundle=bundle,
+                                    output_formats=["bytecode", "method_identifiers"])
+    except Exception as exc:   # Vyper's own exception types
+        raise ProgramError(f"{name} does not compile: {exc}") from exc
+    # Vyper writes a selector as a hex number, dropping leading zeros.
+    selectors = {sig.split("(")[0]: int(sel, 16).to_bytes(4, "big").hex()
+                 for sig, sel in out["method_identifiers"].items()}
+    return json.dumps({"bytecode": out["bytecode"][2:], "selectors": selectors}).encode()
 
 
 #: The selector of Solidity's Error(string), which Vyper's assert reverts with.
