@@ -180,10 +180,10 @@ def build_parser() -> argparse.ArgumentParser:
                    help="the committed state hash you hold (hex); without it a state-hash "
                         "mismatch is reported as not authenticated")
     p.add_argument("--json", action="store_true", help="print one JSON object")
-    p.add_argument("--vm", choices=["clvm"], default=None,
+    p.add_argument("--vm", choices=["clvm", "evm"], default=None,
                    help="run the check as a chain does: clvm, the Chialisp program on Chia's "
-                        "VM (games of bram in bls12381g1-sha256; needs dealerless[chain]); "
-                        "prints its cost too")
+                        "VM, or evm, the contracts on the EVM at Prague (games of bram in "
+                        "bls12381g1-sha256; needs dealerless[chain]); prints its cost too")
     p.set_defaults(func=local.cmd_check_step)
 
     p = sub.add_parser("play", help="play a game in the terminal against a local bot")
