@@ -10,7 +10,8 @@ frames, a setup and a state, packages cut short or with an item too many), and e
 frame of the golden transcripts, each package rebuilt from its transcript (by default
 the games whose packages are shipped; every game under -m slow). Their verdicts are
 check_step's (tests/test_disputes.py holds the files to it); `dealerless check-step --vm
-clvm` prints the program's, and its JSON is compared with the reference's here too.
+clvm` (and `--vm evm`, whose contracts tests/test_chain_evm_step.py holds to the same
+vectors) prints the program's verdict, and its JSON is compared with the reference's here.
 
 Needs the `[chain]` extra; skipped without it.
 """
@@ -35,6 +36,7 @@ from gen_disputes import read_records  # noqa: E402
 
 from peers.chain.clvm import BLOCK_COST_LIMIT  # noqa: E402
 from peers.chain.clvm_step import check_step_clvm  # noqa: E402
+from peers.chain.evm import TX_GAS_CAP  # noqa: E402
 from protocol.suite import suite  # noqa: E402
 from protocol.transcript import Transcript  # noqa: E402
 from protocol.verifier import dispute_packages  # noqa: E402
@@ -142,10 +144,11 @@ def _cli(*args: str) -> tuple[int, Any]:
     return proc.returncode, json.loads(proc.stdout) if proc.stdout else proc.stderr
 
 
+@pytest.mark.parametrize("vm", ["clvm", "evm"])
 @pytest.mark.parametrize("which", ["illegal-placement.packages", "crafted"])
-def test_the_command_agrees_with_the_reference(which: str, tmp_path: Path) -> None:
-    """`dealerless check-step --vm clvm` and `dealerless check-step` on one file: the last
-    step of a game with a violation, and a crafted package that is not usable."""
+def test_the_command_agrees_with_the_reference(which: str, vm: str, tmp_path: Path) -> None:
+    """`dealerless check-step --vm clvm|evm` and `dealerless check-step` on one file: the
+    last step of a game with a violation, and a crafted package that is not usable."""
     if which == "crafted":
         step = next(s for s in INDEX["crafted"]["steps"] if s["name"] == "package of six items")
         package = CRAFTED[step["record"]]
@@ -156,13 +159,15 @@ def test_the_command_agrees_with_the_reference(which: str, tmp_path: Path) -> No
     path.write_bytes(package)
     extra = [] if committed(step) is None else ["--state-hash", step["committed_state_hash"]]
     code, ref = _cli(str(path), *extra)
-    vm_code, vm = _cli(str(path), "--vm", "clvm", *extra)
+    vm_code, got = _cli(str(path), "--vm", vm, *extra)
     assert vm_code == code == 1
     if isinstance(ref, str):    # unusable: the reference says so on stderr
-        assert vm["usable"] is False and vm["code"] in ref
+        assert got["usable"] is False and got["code"] in ref
     else:
-        assert vm["valid"] is False
-        assert (vm["rule"], vm["seat"], vm["frame"], vm["authenticated"]) == (
+        assert got["valid"] is False
+        assert (got["rule"], got["seat"], got["frame"], got["authenticated"]) == (
             ref["violation"]["rule"], ref["violation"]["seat"], ref["violation"]["frame"],
             ref["violation"]["authenticated"])
-    assert vm["vm"] == "clvm" and 0 < vm["cost"]["total"] <= BLOCK_COST_LIMIT
+    cost = got["cost"]
+    assert got["vm"] == vm and (0 < cost["total"] <= BLOCK_COST_LIMIT if vm == "clvm"
+                                else 0 < cost["transaction"] <= TX_GAS_CAP)

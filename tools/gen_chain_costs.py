@@ -17,7 +17,7 @@ What is measured is a sum of separate runs, one Chialisp program (or contract ca
 check: Chia's cost (CLVM run cost plus 12,000 a byte of program and solution) and Ethereum
 gas (execution, and the transaction with its 21,000 and calldata). For Bram, the whole
 single-step check (spec/11-verify.md 11.4.1: the package's decoding, the rules, the state
-hashes and these proofs) is measured too, on the same frames. Every input comes from
+hashes and these proofs) is measured too, on the same frames, on both VMs. Every input comes from
 fixed seeds, so every figure is exact and `--check` compares them digit for digit.
 """
 
@@ -352,28 +352,39 @@ def table(name: str, title: str, steps: Sequence[Step], vms: Vms,
     return [*lines, ""]
 
 
-WHOLE_HEADER = "| step | package bytes | CLVM run | CLVM bytes | CLVM total | of a block |"
+WHOLE_HEADER = ("| step | package bytes | CLVM run | CLVM bytes | CLVM total | of a block "
+                "| EVM execution | EVM transaction | of 2^24 | of 30 M |")
 
 
 def whole_table(steps: Sequence[Step], misfits: list[str]) -> list[str]:
     """The whole single-step check (spec/11-verify.md 11.4.1) of each of Bram's `steps`,
-    its package judged by clsp/step.clsp with the committed state hash: the proofs of the
-    table above and everything else, the step's decoding, rules and state hashes."""
+    its package judged with the committed state hash by clsp/step.clsp and by the
+    contracts of vy/step.vy: the proofs of the table above and everything else, the
+    step's decoding, rules and state hashes."""
     from peers.chain.clvm_step import check_step_clvm
+    from peers.chain.evm import BLOCK_GAS_LIMIT, TX_GAS_CAP
+    from peers.chain.evm_step import check_step_evm
 
-    lines = ["**bram, k = 2, the whole step** (`dealerless check-step --vm clvm`: "
-             "clsp/step.clsp on the same frames' dispute packages, the program's bytes "
-             "included):", "", WHOLE_HEADER, "|" + " --- |" * (WHOLE_HEADER.count("|") - 1)]
+    lines = ["**bram, k = 2, the whole step** (`dealerless check-step --vm clvm|evm`: "
+             "clsp/step.clsp and vy/step.vy on the same frames' dispute packages, the "
+             "program's bytes and the calldata included):", "", WHOLE_HEADER,
+             "|" + " --- |" * (WHOLE_HEADER.count("|") - 1)]
     for step in steps:
-        got = check_step_clvm(step.package, step.committed)
-        if got.code != "ok":
-            raise AssertionError(f"{step.kind}: step.clsp gave {got.code}, not ok")
-        c = got.cost
+        clvm, evm = (check(step.package, step.committed)
+                     for check in (check_step_clvm, check_step_evm))
+        if not (clvm.code == evm.code == "ok"):
+            raise AssertionError(f"{step.kind}: the whole step gave {clvm.code} on CLVM and "
+                                 f"{evm.code} on the EVM, not ok")
+        c, g = clvm.cost, evm.cost
         lines.append(f"| {step.kind} | {len(step.package):,} | {c.run:,} | "
                      f"{c.program_bytes + c.solution_bytes:,} | {c.total:,} | "
-                     f"{_pct(c.total, BLOCK_COST_LIMIT)} |")
+                     f"{_pct(c.total, BLOCK_COST_LIMIT)} | {g.execution:,} | "
+                     f"{g.transaction:,} | {_pct(g.transaction, TX_GAS_CAP)} | "
+                     f"{_pct(g.transaction, BLOCK_GAS_LIMIT)} |")
         if c.total > BLOCK_COST_LIMIT:
             misfits.append(f"bram's whole {step.kind} passes a Chia block")
+        if g.transaction > TX_GAS_CAP:
+            misfits.append(f"bram's whole {step.kind} passes EIP-7825's cap")
     return [*lines, ""]
 
 

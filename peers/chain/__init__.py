@@ -14,8 +14,9 @@ and measures what a chain charges, with tools of the `[chain]` extra:
 - `cannot_play`, `evm_cannot_play`: the proof that no hand tile is playable
   (spec/06-proofs.md 6.5) in both (clsp/cannot_play.clsp; vy/cannot_play.vy, which reads
   the tile points from vy/tiles.vy);
-- `clvm_step`: the whole single-step check of spec/11-verify.md 11.4 for a Bram game,
-  one Chialisp program (clsp/step.clsp) that reads the dispute package's bytes;
+- `clvm_step`, `evm_step`: the whole single-step check of spec/11-verify.md 11.4 for a
+  Bram game, one Chialisp program (clsp/step.clsp) and the contracts of vy/step.vy, each
+  reading the dispute package's bytes itself;
 - `hints`: the square roots both take to decode a compressed element;
 - `codes`: the verdict codes both return, `Verdict` and `SuiteHashes`;
 - `errors`: why no verdict could be had.
