@@ -144,11 +144,13 @@ def _cli(*args: str) -> tuple[int, Any]:
     return proc.returncode, json.loads(proc.stdout) if proc.stdout else proc.stderr
 
 
-@pytest.mark.parametrize("vm", ["clvm", "evm"])
+@pytest.mark.parametrize("vm", ["clvm", pytest.param("evm", marks=pytest.mark.slow)])
 @pytest.mark.parametrize("which", ["illegal-placement.packages", "crafted"])
 def test_the_command_agrees_with_the_reference(which: str, vm: str, tmp_path: Path) -> None:
     """`dealerless check-step --vm clvm|evm` and `dealerless check-step` on one file: the
-    last step of a game with a violation, and a crafted package that is not usable."""
+    last step of a game with a violation, and a crafted package that is not usable. (By
+    default the EVM's command is tested in tests/test_chain_evm_step.py, whose process
+    has compiled the contracts already.)"""
     if which == "crafted":
         step = next(s for s in INDEX["crafted"]["steps"] if s["name"] == "package of six items")
         package = CRAFTED[step["record"]]

@@ -92,6 +92,7 @@ SPEC_CODES = (
     "rules/tile-does-not-match",
     "rules/non-canonical-end",
     "rules/reveal-mismatch",
+    "draw/positions",
 )
 
 OK = "ok"

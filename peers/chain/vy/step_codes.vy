@@ -60,3 +60,4 @@ E_RULES_TILE_ALREADY_PLAYED: constant(uint8) = 79
 E_RULES_TILE_DOES_NOT_MATCH: constant(uint8) = 80
 E_RULES_NON_CANONICAL_END: constant(uint8) = 81
 E_RULES_REVEAL_MISMATCH: constant(uint8) = 82
+E_DRAW_POSITIONS: constant(uint8) = 83

@@ -32,10 +32,6 @@ interface G1Checks:
                     share_w: uint256[2], proof: Bytes[128]) -> uint8: view
 
 E_DLEQ_LENGTH: constant(uint8) = 10
-# draw/positions has no number in clsp/codes.clib: Bram never draws (its DRAW is reached
-# only from a crafted state in phase draw), and the CLVM program names it by an unbound
-# symbol. It is kept apart here, and evm_step.py does not know it either.
-E_DRAW_POSITIONS: constant(uint8) = 83
 N: constant(uint256) = 27
 BATCH_ID: constant(Bytes[4]) = method_id(
     "verify_dleq_batch(bytes32,uint64,uint64,bytes,uint256[2],bytes[],bytes[],uint256[2][],bytes)",
@@ -195,7 +191,7 @@ def _on_shares(seat: uint256, seq: uint256, typ: uint256) -> uint8:
             return self._deferred(pairs, c.E_DEAL_POSITIONS)
         if typ == 6:
             return self._deferred(pairs, c.E_REVEAL_POSITIONS)
-        return self._deferred(pairs, E_DRAW_POSITIONS)
+        return self._deferred(pairs, c.E_DRAW_POSITIONS)
     if count != 0:
         code = self._batch(seat, seq, pairs, proof)
         if code != 0:
