@@ -16,15 +16,13 @@ another suite or rule set gets `supported` False and no verdict.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import suppress
 from dataclasses import dataclass
 from typing import Any, Generic
 
 from .clvm import ClvmCost, Value, as_int, run_program
 from .codes import CostT, code_of
 from .errors import ClvmAbort, InconsistentVerdict, ProgramError
-from .hints import decoding_hint
+from .hints import decoding_hint, package_strings
 
 POINT = 48
 
@@ -61,25 +59,11 @@ class ChainStep(Generic[CostT]):
 def _bad_elements(package: bytes) -> list[Value]:
     """(element, hint) for every byte string of the package, or 48-byte piece of one, that
     blst refuses as a G1 element, nested encodings included: a superset of what step.clsp
-    may decode. Lenient msgpack reads the nesting; the program itself judges the bytes."""
-    import msgpack
+    may decode (hints.package_strings); the program itself judges the bytes."""
     from chia_rs import G1Element
 
     found: dict[bytes, int] = {}
-
-    def strings(value: Any) -> Iterator[bytes]:
-        if isinstance(value, bytes):
-            yield value
-            with suppress(ValueError, TypeError, msgpack.UnpackException):
-                yield from strings(msgpack.unpackb(value, raw=False, strict_map_key=False))
-        elif isinstance(value, list):
-            for item in value:
-                yield from strings(item)
-        elif isinstance(value, dict):
-            for item in value.values():
-                yield from strings(item)
-
-    for data in strings(package):
+    for data in package_strings(package):
         pieces = [data] + [data[i:i + POINT] for i in range(0, len(data) - POINT + 1, POINT)]
         for piece in pieces:
             if piece in found:

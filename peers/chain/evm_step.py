@@ -21,8 +21,6 @@ from __future__ import annotations
 import hashlib
 import importlib
 import json
-from collections.abc import Iterator
-from contextlib import suppress
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from typing import Any
@@ -32,7 +30,7 @@ from .clvm_step import ChainStep
 from .codes import code_of
 from .errors import ProgramError
 from .evm import Contract, EvmGas, EvmHarness
-from .hints import P, decoding_hint
+from .hints import P, decoding_hint, package_strings
 
 POINT = 48
 #: The package starts after judge's selector and three words (vy/step_lib.vy HEAD).
@@ -82,23 +80,6 @@ def _key(data: bytes) -> bytes:
     return digest
 
 
-def _strings(value: Any) -> Iterator[bytes]:
-    """Every byte string in a leniently decoded value, and in any byte string that is
-    itself msgpack, depth first."""
-    import msgpack
-
-    if isinstance(value, bytes):
-        yield value
-        with suppress(ValueError, TypeError, msgpack.UnpackException, RecursionError):
-            yield from _strings(msgpack.unpackb(value, raw=False, strict_map_key=False))
-    elif isinstance(value, list):
-        for item in value:
-            yield from _strings(item)
-    elif isinstance(value, dict):
-        for item in value.values():
-            yield from _strings(item)
-
-
 def _needs_hint(piece: bytes) -> bool:
     """Whether the contracts may read a hint for these bytes: 48 of them, the compression
     flag set, the infinity flag clear and x below p (rules 0 to 2 of 2.5 pass)."""
@@ -117,7 +98,7 @@ def _hint(piece: bytes) -> bytes:
 def hint_table(package: bytes) -> bytes:
     """The sorted table of every candidate element's key and hint (vy/step_lib.vy)."""
     found: dict[bytes, bytes] = {}
-    for data in _strings(package):
+    for data in package_strings(package):
         for i in range(0, len(data) - POINT + 1, POINT):
             piece = data[i:i + POINT]
             if _needs_hint(piece):

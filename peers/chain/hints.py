@@ -12,6 +12,10 @@ them abort or revert, so a hint can withhold a verdict but never change one.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import suppress
+from typing import Any
+
 #: The base field's prime p (p = 3 mod 4) and the order r of G1.
 P = int("1a0111ea397fe69a4b1ba7b6434bacd764774b84f38512bf6730d2a0f6b0f6241eabfffeb153ffffb9f"
         "effffffffaaab", 16)
@@ -48,3 +52,21 @@ def hint_words(encoding: bytes) -> tuple[int, int]:
     """The hint as the contracts take it: (w >> 256, w mod 2^256), EIP-2537's two words."""
     w = decoding_hint(encoding)
     return w >> 256, w & _LOW
+
+
+def package_strings(value: Any) -> Iterator[bytes]:
+    """Every byte string of a dispute package, depth first, and of any byte string that is
+    itself msgpack (read leniently): where the elements a step program decodes lie, so
+    that a caller can give each its hint or name it as bad (clvm_step, evm_step)."""
+    import msgpack
+
+    if isinstance(value, bytes):
+        yield value
+        with suppress(ValueError, TypeError, msgpack.UnpackException, RecursionError):
+            yield from package_strings(msgpack.unpackb(value, raw=False, strict_map_key=False))
+    elif isinstance(value, list):
+        for item in value:
+            yield from package_strings(item)
+    elif isinstance(value, dict):
+        for item in value.values():
+            yield from package_strings(item)
