@@ -31,14 +31,26 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import skip_without_chain, vector_dir
+from conftest import skip_without_chain
 
 skip_without_chain()
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tools"))
 import gen_disputes  # noqa: E402
-from gen_disputes import read_records, verdict_json  # noqa: E402
+from chain_disputes import (  # noqa: E402
+    CHAIN,
+    INDEX,
+    RULES,
+    SAMPLE,
+    S,
+    committed,
+    expected,
+    is_bram,
+    records,
+    transcript,
+)
+from gen_disputes import verdict_json  # noqa: E402
 
 from peers.chain import evm_step  # noqa: E402
 from peers.chain.codes import VY_DIR  # noqa: E402
@@ -47,45 +59,12 @@ from peers.chain.evm import BLOCK_GAS_LIMIT, TX_GAS_CAP  # noqa: E402
 from peers.chain.evm_proofs import generator_encodings  # noqa: E402
 from peers.chain.evm_step import check_step_evm  # noqa: E402
 from peers.chain.hints import P, decoding_hint  # noqa: E402
-from protocol.suite import suite  # noqa: E402
 from protocol.tiles import DOUBLE_SIX, tile_point  # noqa: E402
-from protocol.transcript import Transcript  # noqa: E402
 from protocol.verifier import dispute_packages  # noqa: E402
 
-S = suite("bls12381g1-sha256", 3)
-DISPUTES = vector_dir(S) / "disputes"
-INDEX = json.loads((DISPUTES / "index.json").read_text())
-CHAIN = json.loads((DISPUTES / "chain.json").read_text())
-STATED = ("name", "record", "index", "package_sha256", "committed_state_hash", "note")
-#: The golden games whose package bytes are shipped (without the committed hash under -m
-#: slow). Every golden game runs under -m slow only: every code's case is in the crafted
+#: Every golden game runs under -m slow only: every code's case is in the crafted
 #: and chain packages, and the whole valid game takes py-evm some 20 s.
-SAMPLE = {"valid", "illegal-placement", "equivocation"}
 DEFAULT: set[str] = set()
-
-
-def records(name: str) -> list[bytes]:
-    return list(read_records((DISPUTES / name).read_bytes()))
-
-
-def expected(step: dict[str, Any]) -> dict[str, Any]:
-    return {k: v for k, v in step.items() if k not in STATED}
-
-
-def committed(step: dict[str, Any]) -> bytes | None:
-    h = step["committed_state_hash"]
-    return None if h is None else bytes.fromhex(h)
-
-
-def is_bram(package: bytes) -> bool:
-    from protocol.canonical import unpack
-    from protocol.errors import DealerlessError
-    from protocol.setup import GameSetup
-
-    try:
-        return GameSetup.decode(unpack(package, 1 << 21)[2]).rules == "bram"
-    except (DealerlessError, IndexError, TypeError):
-        return True   # an unusable package: every referee must refuse it alike
 
 
 def judged(package: bytes, hash_: bytes | None) -> dict[str, Any]:
@@ -126,13 +105,6 @@ def test_chain_negative(step: dict[str, Any]) -> None:
     package = CHAIN_PACKAGES[step["record"]]
     assert hashlib.sha256(package).hexdigest() == step["package_sha256"]
     assert judged(package, committed(step)) == expected(step)
-
-
-def transcript(name: str) -> bytes:
-    return (vector_dir(S) / "transcripts" / INDEX["golden"][name]["transcript"]).read_bytes()
-
-
-RULES = {name: Transcript.decode(transcript(name)).setup.rules for name in INDEX["golden"]}
 
 
 @pytest.mark.parametrize("name", [

@@ -26,52 +26,28 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import skip_without_chain, vector_dir
+from conftest import skip_without_chain
 
 skip_without_chain()
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tools"))
-from gen_disputes import read_records  # noqa: E402
+from chain_disputes import (  # noqa: E402
+    CHAIN,
+    INDEX,
+    RULES,
+    SAMPLE,
+    committed,
+    expected,
+    is_bram,
+    records,
+    transcript,
+)
 
 from peers.chain.clvm import BLOCK_COST_LIMIT  # noqa: E402
 from peers.chain.clvm_step import check_step_clvm  # noqa: E402
 from peers.chain.evm import TX_GAS_CAP  # noqa: E402
-from protocol.suite import suite  # noqa: E402
-from protocol.transcript import Transcript  # noqa: E402
 from protocol.verifier import dispute_packages  # noqa: E402
-
-S = suite("bls12381g1-sha256", 3)
-DISPUTES = vector_dir(S) / "disputes"
-INDEX = json.loads((DISPUTES / "index.json").read_text())
-CHAIN = json.loads((DISPUTES / "chain.json").read_text())
-STATED = ("name", "record", "index", "package_sha256", "committed_state_hash", "note")
-#: The golden games whose package bytes are shipped, checked by default.
-SAMPLE = {"valid", "illegal-placement", "equivocation"}
-
-
-def records(name: str) -> list[bytes]:
-    return list(read_records((DISPUTES / name).read_bytes()))
-
-
-def expected(step: dict[str, Any]) -> dict[str, Any]:
-    return {k: v for k, v in step.items() if k not in STATED}
-
-
-def committed(step: dict[str, Any]) -> bytes | None:
-    h = step["committed_state_hash"]
-    return None if h is None else bytes.fromhex(h)
-
-
-def is_bram(package: bytes) -> bool:
-    from protocol.canonical import unpack
-    from protocol.errors import DealerlessError
-    from protocol.setup import GameSetup
-
-    try:
-        return GameSetup.decode(unpack(package, 1 << 21)[2]).rules == "bram"
-    except (DealerlessError, IndexError, TypeError):
-        return True   # an unusable package: every referee must refuse it alike
 
 
 def judged(package: bytes, step: dict[str, Any]) -> dict[str, Any]:
@@ -107,13 +83,6 @@ def test_chain_vectors_are_reproducible() -> None:
                            "--check"], capture_output=True, text=True, check=False)
     assert proc.returncode == 0, proc.stderr
 
-
-
-def transcript(name: str) -> bytes:
-    return (vector_dir(S) / "transcripts" / INDEX["golden"][name]["transcript"]).read_bytes()
-
-
-RULES = {name: Transcript.decode(transcript(name)).setup.rules for name in INDEX["golden"]}
 
 
 @pytest.mark.parametrize("name", [
