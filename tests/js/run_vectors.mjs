@@ -7,7 +7,11 @@ import path from "node:path";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const vectors = path.join(here, "..", "..", "spec", "vectors");
-const load = (rel) => readFile(path.join(vectors, rel), "utf8");
+// load(rel) gives a file's text; load(rel, "bytes") its bytes, as a Uint8Array (transcripts,
+// dispute packages), as tests/seat_page.py's runner does in Chromium.
+const load = async (rel, kind) => (kind === "bytes"
+  ? new Uint8Array(await readFile(path.join(vectors, rel)))
+  : readFile(path.join(vectors, rel), "utf8"));
 
 const wanted = process.argv.slice(2);
 const names = wanted.length ? wanted : (await readdir(path.join(here, "vectors")))
