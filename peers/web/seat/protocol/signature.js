@@ -3,8 +3,8 @@
  * protocol/signature.py.
  *
  * A seat's identity is one 32-byte seed. In a suite signed by Ed25519 its frame key is
- * the seed's Ed25519 key; Verify is 8.3's seven steps, 1 to 4 checked here on the bytes
- * and 5 to 7 (decoding A, k = SHA-512(R || A || m) mod L, encode([S]B - [k]A) = R) by
+ * the seed's Ed25519 key; Verify is 8.3's seven steps, 1 to 5 checked here on the bytes
+ * (5 by decoding A) and 6 and 7 (k = SHA-512(R || A || m) mod L, encode([S]B - [k]A) = R) by
  * libsodium's crypto_sign_verify_detached, which also repeats 2 to 4. `SchnorrSigner` is
  * 2.6's Schnorr over a suite's group, as the Python has it (its suite, bls12381g1-sha256,
  * is not built here). Both refuse a bad signature as `frame/bad-signature`.
@@ -75,37 +75,14 @@ export class Ed25519Signer extends FrameSigner {
 
   /**
    * 8.3 Verify: cofactorless, S < L, no small-order A or R, A canonical. Throws
-   * SignatureError `frame/bad-signature` on any failure.
+   * SignatureError `frame/bad-signature`, its detail naming the first step that fails.
    * @param {Uint8Array} key
    * @param {Uint8Array} message
    * @param {Uint8Array} signature
    */
   verify(key, message, signature) {
-    // Step 1: lengths.
-    if (!(key instanceof Uint8Array) || !(signature instanceof Uint8Array)
-        || key.length !== this.keyBytes || signature.length !== SIGNATURE_BYTES) {
-      throw badSignature("key or signature has the wrong length");
-    }
-    // Step 2: S < L.
-    if (intFromBytes(signature.subarray(32), "little") >= L) {
-      throw badSignature("S is not below the group order");
-    }
-    // Step 3: neither R nor A is a small-order encoding (bit 255 cleared).
-    const rY = intFromBytes(signature.subarray(0, 32), "little") & LOW_255;
-    const aY = intFromBytes(key, "little") & LOW_255;
-    if (SMALL_ORDER_Y.has(rY) || SMALL_ORDER_Y.has(aY)) {
-      throw badSignature("R or the key has small order");
-    }
-    // Step 4: A is canonical.
-    if (aY >= P_FIELD) throw badSignature("the key is not canonical");
-    // Steps 5-7: libsodium decodes A, hashes R || A || m and compares encode(R') with R.
-    let ok = false;
-    try {
-      ok = sodium.crypto_sign_verify_detached(signature, message, key);
-    } catch {
-      ok = false;
-    }
-    if (!ok) throw badSignature("the signature does not verify");
+    const step = ed25519FailingStep(key, message, signature);
+    if (step) throw badSignature(`step ${step} of 8.3 Verify fails: ${STEPS[step]}`);
   }
 
   /**
@@ -116,6 +93,41 @@ export class Ed25519Signer extends FrameSigner {
   checkKey(key) {
     EDWARDS25519.decode(key);
   }
+}
+
+const STEPS = [null, "key or signature has the wrong length", "S is not below the group order",
+  "R or the key has small order", "the key is not canonical", "the key is not on the curve",
+  null, "encode([S]B - [k]A) is not R"];
+
+/**
+ * The first step of 8.3 Verify that fails (1 to 7; 6 cannot fail), or 0 when the Ed25519
+ * signature is valid. Steps 1 to 5 are checked here on the bytes; libsodium's
+ * crypto_sign_verify_detached then does 6 and 7 (after repeating 2 to 5, which agree).
+ * @param {Uint8Array} key
+ * @param {Uint8Array} message
+ * @param {Uint8Array} signature
+ * @returns {number}
+ */
+export function ed25519FailingStep(key, message, signature) {
+  if (!(key instanceof Uint8Array) || !(signature instanceof Uint8Array)
+      || key.length !== 32 || signature.length !== SIGNATURE_BYTES) return 1;
+  if (intFromBytes(signature.subarray(32), "little") >= L) return 2;
+  const rY = intFromBytes(signature.subarray(0, 32), "little") & LOW_255;
+  const aY = intFromBytes(key, "little") & LOW_255;
+  if (SMALL_ORDER_Y.has(rY) || SMALL_ORDER_Y.has(aY)) return 3;
+  if (aY >= P_FIELD) return 4;
+  try {
+    sodium.crypto_core_ed25519_add(key, key);   // decodes A (RFC 8032 5.1.3) or throws
+  } catch {
+    return 5;
+  }
+  let ok = false;
+  try {
+    ok = sodium.crypto_sign_verify_detached(signature, message, key);
+  } catch {
+    ok = false;
+  }
+  return ok ? 0 : 7;
 }
 
 /**
