@@ -3,6 +3,7 @@
 // Statement: log_G(Y_i) = log_{c1}(D_i), i.e. the decryption share D_i = x_i*c1 was made
 // with the secret behind the seat's published key share Y_i.
 import { EncodingError, ProofError } from "./errors.js";
+import { concatBytes } from "./groups/xmd.js";
 import { Tag } from "./tags.js";
 
 /** A proof's size (6.3): two scalars of the suite. */
@@ -57,12 +58,8 @@ export function proveDleq(secret, c1, ctx, fresh) {
   const x = mod(secret, s.order);
   const key = g.baseMul(x);
   const share = g.mul(x, c1);
-  const ctxBytes = ctx.encode();
-  const pub = new Uint8Array(ctxBytes.length + key.data.length + c1.data.length);
-  pub.set(ctxBytes, 0);
-  pub.set(key.data, ctxBytes.length);
-  pub.set(c1.data, ctxBytes.length + key.data.length);
-  const [k] = s.nonceScalars(Tag.DLEQ.value, s.encodeScalar(x), pub, fresh, 1);
+  const [k] = s.nonceScalars(Tag.DLEQ.value, s.encodeScalar(x),
+    concatBytes(ctx.encode(), key.data, c1.data), fresh, 1);
   const c = dleqChallenge(ctx, key, c1, share, g.baseMul(k), g.mul(k, c1));
   return [share, new DleqProof(c, mod(k + c * x, s.order))];
 }

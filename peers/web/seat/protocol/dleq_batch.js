@@ -7,6 +7,7 @@
 // verifier's second commitment is one multi-scalar multiplication of 2n terms.
 import { DleqProof } from "./dleq.js";
 import { LocalError, ProofError } from "./errors.js";
+import { concatBytes } from "./groups/xmd.js";
 import { Tag, u64 } from "./tags.js";
 
 export { DleqProof };
@@ -47,11 +48,8 @@ export function proveDleqBatch(secret, c1s, ctx, fresh) {
   const shares = c1s.map((c1) => g.mul(x, c1));
   const seed = batchSeed(ctx, key, c1s, shares);
   const m = g.msm(batchWeights(s, seed, c1s.length), c1s);
-  const ctxBytes = ctx.encode();
-  const pub = new Uint8Array(ctxBytes.length + seed.length);
-  pub.set(ctxBytes, 0);
-  pub.set(seed, ctxBytes.length);
-  const [k] = s.nonceScalars(Tag.DLEQ_BATCH.value, s.encodeScalar(x), pub, fresh, 1);
+  const [k] = s.nonceScalars(Tag.DLEQ_BATCH.value, s.encodeScalar(x),
+    concatBytes(ctx.encode(), seed), fresh, 1);
   const c = batchChallenge(ctx, seed, g.baseMul(k), g.mul(k, m));
   return [shares, new DleqProof(c, mod(k + c * x, s.order))];
 }

@@ -4,6 +4,7 @@
 // bound to the game, step and seat, which rules out rogue-key attacks on the joint key
 // (a seat cannot publish Y' = Z - sum(others) without knowing log Z).
 import { EncodingError, ProofError } from "./errors.js";
+import { concatBytes } from "./groups/xmd.js";
 import { Tag } from "./tags.js";
 
 /** A proof's size (6.2): two scalars of the suite. */
@@ -59,7 +60,7 @@ export function proveKey(secret, ctx, fresh) {
   const x = mod(secret, s.order);
   const key = g.baseMul(x);
   const [k] = s.nonceScalars(Tag.SCHNORR.value, s.encodeScalar(x),
-    join(ctx.encode(), key.data), fresh, 1);
+    concatBytes(ctx.encode(), key.data), fresh, 1);
   const c = schnorrChallenge(ctx, key, g.baseMul(k));
   return new SchnorrProof(c, mod(k + c * x, s.order));
 }
@@ -78,11 +79,4 @@ export function verifyKey(key, proof, ctx) {
 function mod(a, q) {
   const r = a % q;
   return r < 0n ? r + q : r;
-}
-
-function join(a, b) {
-  const out = new Uint8Array(a.length + b.length);
-  out.set(a, 0);
-  out.set(b, a.length);
-  return out;
 }
