@@ -1,7 +1,7 @@
 """Serving the browser seat's modules to Chromium for tests (issue 33).
 
-A loopback HTTP server in a thread serves the seat (`/seat/`), its vector modules
-(`/tests/js/`) and the vectors (`/vectors/`), and a runner page whose import map sends
+A loopback HTTP server in a thread serves the seat, its vector modules and the vectors at
+their paths in the repository (the modules import each other so), and a runner page whose import map sends
 the seat's bare `libsodium-*` imports to the vendored files, as the seat's own page does.
 """
 
@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import mimetypes
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -19,7 +20,7 @@ from aiohttp import web
 
 ROOT = Path(__file__).resolve().parent.parent
 SEAT = ROOT / "peers" / "web" / "seat"
-VENDOR = "/seat/vendor/node_modules"
+VENDOR = "/peers/web/seat/vendor/node_modules"
 IMPORT_MAP = {"imports": {
     "libsodium-wrappers-sumo":
         f"{VENDOR}/libsodium-wrappers-sumo/dist/modules-sumo-esm/libsodium-wrappers.mjs",
@@ -29,7 +30,7 @@ RUNNER = f"""<!doctype html><meta charset="utf-8"><title>seat vectors</title>
 <script type="importmap">{json.dumps(IMPORT_MAP)}</script>
 <script type="module">
 const load = async (rel, kind) => {{
-  const response = await fetch(`/vectors/${{rel}}`);
+  const response = await fetch(`/spec/vectors/${{rel}}`);
   if (!response.ok) throw new Error(`${{rel}}: ${{response.status}}`);
   return kind === "bytes" ? new Uint8Array(await response.arrayBuffer()) : response.text();
 }};
@@ -45,15 +46,16 @@ window.ready = true;
 
 
 def _app() -> web.Application:
+    mimetypes.add_type("text/javascript", ".mjs")   # a module must come as JavaScript
     app = web.Application()
 
     async def runner(_request: web.Request) -> web.Response:
         return web.Response(text=RUNNER, content_type="text/html")
 
     app.router.add_get("/", runner)
-    app.router.add_static("/seat/", SEAT)
+    app.router.add_static("/peers/web/seat/", SEAT)
     app.router.add_static("/tests/js/", ROOT / "tests" / "js")
-    app.router.add_static("/vectors/", ROOT / "spec" / "vectors")
+    app.router.add_static("/spec/vectors/", ROOT / "spec" / "vectors")
     return app
 
 
