@@ -15,7 +15,6 @@ import { verifyKey } from "./schnorr.js";
 import { verifyShuffle } from "./shuffle.js";
 import { BONEYARD, HIDDEN, Phase, isDrawing, sameTile } from "./state.js";
 import { Tag } from "./tags.js";
-import { tileText } from "./tiles.js";
 
 /** The first-player commitment H(COMMIT, game_id, u8 seat, nonce), 32 bytes (10.4). */
 export function commitment(suite, gameId, seat, nonce) {
@@ -28,6 +27,9 @@ export function firstPlayer(suite, gameId, nonces) {
   for (const b of suite.H(Tag.FIRST_PLAYER, gameId, ...nonces)) n = (n << 8n) | BigInt(b);
   return Number(n % BigInt(nonces.length));
 }
+
+/** A tile as the reference's details print it: "(3, 6)". */
+const shown = (t) => `(${t[0]}, ${t[1]})`;
 
 const bytesEqual = (a, b) => a.length === b.length && a.every((x, i) => x === b[i]);
 
@@ -147,7 +149,7 @@ export function onMove(game, state, frame) {
     }
     if (state.opened[p] !== null) {
       throw new DealerlessError("move/already-played",
-        `position ${p} was already played (${tileText(state.opened[p])})`);
+        `position ${p} was already played (${shown(state.opened[p])})`);
     }
     verifyShare(state.keyShares[frame.seat], state.deck[p], body.opening.share, game.ctx(frame));
     const row = [...state.shares[p]];
@@ -155,7 +157,7 @@ export function onMove(game, state, frame) {
     const got = openTile(game.suite, rules.tileSet, state.deck[p], row.filter((s) => s !== null));
     if (!sameTile(got, tile)) {
       throw new DealerlessError("move/tile-mismatch",
-        `position ${p} holds ${tileText(got)}, not the ${tileText(tile)} claimed`);
+        `position ${p} holds ${shown(got)}, not the ${shown(tile)} claimed`);
     }
     shares = state.shares.map((r, i) => (i === p ? row : r));
     opened = state.opened.map((t, i) => (i === p ? got : t));

@@ -17,6 +17,10 @@ export const V2_SUITE = "edwards25519-sha512";
 export const SETUP_MAGIC = "dealerless/setup";
 export const NONCE_BYTES = 32;
 export const MAX_SETUP_BYTES = 4096;
+/** The length of a frame key in each suite (8.2 rule 5, 8.3). */
+const FRAME_KEY_BYTES = Object.freeze({
+  "edwards25519-sha512": 32, "ristretto255-sha512": 32, "bls12381g1-sha256": 48,
+});
 
 const isParamValue = (v) => typeof v === "number" || typeof v === "bigint"
   || typeof v === "string" || typeof v === "boolean";
@@ -185,7 +189,9 @@ export class GameSetup {
     if (!SUITE_NAMES.includes(name)) {
       throw new EncodingError("setup/suite", `no suite named '${name}'`);
     }
-    const keyBytes = suiteOf(name, version).signer.keyBytes;
+    // 8.2 rule 5 reads the frame keys at the suite's length before anything needs the
+    // suite itself (the seat cannot build bls12381g1-sha256: libsodium has no BLS12-381).
+    const keyBytes = FRAME_KEY_BYTES[name];
     const rules = asStr(obj[2], "setup rules");
     const params = obj[3];
     if (params === null || typeof params !== "object" || Array.isArray(params)

@@ -198,7 +198,7 @@ function fromObj(obj, rules, seats, suite) {
   const tileOf = (text) => {
     const t = parseTile(asStr(text, "tile"));
     if (!inTileSet(rules.tileSet, t)) {
-      throw new EncodingError("state/schema", `${tileText(t)} is not in the ${rules.tileSet.name}`);
+      throw new EncodingError("state/schema", `(${t[0]}, ${t[1]}) is not in the ${rules.tileSet.name}`);
     }
     return t;
   };
