@@ -7,7 +7,13 @@
 // string it computes is the one the host prints. Then it stops both processes.
 //
 //   cd /work/main && node --experimental-websocket tests/js/live_join.mjs [--direct] [--keep]
+//       [--seats K] [--rules R] [--suite S] [--chaos [--chaos-seed N]] [--async-key]
 //
+// --seats K: a table of K seats (default 2; mexican-train unless --rules says), each
+// joining seat taken by its own JavaScript joiner. --suite S: the table's suite.
+// --chaos: the relay drops, duplicates and reorders a fifth of what it forwards each
+// (--chaos-seed N, default 3). --async-key: the joiners' keys sign asynchronously and give
+// no seed, as a key kept in WebCrypto (keys/identity_key.js).
 // --direct: no relay; the host listens (`host --listen 127.0.0.1:PORT`) and the joiner
 // dials it. --keep: keep the temporary homes (their path is printed).
 // (node 22+ needs no flag.) Every wait is bounded; the whole run ends within LIMIT.
@@ -19,6 +25,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 
 import { Identity } from "../../peers/web/seat/protocol/identity.js";
+import { IdentityKey } from "../../peers/web/seat/keys/identity_key.js";
 import { SYSTEM } from "../../peers/web/seat/entropy.js";
 import { join } from "../../peers/web/seat/net/joining.js";
 import { parseMessage } from "../../peers/web/seat/net/messages.js";
@@ -76,60 +83,86 @@ const timer = setTimeout(() => {
   process.exit(2);
 }, LIMIT);
 
-const keepDir = process.argv.includes("--keep");
-const direct = process.argv.includes("--direct");
+const argv = process.argv.slice(2);
+const option = (name, fallback) => {
+  const at = argv.indexOf(name);
+  return at >= 0 && at + 1 < argv.length ? argv[at + 1] : fallback;
+};
+const keepDir = argv.includes("--keep");
+const direct = argv.includes("--direct");
+const seats = Number(option("--seats", "2"));
+const rules = option("--rules", seats > 2 ? "mexican-train" : "bram");
+const suiteName = option("--suite", "ristretto255-sha512");
 const home = mkdtempSync(path.join(tmpdir(), "dealerless-live-join-"));
 if (keepDir) say(`homes under ${home}`);
 let reached = "nothing";
 let code = 1;
-let result = null;
+let results = [];
 try {
   const port = await freePort();
   let where = ["--listen", `127.0.0.1:${port}`];
   if (!direct) {
-    const relay = dealerless(["relay", "--listen", `127.0.0.1:${port}`]);
+    const chaos = argv.includes("--chaos") ? ["--chaos-drop", "0.2", "--chaos-dup", "0.2",
+      "--chaos-reorder", "0.2", "--chaos-seed", option("--chaos-seed", "3")] : [];
+    const relay = dealerless(["relay", "--listen", `127.0.0.1:${port}`, ...chaos]);
     await waitFor(relay, /relay listening/, 20_000);
     say(`relay listening on 127.0.0.1:${port}`);
     reached = "a relay";
     where = ["--relay", `ws://127.0.0.1:${port}`];
   }
-  const host = dealerless(["host", ...where, "--bot", "random",
-    "--home", path.join(home, "host"), "--timeout", "60"]);
-  const [, invitation] = await waitFor(host, /dealerless join (\S+)/, 60_000);
-  say(`the host ${direct ? "listens" : "opened its room"} and printed an invitation for seat ${invitation.split("#")[1].split(".")[1]}`);
-  reached = "the host's invitation";
+  const host = dealerless(["host", ...where, "--rules", rules, "--seats", String(seats),
+    "--suite", suiteName, "--bot", "random", "--home", path.join(home, "host"),
+    "--timeout", "60"]);
+  const last = seats === 2 ? /invitation: dealerless join (\S+)/
+    : new RegExp(`invitation for seat ${seats - 1}: dealerless join (\\S+)`);
+  await waitFor(host, last, 60_000);
+  const invitations = [...host.output.matchAll(/dealerless join (\S+)/g)].map((m) => m[1]);
+  say(`the host ${direct ? "listens" : "opened its room"} and printed ${invitations.length} `
+      + `invitation(s), for ${rules} at ${seats} seats in ${suiteName}`);
+  reached = "the host's invitations";
 
-  const identity = new Identity(SYSTEM.bytes("identity", 32));
   const ignored = [];
-  result = await join(invitation, identity, {
-    moveTimeout: 60,
-    onRetry: (text) => say(`link: ${text}`),
-    log: (text) => ignored.push(text),
-  });
+  // --async-key: each joiner's key signs as a WebCrypto key does (keys/identity_key.js
+  // IdentityKey: an async sign, no seed to hedge the key exchange with).
+  const identity = () => {
+    const held = new Identity(SYSTEM.bytes("identity", 32));
+    return argv.includes("--async-key")
+      ? new IdentityKey(held.publicKey, async (message) => held.sign(message)) : held;
+  };
+  results = await Promise.all(invitations.map((invitation, i) => join(
+    invitation, identity(), {
+      moveTimeout: 60,
+      onRetry: (text) => say(`joiner ${i + 1}'s link: ${text}`),
+      log: (text) => ignored.push(text),
+    })));
   reached = "the reveal: the setup agreed";
-  say(`joined: seat ${result.seat} of ${result.setup.identities.length}; rules ${result.setup.rules}`
-      + ` ${JSON.stringify(Object.fromEntries(result.setup.params.map(([k, v]) => [k, String(v)])))};`
-      + ` suite ${result.setup.suiteName}`
-      + (direct ? "" : `; relay room epoch ${result.link.place.epoch}`));
-  say(`game id ${Array.from(result.setup.gameId.slice(0, 8), (b) => b.toString(16).padStart(2, "0")).join("")}...;`
-      + ` short authentication string ${result.sas}`);
-  if (ignored.length) say(`the handshake ignored ${ignored.length} message(s): ${ignored[0]}`);
+  for (const result of results) {
+    say(`joined: seat ${result.seat} of ${result.setup.identities.length}; rules `
+        + `${result.setup.rules} ${JSON.stringify(Object.fromEntries(
+          result.setup.params.map(([k, v]) => [k, String(v)])))}; suite ${result.setup.suiteName}`
+        + (direct ? "" : `; relay room epoch ${result.link.place.epoch}`));
+    say(`  game id ${Array.from(result.setup.gameId.slice(0, 8),
+      (b) => b.toString(16).padStart(2, "0")).join("")}...; short authentication string `
+        + result.sas);
+  }
+  if (ignored.length) say(`the handshakes ignored ${ignored.length} message(s): ${ignored[0]}`);
 
-  const [, hostSas] = await waitFor(host, /short authentication string: (\d{4}-\d{4}-\d{4})/, 20_000);
+  const [, hostSas] = await waitFor(host, /short authentication string: (\d{4}-\d{4}-\d{4})/,
+                                    20_000);
   say(`the host prints the short authentication string ${hostSas}`);
-  if (hostSas === result.sas) {
-    reached = "the reveal: the setup agreed, the same on both sides (the host's SAS matches)";
+  if (results.every((result) => result.sas === hostSas)) {
+    reached = "the reveal: the setup agreed, the same on every side (the host's SAS matches)";
     code = 0;
   } else {
-    reached = "the reveal, but the host holds another setup (SAS differs)";
+    reached = "the reveal, but the seats hold different setups (SAS differs)";
   }
-  // What the host sends next is the game (its frames, or SYNCs while it waits for ours).
-  const first = await result.link.recv(5);
+  // What the table sends next is the game (frames, or SYNCs while a seat waits for ours).
+  const first = await results[0].link.recv(5);
   if (first) say(`the next message from the table: ${parseMessage(first)?.[0]}, ${first.length} bytes`);
 } catch (exc) {
   say(`stopped: ${exc?.name}: ${exc?.message}`);
 } finally {
-  if (result) await result.link.close();
+  for (const result of results) await result.link.close();
   clearTimeout(timer);
   stopAll();
   for (const child of children) {

@@ -4,7 +4,7 @@
 // failing first the check it names), and the recorded round of a two-seat table: its
 // host's messages rebuilt from the host's seed, nonce, fresh bytes and table secret, and
 // the joiner (net/handshake.js over a MemoryLink) answering them with the recorded hello
-// and open, to hold the recorded setup. The cases of bls12381g1-sha256 (its round, and
+// and open, to hold the recorded setup, and answering the roster mid-game with its open. The cases of bls12381g1-sha256 (its round, and
 // the ignored hellos whose frame keys are of G1) are not this seat's: libsodium has no
 // BLS12-381.
 import { pack, unpack } from "../../../peers/web/seat/protocol/canonical.js";
@@ -18,12 +18,14 @@ import { makeRules } from "../../../peers/web/seat/protocol/rules/index.js";
 import { suite } from "../../../peers/web/seat/protocol/suite.js";
 import { JOIN } from "../../../peers/web/seat/net/config.js";
 import { Handshake } from "../../../peers/web/seat/net/handshake.js";
+import { answerHandshake } from "../../../peers/web/seat/net/handshake_answers.js";
 import { fromPinnedHost, NotFromHost } from "../../../peers/web/seat/net/handshake_join.js";
 import {
   b64, invitationUrl, InvitationError, parseInvitation,
 } from "../../../peers/web/seat/net/invitation.js";
 import { Joining } from "../../../peers/web/seat/net/joining.js";
 import { MemoryLink } from "../../../peers/web/seat/net/link.js";
+import { AnswerLimit } from "../../../peers/web/seat/net/pacing.js";
 import {
   checkFrameKey, helloCommitment, readJoinHello, readOffer,
 } from "../../../peers/web/seat/net/messages.js";
@@ -212,6 +214,14 @@ export async function run(load) {
     expect(toHex(agreed.setup.encode()) === R.setup, "round: the joiner holds the setup");
     expect(toHex(agreed.setup.gameId) === R.game_id, "round: the game id");
     expect(agreed.seat === R.joiner.seat, "round: the joiner's seat");
+    // Mid-game, the recorded roster again (the host lacks the open) gets the recorded open.
+    const [link, table] = MemoryLink.pair();
+    const game = { setup: agreed.setup, seat: agreed.seat, keys: agreed.roster.keys };
+    await answerHandshake(link, game, unpack(hex(wires[2]), MAX), new AnswerLimit(0.5),
+      new Identity(hex(R.joiner.seed)), hex(R.rid));
+    const again = await table.recv(1);
+    expect(again !== null && toHex(again) === wires[3],
+      "round: a roster mid-game is answered with the recorded open");
   } catch (exc) {
     failed.push(`round replayed as the joiner: ${exc?.name}: ${exc?.message}`);
   }

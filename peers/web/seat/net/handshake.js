@@ -13,7 +13,7 @@
  */
 
 import { pack } from "../protocol/canonical.js";
-import { sign } from "../protocol/handshake_auth.js";
+import { signedBytes } from "../protocol/handshake_auth.js";
 import { HOST, JOIN, PeerError } from "./config.js";
 import { JoinerSide } from "./handshake_join.js";
 import { MAX_SYNC_INTERVAL, monotonic } from "./pacing.js";
@@ -23,7 +23,9 @@ import { MAX_SYNC_INTERVAL, monotonic } from "./pacing.js";
  * it). Times in seconds.
  * @typedef {object} JoinConfig
  * @property {string} [role] "join" (the default); "host" is refused
- * @property {import("../protocol/identity.js").Identity} identity
+ * @property {import("../protocol/identity.js").Identity} identity or any object with
+ *   `publicKey`, `frameKey(suite)` and a (possibly async) `sign(message)`, such as
+ *   keys/identity_key.js IdentityKey
  * @property {import("./config.js").Invitation} invitation
  * @property {import("./joining.js").Joining} record the joiner's handshake record
  * @property {(n: number) => Uint8Array} randomBytes fresh bytes
@@ -71,12 +73,15 @@ export class Handshake extends JoinerSide {
   }
 
   /**
-   * pack(body + its signature by this seat's identity key over the rendezvous id) (12.3).
+   * pack(body + its signature by this seat's identity key over the rendezvous id) (12.3):
+   * protocol/handshake_auth.js `sign`, awaiting the signature, since a key kept in
+   * WebCrypto (keys/identity_key.js IdentityKey) signs asynchronously.
    * @param {Array} body
-   * @returns {Uint8Array}
+   * @returns {Promise<Uint8Array>}
    */
-  signed(body) {
-    return pack(sign(this.cfg.identity, this.inv.rid, body));
+  async signed(body) {
+    const signature = await this.cfg.identity.sign(signedBytes(this.inv.rid, body));
+    return pack([...body, signature]);
   }
 
   log(text) {

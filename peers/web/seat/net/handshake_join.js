@@ -59,7 +59,7 @@ export function fromPinnedHost(obj, key, inv) {
 
 /**
  * The joiner's half of net/handshake.js's Handshake, which sets up `link`, `cfg`, `inv`,
- * `cap` and `signed(body)`. `cfg.record` is the joiner's record (net/joining.js Joining):
+ * `cap` and `signed(body)` (async: a WebCrypto key signs so). `cfg.record` is the joiner's record (net/joining.js Joining):
  * its nonce, and the host hello and roster it answers, written down before a hello or an
  * open that commits to them leaves.
  */
@@ -90,6 +90,11 @@ export class JoinerSide {
     await kept.keep();   // before a hello commits to its nonce
     const repeat = new Backoff(cfg.syncInterval, this.cap);
     const fresh = cfg.randomBytes(32);   // this run's key-exchange scalar, hedged (12.3)
+    // 3.4 hedges the scalar with the identity's seed. A key kept in WebCrypto
+    // (keys/identity_key.js) does not give its seed out: the scalar is then hedged with
+    // 32 more fresh bytes of this run instead. Nobody else ever sees the scalar, so the
+    // host cannot tell, and the exchange is the same.
+    const hedge = cfg.identity.seed === undefined ? { seed: cfg.randomBytes(32) } : cfg.identity;
     this.stranger = "";
     const frameKeys = new Map();
 
@@ -103,13 +108,13 @@ export class JoinerSide {
       return frameKeys.get(seen.suite);
     };
 
-    const hello = () => {
+    const hello = async () => {
       const commitment = helloCommitment(kept.nonce);
       if (offer === null) {   // the suite it was asked for, or "" for the host's
         return this.signed(["hello", PROTOCOL_VERSION, JOIN, me, commitment, inv.seat, EMPTY,
           EMPTY, EMPTY, cfg.suite ?? "", EMPTY, EMPTY]);
       }
-      const y = pakeScalar(cfg.identity, inv.rid, commitment, inv.seat, fresh);
+      const y = pakeScalar(hedge, inv.rid, commitment, inv.seat, fresh);
       const share = pakeShare(inv.secret, inv.rid, y);
       const hostShare = offer.share(inv.seat);
       const confirm = pakeConfirm(inv.rid, inv.seat, y, hostShare, share, hostShare, me,
@@ -122,7 +127,8 @@ export class JoinerSide {
       const now = monotonic();
       if (now >= deadline) throw new PeerError(this.joinGaveUp(offer, roster));
       if (repeat.due(now)) {
-        await this.link.send(roster !== null ? this.signed(["open", me, kept.nonce]) : hello());
+        await this.link.send(roster !== null ? await this.signed(["open", me, kept.nonce])
+          : await hello());
       }
       const message = await this.link.recv(Math.min(repeat.left(now),
                                                     Math.max(deadline - now, 0.01)));

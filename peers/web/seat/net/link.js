@@ -21,11 +21,13 @@
  * @module net/link
  */
 
+import { MAX_FRAME_BYTES } from "../protocol/frames.js";
 import { EntryError, enter, Place } from "./relay_client.js";
 import { checkUrl } from "./invitation.js";
 
-/** The largest frame (8.4): 64 KiB. */
-export const MAX_FRAME_BYTES = 1 << 16;
+// The Python has check_url here; it lives in net/invitation.js, which reads URLs first.
+export { checkUrl };
+
 /** A peer message is a frame plus a small envelope (12.3 "Links"). */
 export const MAX_MESSAGE_BYTES = MAX_FRAME_BYTES + 256;
 /** A fresh game's client gives up after this many failed attempts before first contact. */
@@ -106,10 +108,15 @@ class Connection {
       if (this.waiter) this.waiter.resolve(data);
       else this.queue.push(data);
     });
-    ws.addEventListener("close", (event) => {
-      this.closed = { code: event.code, reason: event.reason || "" };
+    const closed = (code, reason) => {
+      if (this.closed) return;
+      this.closed = { code, reason };
       if (this.waiter) this.waiter.reject(closedError(this.closed));
-    });
+    };
+    ws.addEventListener("close", (event) => closed(event.code, event.reason || ""));
+    // A failed connection fires "error" before "close"; some runtimes (node 20's) fire
+    // no "close" at all then, so an error closes the connection here too.
+    ws.addEventListener("error", () => closed(1006, ""));
   }
 
   recv(timeout) {
@@ -222,10 +229,12 @@ export class ClientLink extends Queued {
         clearTimeout(timer);
         resolve();
       });
-      ws.addEventListener("close", () => {
+      const failed = () => {
         clearTimeout(timer);
         reject(Object.assign(new Error("could not connect"), { name: "ConnectionRefused" }));
-      });
+      };
+      ws.addEventListener("close", failed);
+      ws.addEventListener("error", failed);
     });
     if (this.viaRelay) {
       if (this.roomSeed === null) {
