@@ -8,12 +8,14 @@
 //
 //   cd /work/main && node --experimental-websocket tests/js/live_join.mjs [--direct] [--keep]
 //       [--seats K] [--rules R] [--suite S] [--chaos [--chaos-seed N]] [--async-key]
+//       [--late]
 //
 // --seats K: a table of K seats (default 2; mexican-train unless --rules says), each
 // joining seat taken by its own JavaScript joiner. --suite S: the table's suite.
 // --chaos: the relay drops, duplicates and reorders a fifth of what it forwards each
 // (--chaos-seed N, default 3). --async-key: the joiners' keys sign asynchronously and give
-// no seed, as a key kept in WebCrypto (keys/identity_key.js).
+// no seed, as a key kept in WebCrypto (keys/identity_key.js). --late: once the game has
+// started, another key joins with seat 1's invitation, and must be refused ("full").
 // --direct: no relay; the host listens (`host --listen 127.0.0.1:PORT`) and the joiner
 // dials it. --keep: keep the temporary homes (their path is printed).
 // (node 22+ needs no flag.) Every wait is bounded; the whole run ends within LIMIT.
@@ -34,7 +36,9 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", ".
 const PYTHON = process.env.PYTHON ?? "python3";
 const LIMIT = 120_000;   // ms, the whole run
 const started = performance.now();
-const say = (text) => console.log(`[${((performance.now() - started) / 1000).toFixed(1)} s] ${text}`);
+const say = (text) => {
+  console.log(`[${((performance.now() - started) / 1000).toFixed(1)} s] ${text}`);
+};
 
 function freePort() {
   return new Promise((resolve, reject) => {
@@ -156,9 +160,23 @@ try {
   } else {
     reached = "the reveal, but the seats hold different setups (SAS differs)";
   }
+  if (argv.includes("--late")) {
+    // Another key with seat 1's invitation, once the game has started: refused "full".
+    try {
+      const late = await join(invitations[0], identity(), { moveTimeout: 15 });
+      await late.link.close();
+      say("a late joiner was seated: wrong");
+      code = 1;
+    } catch (exc) {
+      say(`a late joiner with seat 1's invitation: ${exc?.name}: ${exc?.message}`);
+      if (!/table is full/.test(exc?.message)) code = 1;
+    }
+  }
   // What the table sends next is the game (frames, or SYNCs while a seat waits for ours).
   const first = await results[0].link.recv(5);
-  if (first) say(`the next message from the table: ${parseMessage(first)?.[0]}, ${first.length} bytes`);
+  if (first) {
+    say(`the next message from the table: ${parseMessage(first)?.[0]}, ${first.length} bytes`);
+  }
 } catch (exc) {
   say(`stopped: ${exc?.name}: ${exc?.message}`);
 } finally {

@@ -2,10 +2,11 @@
 // the pins, the table's secrets, the invitations read and refused (each refusal naming
 // its part), the key exchange from both sides, the messages a receiver must ignore (each
 // failing first the check it names), and the recorded round of a two-seat table: its
-// host's messages rebuilt from the host's seed, nonce, fresh bytes and table secret, and
-// the joiner (net/handshake.js over a MemoryLink) answering them with the recorded hello
-// and open, to hold the recorded setup, and answering the roster mid-game with its open. The cases of bls12381g1-sha256 (its round, and
-// the ignored hellos whose frame keys are of G1) are not this seat's: libsodium has no
+// host's messages rebuilt from the host's seed, nonce, fresh bytes and table secret; the
+// joiner (net/handshake.js over a MemoryLink) answering them with the recorded hello and
+// open, to hold the recorded setup; its record written and read again; and the roster
+// answered mid-game with its open. The cases of bls12381g1-sha256 (its round, and the
+// ignored hellos whose frame keys are of G1) are not this seat's: libsodium has no
 // BLS12-381.
 import { pack, unpack } from "../../../peers/web/seat/protocol/canonical.js";
 import { DealerlessError } from "../../../peers/web/seat/protocol/errors.js";
@@ -157,7 +158,8 @@ export async function run(load) {
       expect(ok && invitationUrl(got, c.url) === c.url, `invitation written: ${c.note}`);
     } else {
       expect(got instanceof InvitationError && got.part === c.part,
-        `invitation refused naming ${c.part}: ${c.note} (got ${got?.part ?? got?.message ?? "ok"})`);
+        `invitation refused naming ${c.part}: ${c.note} `
+        + `(got ${got?.part ?? got?.message ?? "ok"})`);
     }
   }
 
@@ -214,6 +216,23 @@ export async function run(load) {
     expect(toHex(agreed.setup.encode()) === R.setup, "round: the joiner holds the setup");
     expect(toHex(agreed.setup.gameId) === R.game_id, "round: the game id");
     expect(agreed.seat === R.joiner.seat, "round: the joiner's seat");
+    // The joiner's record (net/joining.js) of this round, written and taken up again.
+    const joinerKey = new Identity(hex(R.joiner.seed)).publicKey;
+    const kept = { offer: hex(wires[0]), roster: hex(wires[2]) };
+    const record = new Joining(hex(R.joiner.nonce), kept);
+    const read = Joining.takeUp(record.encode(), joinerKey);
+    expect(toHex(read.nonce) === R.joiner.nonce
+      && toHex(read.encode()) === toHex(record.encode())
+      && read.seated().seatOf(joinerKey) === R.joiner.seat,
+      "round: the joiner's record read again");
+    let refused = "";
+    try {
+      Joining.takeUp(new Joining(hex(R.host.nonce), kept).encode(), joinerKey);
+    } catch (exc) {
+      refused = exc.name;
+    }
+    expect(refused === "RecordError",
+      "round: a record whose roster does not seat its nonce is refused");
     // Mid-game, the recorded roster again (the host lacks the open) gets the recorded open.
     const [link, table] = MemoryLink.pair();
     const game = { setup: agreed.setup, seat: agreed.seat, keys: agreed.roster.keys };

@@ -59,9 +59,9 @@ export function fromPinnedHost(obj, key, inv) {
 
 /**
  * The joiner's half of net/handshake.js's Handshake, which sets up `link`, `cfg`, `inv`,
- * `cap` and `signed(body)` (async: a WebCrypto key signs so). `cfg.record` is the joiner's record (net/joining.js Joining):
- * its nonce, and the host hello and roster it answers, written down before a hello or an
- * open that commits to them leaves.
+ * `cap` and `signed(body)` (async: a WebCrypto key signs so). `cfg.record` is the joiner's
+ * record (net/joining.js Joining): its nonce, and the host hello and roster it answers,
+ * written down before a hello or an open that commits to them leaves.
  */
 export class JoinerSide {
   /**
