@@ -19,7 +19,6 @@ import { DealerlessError, LocalError } from "../errors.js";
 export class RuleViolation extends DealerlessError {
   constructor(code, detail = "", seat = null) {
     super(code, detail);
-    this.name = "RuleViolation";
     this.seat = seat ?? null;
   }
 }
@@ -122,11 +121,13 @@ export class DealPlan {
 // Strict readers for states decoded from JSON or msgpack: they throw TypeError, which a
 // rule set's `stateFromJson` turns into its EncodingError.
 
+/** `x` if it is a list (a JSON array), else TypeError (the Python's json_list). */
 export function jsonList(x) {
   if (!Array.isArray(x)) throw new TypeError(`${String(x)} is not a list`);
   return x;
 }
 
+/** `x` if it is an integer, never a boolean, else TypeError (json_int). */
 export function jsonInt(x) {
   // msgpack decodes an integer past 2^53 as a BigInt: every count of a deck game's state is
   // bounded far below that, so the Python refuses the same value (as out of range) with
@@ -135,6 +136,7 @@ export function jsonInt(x) {
   return x;
 }
 
+/** `x` as a pair of integers, else TypeError (json_int_pair): a tile as it lies. */
 export function jsonIntPair(x) {
   const items = jsonList(x);
   if (items.length !== 2) throw new TypeError("not a pair");

@@ -15,6 +15,7 @@ import {
   moveFromId, moveId, moveText, parseMove,
 } from "./bram_state.js";
 
+/** The deal of section 2: 2 seats, 13 tiles each, 1 hidden, 6-6 on the table. */
 export const DEAL = new DealPlan({ seats: SEATS, handSize: HAND_SIZE, hidden: 1,
   onTable: [START_TILE] });
 /** 2 * 168, every pip of the set: a larger komi would decide every blocked hand alone. */
@@ -116,6 +117,7 @@ function extend(state, move, seat) {
   return [...state.line, a === pip ? [a, b] : [b, a]];
 }
 
+/** Whether the hand has ended, out or blocked (section 7). */
 export function isOver(state) {
   return state.finished !== null;
 }

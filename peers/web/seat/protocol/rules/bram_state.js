@@ -10,7 +10,9 @@ import {
   RuleViolation, hasExactKeys, jsonInt, jsonIntPair, jsonList, normTile, tileIndex, tileKey,
 } from "./base.js";
 
+/** The registry name (section 1). */
 export const NAME = "bram";
+/** Seats, hand size, tile set and starting tile of section 2. */
 export const SEATS = 2;
 export const HAND_SIZE = 13;
 export const TILE_SET = DOUBLE_SIX;
@@ -43,6 +45,7 @@ export class Play {
   }
 }
 
+/** The one Pass value. */
 export const PASS = new Pass();
 
 /**

@@ -13,17 +13,22 @@ import {
   tileKey,
 } from "./base.js";
 
+/** The registry name (section 1). */
 export const NAME = "mexican-train";
+/** The double-twelve set of section 2, its 91 tiles, and 2..8 seats. */
 export const TILE_SET = DOUBLE_TWELVE;
 export const SET_SIZE = 91;
 export const MIN_SEATS = 2;
 export const MAX_SEATS = 8;
 /** Train index of the public Mexican train in moves and in `pending`. */
 export const MEXICAN = MAX_SEATS;
+/** Trains in the move-id scheme of section 4: eight seats and the Mexican train. */
 export const TRAINS_PER_ID = MAX_SEATS + 1;
 /** Ids run 0..2 (pass, draw, not-holding), then 3 + 9 * index(tile) + train. */
 export const FIRST_PLAY_ID = 3;
+/** The largest move id (section 4). */
 export const MAX_MOVE_ID = FIRST_PLAY_ID + TRAINS_PER_ID * SET_SIZE - 1; // 821
+/** The phases of a round (section 3). */
 export const PHASES = Object.freeze(["declare", "search", "play"]);
 
 /** Section 2: up to 4 seats take 15 tiles each, 5 or 6 take 12, 7 or 8 take 10. */
@@ -62,6 +67,7 @@ export class Play {
   }
 }
 
+/** The one value of each move without a tile. */
 export const PASS = new Pass();
 export const DRAW = new Draw();
 export const NOT_HOLDING = new NotHolding();

@@ -21,7 +21,9 @@ import {
 } from "./mined_state.js";
 import { Carries } from "./simultaneous.js";
 
+/** The registry name (section 1). */
 export const NAME = "mined-games";
+/** The mine's width and height when the setup names none (section 2). */
 export const DEFAULT_SIDE = 7;
 
 /**

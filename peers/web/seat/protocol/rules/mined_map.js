@@ -9,10 +9,13 @@
 import { EncodingError } from "../errors.js";
 import { Tag, u64 } from "../tags.js";
 
+/** Floors B1..B4 (section 2). */
 export const FLOORS = 4;
 /** Floor index of B3, the only floor where pickaxes may attack (D8). */
 export const B3 = 2;
+/** Floor index of B4, where nobody falls further (D6). */
 export const BOTTOM = FLOORS - 1;
+/** A mine is 3..12 tiles each way (section 2). */
 export const MIN_SIDE = 3;
 export const MAX_SIDE = 12;
 
@@ -28,9 +31,11 @@ export const KINDS = Object.freeze({
   L: Object.freeze(["lava", 3, 0]),
 });
 const KIND_LETTERS = Object.keys(KINDS).join(""); // "GSIERDAL", the Python's order
+/** The kinds that pay when mined (section 2.1). */
 export const RESOURCES = Object.freeze(new Set("GSIER"));
 /** Standing on these and mining them alone earns the self-mining bonus (the seed's list). */
 export const SELF_BONUS = Object.freeze(new Set("GSIE"));
+/** The self-mining bonus, garnets a garnet mine gives, dollars an emerald adds to the pool (5.3). */
 export const SELF_BONUS_MONEY = 1000;
 export const GARNETS_PER_MINE = 4;
 export const EMERALD_POOL = 4;

@@ -11,6 +11,7 @@ import {
   B3, BOTTOM, EMERALD_POOL, GARNETS_PER_MINE, KINDS, SELF_BONUS, SELF_BONUS_MONEY,
 } from "./mined_map.js";
 
+/** Steps without a garnet, money a step, the bonuses (sections 4.2, 5.2, 5.5, 5.6). */
 export const FREE_MOVES = 5;
 export const STEP_MONEY = 400;
 export const BREAK_FALL_BONUS = 4000;
@@ -19,6 +20,7 @@ export const IRON_BONUS = 6000;
 /** A garnet buys one step more; no miner holds more than this in practice. */
 export const MAX_MOVES = 64;
 
+/** Step letters and their (row, column) moves (section 4.1). */
 export const DIRS = Object.freeze({ U: [-1, 0], D: [1, 0], L: [0, -1], R: [0, 1] });
 /**
  * Action codes (section 4.1): 0 nothing; 1-5 mine here/U/D/L/R on the miner's floor; 6-10
@@ -26,11 +28,14 @@ export const DIRS = Object.freeze({ U: [-1, 0], D: [1, 0], L: [0, -1], R: [0, 1]
  */
 export const MINE_TARGETS = Object.freeze({ 1: [0, ""], 2: [0, "U"], 3: [0, "D"], 4: [0, "L"],
   5: [0, "R"], 6: [-1, ""], 7: [-1, "U"], 8: [-1, "D"], 9: [-1, "L"], 10: [-1, "R"] });
+/** Attack codes and their directions (section 4.1). */
 export const ATTACKS = Object.freeze({ 11: "U", 12: "D", 13: "L", 14: "R" });
+/** The text of each action code (section 4.1), for people and `parseOrders`. */
 export const ACTION_TEXT = Object.freeze({ 0: "", 1: "mine here", 2: "mine U", 3: "mine D",
   4: "mine L", 5: "mine R", 6: "mine above", 7: "mine above-U", 8: "mine above-D",
   9: "mine above-L", 10: "mine above-R", 11: "attack U", 12: "attack D", 13: "attack L",
   14: "attack R" });
+/** A miner's status while alive; the ways it can die (section 9). */
 export const ALIVE = "alive";
 export const DEATHS = Object.freeze(["lava", "attack", "forfeit"]);
 
@@ -172,6 +177,7 @@ export function checkOrders(mine, miner, orders) {
   }
 }
 
+/** "B1 r0 c3": a position for people (section 5.7). */
 export function posText(pos) {
   const [f, r, c] = pos;
   return `B${f + 1} r${r} c${c}`;

@@ -9,15 +9,17 @@
 
 import { EncodingError } from "../errors.js";
 import { checkSealBytes } from "../sealed.js";
-import { isInt, isMapping, replace } from "./base.js";
-import { RuleViolation } from "./base.js";
+import { RuleViolation, isInt, isMapping, replace } from "./base.js";
 import { KINDS, MAX_SIDE, parseMap } from "./mined_map.js";
 import { ACTION_TEXT, ALIVE, DEATHS, MAX_MOVES, Miner, Orders, checkOrders } from "./mined_round.js";
 import { Carries } from "./simultaneous.js";
 
+/** Stage 0 draws the map seed, stage 1 places the miners, stage r + 1 is round r (6). */
 export const SEED_STAGE = 0;
 export const START_STAGE = 1;
+/** The most rounds a game plays (section 2). */
 export const MAX_ROUNDS = 10;
+/** An opened nonce's length (spec/10-session.md 10.8). */
 export const NONCE_BYTES = 32;
 /** A stage's COMMIT is a seal (spec/10-session.md 10.8): at most this many bytes of msgpack. */
 export const MAX_SEAL_BYTES = 4096;
@@ -169,6 +171,7 @@ export function checkStageOrders(state, seat, orders) {
 
 // -- the state as JSON (section 9) ---------------------------------------------------
 
+/** Lowercase hex of bytes, as the state's JSON writes them (section 9). */
 export function toHex(bytes) {
   return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
 }
@@ -236,9 +239,7 @@ export function stateFromJson(obj, seats, width, height, mapText, rounds, suite)
   return state;
 }
 
-function assert(cond) {
-  if (!cond) throw new Error("assertion failed");
-}
+const assert = (cond) => { if (!cond) throw new Error("assertion failed"); };
 
 const JSON_KEYS = ["stage", "map", "dur", "miners", "commits", "opened", "nonces", "absent",
   "forfeits", "pool", "end", "result", "keys", "withheld"];
@@ -376,20 +377,14 @@ function minerOf(obj, mine) {
     died: died === null ? null : int(died, 0, MAX_ROUNDS + START_STAGE) });
 }
 
-function pair(items) {
-  assert(items.length === 2);
-  return items;
-}
+const pair = (items) => { assert(items.length === 2); return items; };
 
 function int(x, lo, hi) {
   if (!isInt(x) || !(lo <= x && x <= hi)) throw new Error(`${String(x)} is not an integer ${lo}..${hi}`);
   return x;
 }
 
-function list(x) {
-  if (!Array.isArray(x)) throw new TypeError(`${String(x)} is not a list`);
-  return x;
-}
+const list = (x) => { if (!Array.isArray(x)) throw new TypeError(`${String(x)} is not a list`); return x; };
 
 /** `n` bytes of lowercase hex, or n..most bytes if `most` is given. */
 function hex(x, n, most = null) {

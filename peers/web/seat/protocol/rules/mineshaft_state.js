@@ -15,11 +15,14 @@ import {
   tileIndex, tileKey,
 } from "./base.js";
 
+/** The registry name (section 1). */
 export const NAME = "mineshaft";
+/** Tiles a seat is dealt (section 2) and the shafts the hub takes (5.1). */
 export const HAND_SIZE = 5;
 export const SHAFTS = 6;
 /** Tiles that explore a vein (section 5.3). */
 export const VEIN_DEPTH = 3;
+/** Target numbers (section 4): the hub, then S0..S5, then the veins' arms. */
 export const HUB = 0;
 export const FIRST_ARM = 1 + SHAFTS;
 /** Move ids 0 and 1 are pass and draw; plays follow (section 4). */
@@ -32,6 +35,7 @@ export function tileSetNamed(name) {
     : Object.hasOwn(TILE_SETS, name) ? TILE_SETS[name] : undefined;
 }
 
+/** The target of shaft S`k` (section 4). */
 export function shaftTarget(k) { return 1 + k; }
 
 /** Arm `side` (0 for a, 1 for b) of the vein struck by double-`double`. */
@@ -40,6 +44,7 @@ export function armTarget(double, side) { return FIRST_ARM + 2 * double + side; 
 /** Targets of a set: the hub, six shafts, two arms per double of the set. */
 export function targetCount(ts) { return FIRST_ARM + 2 * (ts.maxPip + 1); }
 
+/** The largest move id of a set (section 4). */
 export function maxMoveId(ts) { return FIRST_PLAY_ID + targetCount(ts) * ts.tiles.length - 1; }
 
 /** The vein double and arm side of a target at or past FIRST_ARM (Python's divmod). */
@@ -84,6 +89,7 @@ export class Play {
   }
 }
 
+/** The one value of each move without a tile. */
 export const PASS = new Pass();
 export const DRAW = new Draw();
 
@@ -312,6 +318,7 @@ export function maxSeats(ts) {
   return best;
 }
 
+/** The rubble pile after the deal: the set minus the hub and the hands (section 2). */
 export function initialBoneyard(ts, seats) {
   return ts.tiles.length - 1 - HAND_SIZE * seats;
 }

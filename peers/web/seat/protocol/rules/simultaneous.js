@@ -41,6 +41,7 @@ class Carry {
   }
 }
 
+/** The three kinds of ABSENT: NOTHING, EITHER, SHARE (10.8). */
 export const Carries = Object.freeze({
   NOTHING: new Carry("NOTHING", "no decryption share"),
   EITHER: new Carry("EITHER", "its decryption share or none"),
