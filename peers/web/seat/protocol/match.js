@@ -11,6 +11,7 @@
 
 import { EncodingError, LocalError, Violation } from "./errors.js";
 import { concatBytes, frameHash, toHex, u32 } from "./frames.js";
+import { Outcome } from "./rules/base.js";
 import { MAGIC_PREFIX, Transcript } from "./transcript.js";
 import { replay } from "./verifier.js";
 import { PROTOCOL, checkMagic, magic } from "./version.js";
@@ -186,7 +187,7 @@ export function verifyMatch(data, replays = replayEach) {
   const first = verdicts[0].setup;
   if (first === null) throw new LocalError("match/state", "a checked match has a first setup");
   const due = numeric(paramsOf(first).get("round")) + 1;
-  const done = verdicts.filter((v) => v.complete && v.outcome && v.outcome.handPips)
+  const done = verdicts.filter((v) => v.complete && v.outcome instanceof Outcome)
     .map((v) => v.outcome.handPips);
   const totals = done.length ? Array.from({ length: first.seats },
     (_, s) => done.reduce((sum, row) => sum + row[s], 0)) : null;

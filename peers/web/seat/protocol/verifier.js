@@ -14,7 +14,7 @@ import { MAX_FRAME_BYTES, bytesEqual, toHex, typeLabel } from "./frames.js";
 import { Game } from "./game.js";
 import { fingerprint } from "./identity.js";
 import { Referee, earlierStepViolation } from "./referee.js";
-import { halvesText } from "./rules/base.js";
+import { Outcome, halvesText } from "./rules/base.js";
 import { authenticate, awaiting, step } from "./session.js";
 import { GameSetup, MAX_SETUP_BYTES } from "./setup.js";
 import { BONEYARD, MAX_STATE_BYTES, Phase, PublicState, sameTile } from "./state.js";
@@ -84,8 +84,10 @@ export class Verdict {
   /** The verdict as 11.1's `--json`. */
   toJson() {
     const out = this.outcome;
-    const deck = out === null || (out.handPips !== undefined && out.pipsHalves !== undefined);
-    if (!deck) return { ...this._common(), outcome: out.toJson(), hidden_tile: null, decided: null };
+    if (out !== null && !(out instanceof Outcome)) {
+      // A simultaneous rule set's own verdict (10.8).
+      return { ...this._common(), outcome: out.toJson(), hidden_tile: null, decided: null };
+    }
     return {
       ...this._common(),
       outcome: out === null ? null : {
