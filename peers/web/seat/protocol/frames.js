@@ -14,6 +14,7 @@ import { checkVersion, frameSignaturePrefix } from "./version.js";
 
 /** Upper bound on a frame's encoding, checked before unpacking (8.4). */
 export const MAX_FRAME_BYTES = 1 << 16;
+/** The length of a frame hash, a game id and a state hash (8.4). */
 export const HASH_BYTES = 32;
 
 /** Frame types (spec/08-wire.md 8.5): numbers, as they travel. */

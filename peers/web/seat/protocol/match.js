@@ -16,10 +16,13 @@ import { MAGIC_PREFIX, Transcript } from "./transcript.js";
 import { replay } from "./verifier.js";
 import { PROTOCOL, checkMagic, magic } from "./version.js";
 
+/** The match file's magic before its version digit (11.5). */
 export const MATCH_PREFIX = new TextEncoder().encode("DEALERLESS-M");
-export const ROUND = 0x52; // "R"
+/** The kind of a round record, "R" (11.5). */
+export const ROUND = 0x52;
 /** Double-twelve: rounds 12-12 down to 0-0. */
 export const MAX_ROUNDS = 13;
+/** The largest round record (11.5). */
 export const MAX_ROUND_BYTES = 1 << 24;
 
 /** The match file of these rounds' transcript files, at their protocol version. */

@@ -16,7 +16,9 @@ import { SealProof } from "./seal_proofs.js";
 import { decodeSeal } from "./sealed.js";
 import { ShuffleProof, proofBytes } from "./shuffle.js";
 
+/** A first-player commitment's length (8.5 KEY). */
 export const COMMITMENT_BYTES = 32;
+/** A first-player nonce's length (8.5 NONCE). */
 export const NONCE_BYTES = 32;
 
 /** The largest "cannot play" proof: 91 elements and three scalars (6.5, 8.5). */

@@ -79,8 +79,13 @@ export function stageText(game, before, after, frame) {
   return ordersText(openedOrders(game, before, frame));
 }
 
-/** One game's accepted chain (10.7). */
+/**
+ * One game's accepted chain (10.7): what a seat (or a verifier) holds of a game. Feed it
+ * every frame seen, this seat's own included; `state` is the public state the next frame
+ * applies to, `frames` the accepted frames, `violation` a proven cheat, kept for good.
+ */
 export class Referee {
+  /** @param {import("./setup.js").GameSetup} setup the agreed setup (8.2) */
   constructor(setup) {
     this.game = new Game(setup);
     this.state = this.game.initialState();
@@ -108,6 +113,11 @@ export class Referee {
    * offending frame, and refuses everything after. A frame that is no evidence against its
    * seat (bad signature, another game, out of place) is reported but changes nothing.
    * With `dedupe` false (replaying a transcript) a repeated frame is out of place.
+   * @param {Uint8Array} wire a frame's wire bytes (8.4)
+   * @param {boolean} [dedupe]
+   * @returns {import("./frames.js").Frame|null} the accepted frame, or null for a duplicate
+   * @throws {Violation} `.code`, `.seat` (null if none can be named), `.frame`,
+   *   `.authenticated` (false: the frame is no evidence against `.seat`)
    */
   receive(wire, dedupe = true) {
     if (this.violation !== null) throw this.violation;
@@ -187,7 +197,11 @@ export class Referee {
     throw proof;
   }
 
-  /** Accepted frames, then the frame that proved a violation, then any evidence (8.6). */
+  /**
+   * Accepted frames, then the frame that proved a violation, then any evidence (8.6);
+   * `.encode()` gives the file's bytes.
+   * @returns {Transcript}
+   */
   transcript() {
     const frames = this.frames.map((f) => f.wire);
     if (this._offending !== null) frames.push(this._offending);

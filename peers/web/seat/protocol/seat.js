@@ -51,7 +51,14 @@ export class SeatAgent {
   #pending = new Map(); // stage -> [orders, nonce]
   #sealX;
 
-  /** `identity` must be seat `seat`'s; `secretSeed` (32+ bytes) derives every secret. */
+  /**
+   * `identity` must be seat `seat`'s; `secretSeed` (32+ fresh bytes, kept with the game
+   * so that a resumed seat rebuilds the same secrets) derives every secret.
+   * @param {import("./game.js").Game} game the referee's `game`
+   * @param {number} seat
+   * @param {import("./identity.js").Identity} identity
+   * @param {Uint8Array} secretSeed
+   */
   constructor(game, seat, identity, secretSeed) {
     if (!bytesEqual(identity.frameKey(game.suite), game.setup.identities[seat])) {
       throw new LocalError("seat/identity", `this identity is not seat ${seat}'s`);
@@ -355,7 +362,15 @@ export class SeatAgent {
       this.seat, mtype, state.hash(this.game.rules, this.suite), body, fresh);
   }
 
-  /** The wire bytes of the frame this seat owes now; `choose(view)` picks a move. */
+  /**
+   * The wire bytes of the frame this seat owes now (10.4, 10.8). Store them, then send
+   * them and feed them to this seat's own referee.
+   * @param {import("./state.js").PublicState} state the referee's current state
+   * @param {Uint8Array} fresh at least 32 fresh bytes (entropy.js)
+   * @param {((view: SeatView) => *)|null} [choose] picks a move from `view.legal`, the
+   *   winner's choice, or a stage's orders, when the frame carries one (`asks`)
+   * @returns {Uint8Array}
+   */
   nextFrame(state, fresh, choose = null) {
     const [mtype, body] = this.body(state, fresh, choose);
     return this.sign(state, mtype, body, fresh);

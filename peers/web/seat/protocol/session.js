@@ -86,7 +86,10 @@ export function authenticate(game, wire, index) {
   return frame;
 }
 
-/** Apply one frame's bytes to `state` (10.5): [next state, frame]. Throws Violation. */
+/**
+ * Apply one frame's bytes to `state` (10.5). Throws Violation.
+ * @returns {[import("./state.js").PublicState, import("./frames.js").Frame]}
+ */
 export function step(game, state, wire) {
   const frame = authenticate(game, wire, state.seq); // 1-2
   return [applyFrame(game, state, frame), frame];

@@ -14,8 +14,11 @@ import { PROTOCOL, checkVersion } from "./version.js";
 
 /** The suite of every dealerless/2 game (spec/02-group.md 2.5). */
 export const V2_SUITE = "edwards25519-sha512";
+/** Item 0 of every setup (8.2). */
 export const SETUP_MAGIC = "dealerless/setup";
+/** A setup nonce's length (8.2). */
 export const NONCE_BYTES = 32;
+/** The largest setup (8.2). */
 export const MAX_SETUP_BYTES = 4096;
 /** The length of a frame key in each suite (8.2 rule 5, 8.3). */
 const FRAME_KEY_BYTES = Object.freeze({

@@ -14,7 +14,9 @@ import { EncodingError, LocalError } from "./errors.js";
 import { Tag } from "./tags.js";
 import { parseTile, tileText } from "./tiles.js";
 
+/** The state map's `magic` (10.3). */
 export const STATE_MAGIC = "dealerless/state";
+/** The largest encoded state a dispute package may carry (10.3, 11.3). */
 export const MAX_STATE_BYTES = 1 << 17;
 /** Owner of a position that stays face down until the end. */
 export const HIDDEN = -1;

@@ -15,11 +15,17 @@ import { checkMagic, checkVersion, magic } from "./version.js";
 
 const ascii = (text) => new TextEncoder().encode(text);
 
+/** The transcript magic before its version digit (8.6). */
 export const MAGIC_PREFIX = ascii("DEALERLESS-T");
-export const SETUP = 0x53; // "S"
-export const FRAME = 0x46; // "F"
-export const EVIDENCE = 0x45; // "E"
+/** Record kinds (8.6): "S" the setup, "F" a frame, "E" an evidence frame. */
+export const SETUP = 0x53;
+/** @see SETUP */
+export const FRAME = 0x46;
+/** @see SETUP */
+export const EVIDENCE = 0x45;
+/** At most 4096 frame records and 16 evidence records (8.6). */
 export const MAX_FRAMES = 4096;
+/** @see MAX_FRAMES */
 export const MAX_EVIDENCE = 16;
 
 /** kind || u32(len) || payload (8.6). */

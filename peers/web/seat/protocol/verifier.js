@@ -22,7 +22,9 @@ import { tileText } from "./tiles.js";
 import { MAX_EVIDENCE, Transcript } from "./transcript.js";
 import { checkVersion } from "./version.js";
 
+/** Item 0 of a dispute package (11.3). */
 export const DISPUTE_MAGIC = "dealerless/dispute";
+/** The largest dispute package: a setup, a state and 17 frames (11.3). */
 export const MAX_DISPUTE_BYTES = MAX_SETUP_BYTES + MAX_STATE_BYTES
   + (1 + MAX_EVIDENCE) * MAX_FRAME_BYTES;
 
@@ -129,7 +131,11 @@ function evidenceFinding(ref, wires) {
   return found;
 }
 
-/** Verify a transcript file from nothing (11.2). */
+/**
+ * Verify a transcript file from nothing (11.2).
+ * @param {Uint8Array} data the file's bytes (8.6)
+ * @returns {Verdict} `.valid`, `.complete`, `.violation`, `.awaiting`, `.outcome`; `.toJson()`
+ */
 export function replay(data) {
   let transcript;
   try {
