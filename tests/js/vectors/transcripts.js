@@ -4,8 +4,9 @@
 // differing detail is printed), who is awaited, the first player, the outcome (winner,
 // pips, margin, or Mined Games' verdict), the hidden tile and a winner decided by play.
 // The scripted self-play games are then played again by the seat's own SeatAgents from
-// the generator's seeds, every frame byte-identical to the golden one (the long rounds in
-// the default suite only). The longest times are printed.
+// the generator's seeds, every frame byte-identical to the golden one, and so are the
+// scripted absences of Mined Games (ABSENT with and without a decryption share); the long
+// rounds and the absences in the default suite only. The longest times are printed.
 import sodium from "../../../peers/web/seat/vendor/sodium.mjs";
 import { openedOrders } from "../../../peers/web/seat/protocol/commit_reveal.js";
 import { MessageType, bytesEqual } from "../../../peers/web/seat/protocol/frames.js";
@@ -27,6 +28,11 @@ const SELFPLAY = {
   "mexican-train-3": ["mexican-train", { seats: 3 }, 3, 1],
   "mineshaft-4": ["mineshaft", { seats: 4 }, 4, 1],
   "mined-games-5": ["mined-games", { seats: 5 }, 5, 1],
+  // peers/cheats/mined_games.py's scripted absences (ABSENT frames, with and without a
+  // decryption share): [what the script does, the seat, the stage].
+  "mined-forfeit": ["mined-games", { seats: 5 }, 5, 5, ["commit", 3, 3]],
+  "mined-withheld": ["mined-games", { seats: 5 }, 5, 5, ["open", 3, 3]],
+  "mined-answered-late": ["mined-games", { seats: 5 }, 5, 5, ["answer", 3, 2]],
 };
 
 /** peers/entropy.py's seeded stream: SHA-512 of prefix, seed, "/", label, u64 counter. */
@@ -56,11 +62,12 @@ class SeededEntropy {
  * as the OPEN later opened them, its choice): every frame must be the golden frame, byte
  * for byte. A JavaScript seat at a table of Python seats signs exactly their frames.
  */
-function playAgain(data, [rules, params, seats, seed]) {
+function playAgain(data, [rules, params, seats, seed, script]) {
   const golden = Transcript.decode(data);
   const suite = golden.setup.suite;
   const entropy = new SeededEntropy(seed);
-  const ids = Array.from({ length: seats }, (_, i) => new Identity(entropy.bytes(`identity ${i}`)));
+  const ids = Array.from({ length: seats },
+    (_, i) => new Identity(entropy.bytes(`identity ${i}`)));
   const nonces = Array.from({ length: seats }, (_, i) => entropy.bytes(`setup nonce ${i}`));
   const setup = GameSetup.create(rules, params, ids.map((i) => i.frameKey(suite)), nonces, suite);
   if (!bytesEqual(setup.encode(), golden.setup.encode())) return "the setup differs";
@@ -74,8 +81,12 @@ function playAgain(data, [rules, params, seats, seed]) {
   for (const wire of golden.frames) {
     const before = judge.state;
     const frame = judge.receive(wire, false);
-    if (frame.type === MessageType.OPEN) {
-      orders.set(`${before.rulesState.stage}/${frame.seat}`, openedOrders(judge.game, before, frame));
+    // An OPEN opens its sender's orders; the ABSENT that completes the table's opening
+    // of a withheld seal, the orders of the seat that owed the OPEN.
+    const opened = openedOrders(judge.game, before, frame);
+    if (opened !== null) {
+      const seat = frame.type === MessageType.OPEN ? frame.seat : before.turn;
+      orders.set(`${before.rulesState.stage}/${seat}`, opened);
     }
   }
   const choose = (view) => {
@@ -87,13 +98,41 @@ function playAgain(data, [rules, params, seats, seed]) {
     if (frame.type === MessageType.CHOOSE) return ChooseBody.decode(frame.body).seat;
     return orders.get(`${ref.state.rulesState.stage}/${view.seat}`);
   };
-  for (const [i, expected] of golden.frames.entries()) {
-    const due = ref.awaiting;
-    if (due === null) return `the game ended before frame ${i}`;
-    const wire = agents[due[0]].nextFrame(ref.state, entropy.bytes(`fresh ${due[0]}`), choose);
-    if (!bytesEqual(wire, expected)) return `frame ${i} differs`;
+  const send = (wire) => {
+    const i = ref.frames.length;
+    if (!bytesEqual(wire, golden.frames[i] ?? new Uint8Array(0))) {
+      throw new Error(`frame ${i} differs`);
+    }
     ref.receive(wire);
+  };
+  const stepOnce = () => {
+    const due = ref.awaiting;
+    if (due === null) throw new Error(`the game ended before frame ${ref.frames.length}`);
+    send(agents[due[0]].nextFrame(ref.state, entropy.bytes(`fresh ${due[0]}`), choose));
+  };
+  if (script) {
+    // The cheat's script: play until `seat` owes its COMMIT or OPEN of `stage`, then the
+    // others declare it absent, in the script's order, until it no longer owes that frame.
+    const [what, seat, stage] = script;
+    const phase = what === "commit" ? "commit" : "open";
+    while (!(ref.state.phase === phase && ref.state.turn === seat
+      && ref.state.rulesState.stage === stage)) stepOnce();
+    const rs = ref.state.rulesState;
+    const others = rs.playing().filter((s) => s !== seat);
+    let declarers = [others[0]];
+    if (what === "commit") declarers = [...others].reverse().slice(0, (others.length >> 1) + 1);
+    if (what === "open") declarers = [...rs.holders(seat)].reverse();
+    if (what !== "answer") entropy.bytes("late"); // the late frame the cheat keeps
+    const due = ref.awaiting;
+    for (const d of [...declarers, ...declarers]) {
+      if (ref.awaiting?.[0] !== due[0] || ref.awaiting?.[1] !== due[1]) break;
+      if (agents[d].mayDeclare(ref.state)) {
+        send(agents[d].declareAbsent(ref.state, entropy.bytes(`declare ${d}`)));
+      }
+    }
+    if (what === "answer") send(agents[seat].nextFrame(ref.state, entropy.bytes("answer")));
   }
+  while (ref.frames.length < golden.frames.length) stepOnce();
   return ref.awaiting === null && ref.complete ? null : "the game is not over";
 }
 
@@ -135,8 +174,9 @@ export async function run(load) {
       // The violation's detail is text for people, some of it the foundation's (a
       // signature's failing step): a different wording is noted, not failed.
       const bare = (v) => (v === null ? null : { ...v, detail: undefined });
-      if (got.violation && expected.violation && got.violation.detail !== expected.violation.detail) {
-        details.push(`${dir}${name}: "${got.violation.detail}", reference "${expected.violation.detail}"`);
+      const [gv, ev] = [got.violation, expected.violation];
+      if (gv && ev && gv.detail !== ev.detail) {
+        details.push(`${dir}${name}: "${gv.detail}", reference "${ev.detail}"`);
       }
       const wrong = FIELDS.filter((k) => (k === "violation"
         ? canon(bare(got[k])) !== canon(bare(expected[k])) : canon(got[k]) !== canon(expected[k])))
@@ -144,14 +184,16 @@ export async function run(load) {
       if (wrong.length) failed.push(`${dir}${name}: ${wrong.join("; ")}`);
       else passed += 1;
       // The long rounds (draws, claims) are played again in the default suite only.
-      const long = name === "mexican-train-3" || name === "mineshaft-4";
+      const long = ["mexican-train-3", "mineshaft-4", "mined-forfeit", "mined-withheld",
+        "mined-answered-late"].includes(name);
       if (SELFPLAY[name] && (!long || dir === "suites/ristretto255-sha512/")) {
         const again = performance.now();
         let problem;
         try {
           problem = playAgain(data, SELFPLAY[name]);
         } catch (exc) {
-          problem = `uncaught ${exc?.name}: ${exc?.code ?? ""} ${exc?.message}`;
+          problem = exc?.constructor === Error ? exc.message
+            : `uncaught ${exc?.name}: ${exc?.code ?? ""} ${exc?.message}`;
         }
         if (problem) failed.push(`${dir}${name} played again by the seat: ${problem}`);
         else passed += 1;
