@@ -11,7 +11,23 @@
 //   - the host's (and each Python joiner's) `dealerless export` byte for byte the JS seat's.
 //
 //   cd /work/main && node --experimental-websocket tests/js/live_game.mjs [RULES ...]
-//       [--keep] [--suite S] [--timeout SECONDS]
+//       [--keep] [--suite S] [--timeout SECONDS] [--chaos [--chaos-seed N]]
+//       [--resume-after N] [--stop-after-commit] [--kill-joiner-at SEQ]
+//       [--pause-joiner-at SEQ --pause-for SECONDS] [--stop-in-handshake]
+//
+// --chaos: the relay drops, duplicates and reorders a fifth of what it forwards each.
+// --resume-after N: the JS seat is stopped (peer.stop()) when asked for its (N+1)-th move,
+// then resumed from its store (net/launch.js resumeGame: a new link to the stored URL with
+// the stored room seed, the referee and the agent rebuilt from the stored frames, seed and
+// openings), and plays on to the end. --stop-after-commit (mined-games): the same, stopped
+// once its COMMIT of a round is stored and sent, so the resumed seat opens what it sealed.
+// --kill-joiner-at SEQ (3 seats): the Python joiner is killed once the JS seat accepts frame
+// SEQ; in mined-games the others then declare it absent (10.8) after --timeout.
+// --pause-joiner-at SEQ --pause-for S: it is stopped (SIGSTOP) there and continued after S
+// seconds: about --timeout, its late frame races the others' declarations (10.8 rivals).
+// --stop-in-handshake: the JS seat is stopped once its record holds the roster (before its
+// open leaves), then joins again from that record (12.3 "Restarting a seat"): the same
+// nonce opened, the same seat kept, the record erased once the store holds the setup.
 //
 // RULES: bram (2 seats), mexican-train (3), mineshaft (2), mined-games (3), or `all` (the
 // default). Every wait is bounded; each game ends within GAME_LIMIT, and every process
@@ -23,7 +39,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 
 import { SYSTEM } from "../../peers/web/seat/entropy.js";
-import { openJoin } from "../../peers/web/seat/net/launch.js";
+import { openJoin, reopen } from "../../peers/web/seat/net/launch.js";
 import { parseMessage } from "../../peers/web/seat/net/messages.js";
 import { Peer } from "../../peers/web/seat/net/peer.js";
 import { bytesEqual } from "../../peers/web/seat/protocol/frames.js";
@@ -43,7 +59,9 @@ const option = (name, fallback) => {
 };
 const suiteName = option("--suite", "ristretto255-sha512");
 const timeout = Number(option("--timeout", "60"));
-const named = argv.filter((a, i) => !a.startsWith("--") && !["--suite", "--timeout"].includes(argv[i - 1]));
+const VALUED = ["--suite", "--timeout", "--chaos-seed", "--resume-after", "--kill-joiner-at",
+  "--pause-joiner-at", "--pause-for"];
+const named = argv.filter((a, i) => !a.startsWith("--") && !VALUED.includes(argv[i - 1]));
 const wanted = !named.length || named.includes("all") ? Object.keys(SEATS) : named;
 const keepDir = argv.includes("--keep");
 const began = performance.now();
@@ -124,7 +142,9 @@ function watched(link, peer, broken) {
 async function game(rules, home) {
   const seats = SEATS[rules];
   const out = { rules, seats, reached: "nothing" };
-  const relay = dealerless(["relay", "--listen", "127.0.0.1:0"]);
+  const chaos = argv.includes("--chaos") ? ["--chaos-drop", "0.2", "--chaos-dup", "0.2",
+    "--chaos-reorder", "0.2", "--chaos-seed", option("--chaos-seed", "3")] : [];
+  const relay = dealerless(["relay", "--listen", "127.0.0.1:0", ...chaos]);
   const [, port] = await waitFor(relay, /relay listening on ws:\/\/127\.0\.0\.1:(\d+)/, 20_000);
   const host = dealerless(["host", "--relay", `ws://127.0.0.1:${port}`, "--rules", rules,
     "--seats", String(seats), "--suite", suiteName, "--bot", "random", "--home",
@@ -141,27 +161,93 @@ async function game(rules, home) {
   let firstAsked = null;
   let moves = 0;
   const started = performance.now();
-  const link = await openJoin(invitations[0], { onRetry: (t) => say(`JS link: ${t}`) });
-  const peer = new Peer(link, {
+  const resumeAfter = Number(option("--resume-after", "-1"));
+  let gameId = null;
+  let mySeat = null;
+  const afterCommit = argv.includes("--stop-after-commit");
+  const killAt = Number(option("--kill-joiner-at", "-1"));
+  const pauseAt = Number(option("--pause-joiner-at", "-1"));
+  const inHandshake = argv.includes("--stop-in-handshake");
+  const pauseFor = Number(option("--pause-for", "0"));
+  let stopping = null;
+  const config = {
     identity: new Identity(SYSTEM.bytes("identity", 32)), invitation: invitations[0],
     stores: MemoryGameStore, moveTimeout: timeout, meta: { bot: "random" },
     choose: async (view) => {
       firstAsked ??= performance.now();
+      if (moves === resumeAfter && stopping === null) {
+        stopping = current.stop();
+        return new Promise(() => {});   // the person left: never answered
+      }
       moves += 1;
       return randomChoose(view);
     },
     notify: (event) => {
       events.push(event.type);
+      if (event.type === "step" && afterCommit && event.kind === "commit" && event.seat === mySeat
+          && event.seq > 12 && stopping === null) {
+        stopping = current.stop();   // its orders are sealed and stored: resume must open them
+      }
+      if (event.type === "step" && killAt >= 0 && event.seq >= killAt && joiners.length
+          && joiners[0].exitCode === null && !out.killed) {
+        out.killed = `the Python joiner (seat 2) killed after frame ${event.seq}`;
+        say(`${rules}: ${out.killed}`);
+        joiners[0].kill("SIGKILL");
+      }
+      if (event.type === "step" && pauseAt >= 0 && event.seq >= pauseAt && joiners.length
+          && !out.paused) {
+        out.paused = `the Python joiner (seat 2) paused after frame ${event.seq} for ${pauseFor} s`;
+        say(`${rules}: ${out.paused}`);
+        joiners[0].kill("SIGSTOP");
+        setTimeout(() => joiners[0].kill("SIGCONT"), pauseFor * 1000);
+      }
       if (event.type === "setup") {
+        mySeat = event.seat;
+        gameId = event.gameId;
         out.setupAt = (performance.now() - started) / 1000;
         say(`${rules}: setup agreed, seat ${event.seat} of ${event.seats}, SAS ${event.sas}`);
       }
     },
     log: (text) => { if (!/dropped a frame that is no evidence: frame \d+: frame\/sequence/.test(text)) say(`JS seat: ${text}`); },
-  });
-  watched(link, peer, broken);
-  const result = await Promise.race([peer.run(), new Promise((_, reject) => setTimeout(
-    () => reject(new Error(`the JS seat did not finish within ${GAME_LIMIT / 1000} s`)), GAME_LIMIT))]);
+  };
+  // The joiner's handshake record (net/joining.js), as a page keeps it in IndexedDB.
+  let record = null;
+  let saves = 0;
+  config.saveRecord = (data) => {
+    record = data.slice();
+    saves += 1;
+    // The third save holds the roster, written before the open leaves: stop right there.
+    if (inHandshake && saves === 3 && stopping === null) stopping = current.stop();
+  };
+  config.eraseRecord = () => { record = null; };
+  const link = await openJoin(invitations[0], { onRetry: (t) => say(`JS link: ${t}`) });
+  let current = new Peer(link, config);
+  watched(link, current, broken);
+  const limit = () => new Promise((_, reject) => setTimeout(
+    () => reject(new Error(`the JS seat did not finish within ${GAME_LIMIT / 1000} s`)), GAME_LIMIT));
+  let result = await Promise.race([current.run(), limit()]);
+  if (result === null && gameId === null) {
+    await stopping;
+    out.stoppedInHandshake = `after ${saves} record writes; record ${record === null ? "erased" : `kept (${record.length} bytes)`}`;
+    say(`${rules}: the JS seat stopped in the handshake ${out.stoppedInHandshake}; joining again`);
+    stopping = null;
+    const again = await openJoin(invitations[0], { joinedBefore: true, timeout,
+      onRetry: (t) => say(`JS link (again): ${t}`) });
+    current = new Peer(again, { ...config, recordData: record });
+    watched(again, current, broken);
+    result = await Promise.race([current.run(), limit()]);
+    out.recordAfter = record === null ? "erased" : "still kept";
+  }
+  if (result === null) {
+    await stopping;
+    const store = await MemoryGameStore.open(gameId);
+    out.stoppedAt = await store.frameCount();
+    say(`${rules}: the JS seat stopped with ${out.stoppedAt} frames stored; resuming`);
+    const again = await reopen(store, { onRetry: (t) => say(`JS link (resumed): ${t}`) });
+    current = new Peer(again, config, store);
+    watched(again, current, broken);
+    result = await Promise.race([current.run(), limit()]);
+  }
   out.seconds = (performance.now() - started) / 1000;
   out.firstMove = firstAsked === null ? null : (firstAsked - started) / 1000;
   out.moves = moves;
@@ -234,7 +320,8 @@ for (const rules of wanted) {
     const out = await game(rules, home);
     say(`${rules}: ${JSON.stringify(out)}`);
     const ok = out.verify?.valid && out.verify?.complete && out.sameVerdictJson && out.sameAccount
-      && Object.values(out.identical).every((v) => v === true) && !out.broken.length;
+      && Object.entries(out.identical).every(([k, v]) => v === true || (out.killed && k === "seat 2"))
+      && !out.broken.length;
     say(`${rules}: ${ok ? "OK" : "NOT OK"}`);
     if (!ok) code = 1;
   } catch (exc) {

@@ -85,12 +85,23 @@ export class Peer {
     }
   }
 
-  /** The handshake, then the new game's store; given up at once on `stop()`. */
+  /**
+   * The handshake, then the new game's store. Its link is this one, except that it stops
+   * the handshake as soon as `stop()` is called (Stopped, which erases no record).
+   */
   async agree() {
-    const agreeing = handshake(this.link, this.cfg, this.answers, (s) => { this.store = s; });
-    agreeing.catch(() => {});   // after a stop it ends at its deadline, on a closed link
-    const stopped = this.halt.then(() => { throw new Stopped(); });
-    return Promise.race([agreeing, stopped]);
+    const link = this.link;
+    const guarded = {
+      send: (message) => link.send(message),
+      recv: async (timeout) => {
+        this.check();
+        const message = await link.recv(timeout);
+        this.check();
+        return message;
+      },
+      close: () => link.close(),
+    };
+    return handshake(guarded, this.cfg, this.answers, (s) => { this.store = s; });
   }
 
   /**
@@ -177,7 +188,7 @@ export class Peer {
       if (declare !== null && this.behind()) declare = Math.max(declare, cfg.syncInterval);
       if (declare !== null && declare <= 0 && due !== null) {
         cfg.log(`declaring seat ${due[0]} absent after ${cfg.moveTimeout.toFixed(1)} s`);
-        await this.send(store, agent.declareAbsent(ref.state, cfg.randomBytes("absent", 32)));
+        await this.send(store, await agent.declareAbsent(ref.state, cfg.randomBytes("absent", 32)));
         deadline = monotonic() + cfg.moveTimeout;
         wait = cfg.syncInterval;
         continue;
@@ -218,9 +229,9 @@ export class Peer {
       const move = await Promise.race([cfg.choose(view), this.halt]);
       this.check();
       if (ref.state !== state && !agent.owes(ref.state)) return;   // e.g. declared absent
-      wire = agent.nextFrame(ref.state, cfg.randomBytes("frame", 32), () => move);
+      wire = await agent.nextFrame(ref.state, cfg.randomBytes("frame", 32), () => move);
     } else {
-      wire = agent.nextFrame(state, cfg.randomBytes("frame", 32));
+      wire = await agent.nextFrame(state, cfg.randomBytes("frame", 32));
     }
     await this.send(store, wire);
   }
