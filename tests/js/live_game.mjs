@@ -8,10 +8,11 @@
 //   - `dealerless verify FILE --json` of the JS seat's transcript: valid and complete, and
 //     the verdict the JS verifier gives (toJson) the same; `dealerless verify FILE` prints
 //     what table/report.js account() gives;
-//   - the host's (and each Python joiner's) `dealerless export` byte for byte the JS seat's.
+//   - the host's (and each Python joiner's) `dealerless export` byte for byte the JS seat's;
+//   - the JS seat's StepEvents (table/driver.js) are the lines the host prints for its steps.
 //
 //   cd /work/main && node --experimental-websocket tests/js/live_game.mjs [RULES ...]
-//       [--keep] [--suite S] [--timeout SECONDS] [--chaos [--chaos-seed N]]
+//       [--keep] [--seats K] [--suite S] [--timeout SECONDS] [--chaos [--chaos-seed N]]
 //       [--resume-after N] [--stop-after-commit] [--kill-joiner-at SEQ]
 //       [--pause-joiner-at SEQ --pause-for SECONDS] [--stop-in-handshake]
 //
@@ -60,7 +61,7 @@ const option = (name, fallback) => {
 const suiteName = option("--suite", "ristretto255-sha512");
 const timeout = Number(option("--timeout", "60"));
 const VALUED = ["--suite", "--timeout", "--chaos-seed", "--resume-after", "--kill-joiner-at",
-  "--pause-joiner-at", "--pause-for"];
+  "--pause-joiner-at", "--pause-for", "--seats"];
 const named = argv.filter((a, i) => !a.startsWith("--") && !VALUED.includes(argv[i - 1]));
 const wanted = !named.length || named.includes("all") ? Object.keys(SEATS) : named;
 const keepDir = argv.includes("--keep");
@@ -140,7 +141,7 @@ function watched(link, peer, broken) {
 }
 
 async function game(rules, home) {
-  const seats = SEATS[rules];
+  const seats = Number(option("--seats", String(SEATS[rules])));
   const out = { rules, seats, reached: "nothing" };
   const chaos = argv.includes("--chaos") ? ["--chaos-drop", "0.2", "--chaos-dup", "0.2",
     "--chaos-reorder", "0.2", "--chaos-seed", option("--chaos-seed", "3")] : [];
@@ -157,6 +158,7 @@ async function game(rules, home) {
     "random", "--home", path.join(home, `h${i + 2}`), "--timeout", String(timeout)]));
   out.reached = "the host's invitations";
   const events = [];
+  const steps = [];   // the StepEvents as `dealerless host --bot` prints its own
   const broken = [];
   let firstAsked = null;
   let moves = 0;
@@ -184,6 +186,10 @@ async function game(rules, home) {
     },
     notify: (event) => {
       events.push(event.type);
+      if (event.type === "step") {
+        steps.push(`  frame ${String(event.seq).padStart(3)}  seat ${event.seat}  `
+          + `${event.kind.padEnd(8)} ${event.note}`);
+      }
       if (event.type === "step" && afterCommit && event.kind === "commit" && event.seat === mySeat
           && event.seq > 12 && stopping === null) {
         stopping = current.stop();   // its orders are sealed and stored: resume must open them
@@ -301,6 +307,16 @@ async function game(rules, home) {
     out.identical[`seat ${i === 0 ? 0 : i}`] = done.code !== 0 ? `export failed: ${done.stderr.trim()}`
       : bytesEqual(new Uint8Array(readFileSync(exported)), mine);
   }
+  // The host printed a line for each step it accepted, as the JS seat described each
+  // (table/driver.js describe); after a rewind both hold the same chain's last words.
+  const printed = new Map();
+  for (const line of host.output.split("\n").filter((l) => l.startsWith("  frame "))) {
+    printed.set(Number(line.slice(8, 11)), line);
+  }
+  const told = new Map(steps.map((line) => [Number(line.slice(8, 11)), line]));
+  const differs = [...told].filter(([seq, line]) => printed.get(seq) !== line);
+  out.sameSteps = differs.length === 0 && printed.size === told.size;
+  if (!out.sameSteps) out.stepsDiffer = differs.slice(0, 3).map(([seq, l]) => [l, printed.get(seq)]);
   out.reached = "compared";
   await stop(relay);
   return out;
@@ -320,7 +336,7 @@ for (const rules of wanted) {
     const out = await game(rules, home);
     say(`${rules}: ${JSON.stringify(out)}`);
     const ok = out.verify?.valid && out.verify?.complete && out.sameVerdictJson && out.sameAccount
-      && Object.entries(out.identical).every(([k, v]) => v === true || (out.killed && k === "seat 2"))
+      && out.sameSteps      && Object.entries(out.identical).every(([k, v]) => v === true || (out.killed && k === "seat 2"))
       && !out.broken.length;
     say(`${rules}: ${ok ? "OK" : "NOT OK"}`);
     if (!ok) code = 1;

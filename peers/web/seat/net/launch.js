@@ -208,11 +208,14 @@ export async function reopen(store, options = {}) {
  * PeerResult, or null after `peer.stop()`).
  * @param {string} invitation
  * @param {PeerConfig & {onRetry?: Function, joinedBefore?: boolean, WebSocket?: Function}} config
+ *   (`joinedBefore` defaults to whether a record is given)
  */
 export async function joinGame(invitation, config) {
   const { Peer } = await import("./peer.js");
+  // A join whose record is kept reached the table before: it keeps trying (launch.py).
+  const joinedBefore = config.joinedBefore ?? Boolean(config.record || config.recordData);
   const link = await openJoin(invitation, { onRetry: config.onRetry, WebSocket: config.WebSocket,
-    joinedBefore: config.joinedBefore, timeout: config.moveTimeout });
+    joinedBefore, timeout: config.moveTimeout });
   const peer = new Peer(link, { ...config, invitation });
   return { peer, done: peer.run() };
 }
