@@ -1,8 +1,9 @@
 """Serving the browser seat's modules to Chromium for tests (issue 33).
 
 A loopback HTTP server in a thread serves the seat, its vector modules and the vectors at
-their paths in the repository (the modules import each other so), and a runner page whose import map sends
-the seat's bare `libsodium-*` imports to the vendored files, as the seat's own page does.
+their paths in the repository (the modules import each other so), and a runner page
+whose import map sends the seat's bare `libsodium-*` imports to the vendored files, as
+the seat's own page does.
 """
 
 from __future__ import annotations

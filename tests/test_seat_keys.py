@@ -37,7 +37,9 @@ const ssh = await import("/peers/web/seat/keys/openssh.js");
 const sodium = (await import("/peers/web/seat/vendor/sodium.mjs")).default;
 const b64 = (bytes) => sodium.to_base64(bytes, sodium.base64_variants.ORIGINAL);
 const unb64 = (text) => sodium.from_base64(text, sodium.base64_variants.ORIGINAL);
-const caught = async (fn) => { try { await fn(); return null; } catch (e) { return e.code ?? String(e); } };
+const caught = async (fn) => {
+  try { await fn(); return null; } catch (e) { return e.code ?? String(e); }
+};
 """
 
 
@@ -241,7 +243,9 @@ def test_a_stopped_game_exports_its_offending_frame_and_evidence(
         const [setupB64, frames, evidence] = arg;
         const setup = GameSetup.decode(unb64(setupB64));
         const store = await games.GameStore.create(setup, 0, new Uint8Array(32));
-        for (const [seq, wire] of frames.slice(0, -1).entries()) await store.append(seq, unb64(wire));
+        for (const [seq, wire] of frames.slice(0, -1).entries()) {
+          await store.append(seq, unb64(wire));
+        }
         await store.recordViolation(unb64(frames.at(-1)), evidence.map(unb64), "violation");
         const file = b64(await store.exportTranscript());
         store.close();

@@ -291,6 +291,13 @@ def add_network_commands(sub: Any) -> None:
     home_option(p)
     p.set_defaults(func=web.cmd_web)
 
+    p = sub.add_parser("seat", help="write the browser seat as one self-contained HTML file",
+                       description="The seat a relay serves at /seat/, as one file to open "
+                                   "from disk (spec/12-peers.md 12.9); prints its SHA-256 "
+                                   "and the code hash its page shows.")
+    p.add_argument("file", help="where to write it")
+    p.set_defaults(func=web.cmd_seat)
+
     p = sub.add_parser(
         "relay", help="run an untrusted store-and-forward relay",
         description="Serve ws://HOST:PORT/room/<rendezvous id> for hosts and joiners who "

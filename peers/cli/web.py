@@ -29,3 +29,22 @@ def cmd_web(args: argparse.Namespace) -> int:
                     "(--port 0 picks a free port)", EXIT_FAILED)
     return EXIT_OK
 
+
+
+def cmd_seat(args: argparse.Namespace) -> int:
+    """Write the one-file seat (spec 12.9) and say what to compare it with."""
+    import hashlib
+
+    from peers.web.seat_files import code_hash, one_file, seat_files
+
+    files = seat_files()
+    page = one_file(files)
+    try:
+        with open(args.file, "wb") as out:
+            out.write(page)
+    except OSError as exc:
+        return fail(f"seat: cannot write {args.file}: {exc.strerror or exc}", EXIT_FAILED)
+    print(f"wrote {args.file} ({len(page):,} bytes): open it in a browser to play a seat")
+    print(f"sha256     {hashlib.sha256(page).hexdigest()}")
+    print(f"code hash  {code_hash(files)} (the page shows its first 16 digits)")
+    return EXIT_OK

@@ -22,8 +22,8 @@ that crashed can come back and catch up.
 
 Resources are bounded (peers/net/relay_limits.py, one flag each; who gets them:
 peers/net/relay_admission.py); room events and counters go through one place
-(peers/net/relay_events.py), and `GET /stats` answers the counters as JSON. For tests
-the relay can misbehave on purpose (`Chaos`): drop, duplicate or reorder what it forwards.
+(peers/net/relay_events.py); `GET /stats` answers the counters as JSON, `GET /seat/` the
+browser seat (relay_seat.py). In tests it drops, repeats or reorders (`Chaos`).
 """
 
 from __future__ import annotations
@@ -57,6 +57,7 @@ from peers.net.relay_events import RelayEvents
 from peers.net.relay_gate import address_of, ask_proof, ask_work, parse_path, suite_refusal
 from peers.net.relay_limits import Limits
 from peers.net.relay_room import Chaos, Room
+from peers.net.relay_seat import seat_response
 
 __all__ = ["OPEN_ROOM", "Chaos", "Limits", "Relay"]
 
@@ -64,8 +65,6 @@ log = quiet_logger("dealerless.relay")  # websockets logs every connection here
 #: What a host appends to its room URL: it may create the room; a joiner may not.
 OPEN_ROOM = "?open"
 STATS_PATH = "/stats"
-
-
 #: How many freed rooms the relay remembers, so that a seat coming back is told its room
 #: was freed (and why) rather than that its invitation is wrong.
 FREED_MEMORY = 4096
@@ -242,6 +241,8 @@ class Relay:
             del response.headers["Content-Type"]
             response.headers["Content-Type"] = "application/json"
             return response
+        if (seat := seat_response(request.path)) is not None:   # static, so not counted
+            return seat
         address = address_of(conn)
         client = self.admission.network(address)
         refused = self._refusal(client, request.path, evict=False) \

@@ -121,18 +121,24 @@ export function signedMessage(version, payload) {
 
 /**
  * Encode and sign a frame of a game in `suite` (8.4); returns its wire bytes. `fresh`
- * hedges the signature's nonce where the suite's scheme has one (2.6).
+ * hedges the signature's nonce where the suite's scheme has one (2.6). An identity with
+ * no seed in reach (a key kept by WebCrypto, keys/identity_key.js) signs asynchronously,
+ * and then so does this: it returns a Promise of the same bytes, Ed25519 being
+ * deterministic in both suites a seat plays.
  */
 export function buildFrame(identity, suite, gameId, seq, prev, seat, mtype, stateHash, body,
   fresh = new Uint8Array(0)) {
   const payload = pack([suite.version, gameId, seq, prev, seat, mtype, stateHash, body]);
-  const signature = suite.signer.sign(identity.seed, signedMessage(suite.version, payload),
-    fresh);
-  const wire = pack([payload, signature]);
-  if (wire.length > MAX_FRAME_BYTES) {
-    throw new EncodingError("frame/too-large", `${wire.length} bytes exceeds ${MAX_FRAME_BYTES}`);
-  }
-  return wire;
+  const message = signedMessage(suite.version, payload);
+  const framed = (signature) => {
+    const wire = pack([payload, signature]);
+    if (wire.length > MAX_FRAME_BYTES) {
+      throw new EncodingError("frame/too-large", `${wire.length} bytes exceeds ${MAX_FRAME_BYTES}`);
+    }
+    return wire;
+  };
+  if (identity.seed === undefined) return identity.sign(message).then(framed);
+  return framed(suite.signer.sign(identity.seed, message, fresh));
 }
 
 /**

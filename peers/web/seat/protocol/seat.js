@@ -369,7 +369,7 @@ export class SeatAgent {
    * @param {Uint8Array} fresh at least 32 fresh bytes (entropy.js)
    * @param {((view: SeatView) => *)|null} [choose] picks a move from `view.legal`, the
    *   winner's choice, or a stage's orders, when the frame carries one (`asks`)
-   * @returns {Uint8Array}
+   * @returns {Uint8Array|Promise<Uint8Array>} a Promise where the identity signs so (frames.js)
    */
   nextFrame(state, fresh, choose = null) {
     const [mtype, body] = this.body(state, fresh, choose);

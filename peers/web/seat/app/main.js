@@ -1,0 +1,184 @@
+// The browser seat's page (spec/12-peers.md 12.9): the player's key, the invitation,
+// the saved games, and the table, drawn by the same modules as `dealerless web`'s page.
+// Everything cryptographic happens here, in this page: the seat shuffles, proves, and
+// checks every frame the other seats send, and keeps the game in IndexedDB.
+
+import { el } from "../static/dominoes.js";
+import { drawTable } from "../static/table.js";
+import {
+  NoKeyError, exportPrivate, generate, importKey, loadIdentity, show,
+} from "../keys/identity_key.js";
+import { GameStore, deleteGame, listGames } from "../store/games.js";
+import { codeHash } from "./code_hash.js";
+import { playTable } from "./play.js";
+
+const $ = (id) => document.getElementById(id);
+
+export function toast(text) {
+  const box = $("toast");
+  box.textContent = text;
+  box.hidden = false;
+  clearTimeout(box.timer);
+  box.timer = setTimeout(() => { box.hidden = true; }, 6000);
+}
+
+function fatal(text) {
+  $("fatal").textContent = text;
+  $("fatal").hidden = false;
+}
+
+function save(name, bytes) {
+  const url = URL.createObjectURL(new Blob([bytes], { type: "application/octet-stream" }));
+  const link = el("a", { href: url, download: name });
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10000);
+}
+
+/** The invitation in this page's address: `#<invitation>` or `#invitation=<encoded>`. */
+function invitationInAddress() {
+  const fragment = decodeURIComponent(location.hash.slice(1));
+  const named = new URLSearchParams(location.hash.slice(1)).get("invitation");
+  if (named) return named;
+  return /^(wss?:\/\/|dealerless join )/.test(fragment) ? fragment : "";
+}
+
+// -- the key ----------------------------------------------------------------------------
+
+async function key() {
+  // A first visit makes a key at once, so that an invitation joins in one click; it can
+  // be replaced by an imported one before the first game (Your key).
+  try {
+    return await show();
+  } catch (error) {
+    if (!(error instanceof NoKeyError)) throw error;
+    return generate({});
+  }
+}
+
+async function showKey() {
+  const summary = await key();
+  $("who").textContent = `your key ${summary.fingerprint}`;
+  $("key-text").textContent = summary.describe();
+  $("export-form").hidden = !summary.exportable;
+}
+
+// -- the lobby --------------------------------------------------------------------------
+
+async function showLobby() {
+  active = null;
+  $("table").hidden = true;
+  $("lobby").hidden = false;
+  $("join-form").elements.invitation.value = invitationInAddress();
+  await Promise.all([showKey(), listSaved()]);
+  performance.mark("dealerless-ready");   // the lobby is usable (tools/bench_seat.py)
+}
+
+async function listSaved() {
+  const { games } = await listGames();
+  const rows = games.map((g) => el("li", {},
+    el("span", { class: "mono" }, g.gameId.slice(0, 16)),
+    el("span", {}, `${g.rules} · seat ${g.seat} · ${g.frames} frames · ${g.status}`),
+    el("span", { class: "actions" },
+      el("button", { type: "button", class: "resume", onclick: () => open({ resume: g.gameId }) },
+         "Resume"),
+      el("button", { type: "button", class: "export", onclick: () => exportGame(g.gameId) },
+         "Transcript"),
+      el("button", { type: "button", class: "danger", onclick: () => forget(g.gameId) },
+         "Delete"))));
+  $("game-list").replaceChildren(...(rows.length ? rows
+    : [el("li", { class: "dim" }, "No saved games in this browser.")]));
+}
+
+async function exportGame(gameId) {
+  const store = await GameStore.open(gameId);
+  try {
+    save(`${gameId.slice(0, 16)}.transcript`, await store.exportTranscript());
+  } finally {
+    store.close();
+  }
+}
+
+async function forget(gameId) {
+  if (!confirm(`Delete game ${gameId.slice(0, 16)} and its saved frames?`)) return;
+  await deleteGame(gameId);
+  await listSaved();
+}
+
+// -- the table --------------------------------------------------------------------------
+
+let active = null;     // the table opened last: only it is drawn
+
+function drawer(mine) {
+  return (t, seat) => {
+    if (active !== mine) return;
+    mine.redraw = () => drawTable(t, {
+      pick: (choice) => { const why = seat.pick(choice); if (why) toast(why); },
+      draft: (choice) => seat.draft(choice),
+      toast,
+      download: () => (seat.transcript ? save(`${seat.id.slice(0, 16)}.transcript`, seat.transcript)
+        : toast("the transcript is ready when the game ends")),
+    });
+    mine.redraw();
+  };
+}
+
+// The Mined Games board keeps the orders being drafted and asks for a redraw (mined.js).
+document.addEventListener("dealerless-redraw", () => active?.redraw?.());
+
+async function open(how) {
+  const mine = {};
+  active = mine;
+  $("lobby").hidden = true;
+  $("table").hidden = false;
+  try {
+    await playTable(how, await loadIdentity({}), drawer(mine), toast);
+  } catch (error) {
+    toast(error.message);
+    if (active === mine) await showLobby();
+  }
+}
+
+function wire() {
+  $("join-form").addEventListener("submit", (event) => {
+    event.preventDefault();
+    const invitation = event.target.elements.invitation.value.trim();
+    if (invitation) open({ invitation });
+  });
+  $("export-form").addEventListener("submit", async (event) => {
+    event.preventDefault();
+    try {
+      const passphrase = event.target.elements.passphrase.value || null;
+      save("id_ed25519", await exportPrivate({ passphrase, newPassphrase: passphrase }));
+    } catch (error) {
+      toast(error.message);
+    }
+  });
+  $("import-form").addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const { file, passphrase } = event.target.elements;
+    if (!file.files.length) return;
+    try {
+      const data = new Uint8Array(await file.files[0].arrayBuffer());
+      await importKey(data, { passphrase: passphrase.value || null, force: true });
+      await showKey();
+      toast("key imported");
+    } catch (error) {
+      toast(error.message);
+    }
+  });
+  $("back").addEventListener("click", showLobby);
+  $("home").addEventListener("click", (event) => { event.preventDefault(); showLobby(); });
+}
+
+try {
+  wire();
+  codeHash().then((hash) => {
+    $("code-hash").textContent = `code ${hash.slice(0, 16)}`;
+    $("code-hash").dataset.hash = hash;
+  });
+  await showLobby();
+} catch (error) {
+  fatal(`this seat cannot start: ${error.message}`);
+}

@@ -1,0 +1,52 @@
+// A table on this page: the game loop of net/ (peers/net/peer.py's, in JavaScript) with
+// this page's person as its chooser, the game kept in IndexedDB (store/games.js), as
+// `dealerless web` runs a networked seat for its page (spec/12-peers.md 12.8, 12.9).
+
+import { SYSTEM } from "../entropy.js";
+import { joinGame, resumeGame } from "../net/launch.js";
+import { GameStore } from "../store/games.js";
+import { WebSeat } from "./web_seat.js";
+
+/** How long a seat waits for another's frame before it says so (seconds, as `join`). */
+const MOVE_TIMEOUT = 300;
+
+/**
+ * Start a table: `how` is `{invitation}` (join) or `{resume: gameId}`. Resolves to its
+ * WebSeat once the game loop runs; the game goes on in the background, drawn through
+ * `redraw`, and `say` tells the person what the loop reports (a retry, a refusal).
+ */
+export async function playTable(how, identity, redraw, say) {
+  const table = new WebSeat(how.resume ?? "joining", redraw);
+  const config = {
+    identity, moveTimeout: MOVE_TIMEOUT,
+    choose: (view) => table.choose(view),
+    notify: (event) => {
+      if (event.type === "setup") table.named(event.gameId);
+      table.notify(event);
+    },
+    onGame: (game) => table.begin(game),
+    onRetry: (text) => say(text),
+    randomBytes: (label, n) => SYSTEM.bytes(label, n),
+  };
+  table.update({});
+  let started;
+  if (how.resume) {
+    started = await resumeGame(await GameStore.open(how.resume), config);
+  } else {
+    started = await joinGame(how.invitation, { ...config, invitation: how.invitation });
+  }
+  table.peer = started.peer;
+  started.done.then(async (result) => {
+    // A game already over when resumed ends at once, with no events: show its verdict.
+    if (result && !table.t.end) {
+      const store = await GameStore.open(result.verdict.setup.gameId);
+      try {
+        table.notify({ type: "end", verdict: result.verdict, message: result.message,
+                       transcript: await store.exportTranscript() });
+      } finally {
+        store.close();
+      }
+    }
+  }, (error) => table.failed(error.message));
+  return table;
+}

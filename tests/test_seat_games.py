@@ -1,0 +1,34 @@
+"""Whole games with one seat in the browser alone and the others Python peers, through a
+relay on loopback (issue 33): the transcripts are byte-identical on every seat, and
+`dealerless verify` gives the verdict the page shows."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.seat_table import BrowserSeat, Table, verify
+from tests.webpage import browser  # noqa: F401  (the module's Chromium)
+
+
+@pytest.mark.parametrize("rules", ["bram", "mexican-train", "mineshaft", "mined-games"])
+def test_a_browser_seat_plays_a_whole_game(browser: Any, tmp_path: Path,  # noqa: F811
+                                           rules: str) -> None:
+    table = Table(tmp_path, rules)
+    try:
+        seat = BrowserSeat(browser, table.link)
+        seat.join()
+        seat.play()
+        assert seat.errors == []
+        data = seat.transcript()
+        code, text, verdict = verify(tmp_path, data)
+        assert code == 0 and verdict["valid"] and verdict["complete"], text
+        assert seat.verdict().strip() == text.strip()
+        game_id = verdict["game_id"]
+        assert table.host_transcript(game_id) == data
+        assert re.search(r"code [0-9a-f]{16}", seat.page.inner_text("header"))
+    finally:
+        table.stop()
