@@ -159,8 +159,8 @@ export class Peer {
     for (;;) {
       const gaveUp = await this.untilEnd(store);
       if (gaveUp !== null) return gaveUp;
-      if (ref.violation !== null) return this.finish(store, `stopped: ${ref.violation.describe()}`);
-      if (await this.linger(store)) return this.finish(store, "game complete");
+      if (ref.violation !== null) return finish(this, store, `stopped: ${ref.violation.describe()}`);
+      if (await linger(this, store)) return finish(this, store, "game complete");
       // A rival took a place while we lingered (10.8): the game goes on from it.
     }
   }
@@ -196,7 +196,7 @@ export class Peer {
       const giveUp = this.absence.giveUpIn(ref);
       // A simultaneous game: wait while this seat or another may still declare.
       if (giveUp !== null) left = Math.max(left, giveUp);
-      if (due !== null && left <= 0) return this.abandoned(store, due[0], due[1]);
+      if (due !== null && left <= 0) return abandoned(this, store, due[0], due[1]);
       const nap = declare === null ? left : Math.min(left, declare);
       const message = await this.link.recv(Math.min(wait, Math.max(nap, 0.01)));
       this.check();
@@ -388,17 +388,5 @@ export class Peer {
       }
     }
     this.cfg.log(`dropped a frame that is no evidence: ${v.describe()}`);
-  }
-
-  linger(store) {
-    return linger(this, store);
-  }
-
-  abandoned(store, seat, mtype) {
-    return abandoned(this, store, seat, mtype);
-  }
-
-  finish(store, message) {
-    return finish(this, store, message);
   }
 }
