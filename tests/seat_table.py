@@ -51,8 +51,11 @@ class Table:
 
     @property
     def link(self) -> str:
-        """The link a host sends the friend who plays in the browser (12.9)."""
-        return f"{self.origin}/seat/#{self.invitations[0]}"
+        """The link the host printed for the friend who plays seat 1 in the browser (12.9)."""
+        links = re.findall(r"in a browser, with nothing to install: (\S+)",
+                           self.host_log.read_text())
+        assert links[0] == f"{self.origin}/seat/#{self.invitations[0]}", links
+        return str(links[0])
 
     def host_transcript(self, game_id: str) -> bytes:
         out = self.tmp / "host.transcript"

@@ -33,7 +33,13 @@ from peers.net.announce import announcer
 from peers.net.config import HOST, JOIN, PeerConfig, PeerError, PeerResult
 from peers.net.driver import NetworkDriver
 from peers.net.hosting import Hosting
-from peers.net.invitation import dial_url, host_invitation, join_commands, parse_invitation
+from peers.net.invitation import (
+    browser_link,
+    dial_url,
+    host_invitation,
+    join_commands,
+    parse_invitation,
+)
 from peers.net.launch import join_meta, open_host, open_join, reopen, url_host
 from peers.net.link import Link, LinkError
 from peers.net.peer import Peer
@@ -248,11 +254,12 @@ def cmd_host(args: argparse.Namespace) -> int:
                   f"in round {hosting.round} of its handshake: the invitations are the same "
                   f"(to host a new table instead, remove {hosting.path})",
                   file=sys.stderr, flush=True)
-        if len(commands) == 1:
-            print(f"invitation: {commands[0]}", flush=True)
-        else:
-            for seat, command in enumerate(commands, 1):
-                print(f"invitation for seat {seat}: {command}", flush=True)
+        for seat, command in enumerate(commands, 1):
+            print(f"invitation: {command}" if len(commands) == 1 else
+                  f"invitation for seat {seat}: {command}", flush=True)
+            if link := browser_link(command, args.relay):
+                print(f"  or in a browser, with nothing to install: {link}", flush=True)
+        if len(commands) > 1:
             print(f"dealerless: a table of {args.seats}: give each of the {args.seats - 1} "
                   "other players their own invitation (one holder, one seat)",
                   file=sys.stderr, flush=True)

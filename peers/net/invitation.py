@@ -102,6 +102,17 @@ def join_commands(host: Invitation, base: str, seats: int) -> list[str]:
             for inv in seat_invitations(host, seats)]
 
 
+def browser_link(command: str, relay: str | None) -> str | None:
+    """The link to the same invitation that opens the browser seat a relay serves at
+    /seat/ (spec/12-peers.md 12.9), for a table through `relay`; None for a direct one."""
+    if not relay:
+        return None
+    url = command.removeprefix("dealerless join ")
+    scheme, _, rest = url.partition("://")
+    web = {"ws": "http", "wss": "https"}.get(scheme)
+    return None if web is None else f"{web}://{rest.partition('/')[0]}/seat/#{url}"
+
+
 _SEAT = re.compile(f"[1-{MAX_SEATS - 1}]")
 
 

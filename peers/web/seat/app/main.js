@@ -41,7 +41,7 @@ function invitationInAddress() {
   const fragment = decodeURIComponent(location.hash.slice(1));
   const named = new URLSearchParams(location.hash.slice(1)).get("invitation");
   if (named) return named;
-  return /^(wss?:\/\/|dealerless join )/.test(fragment) ? fragment : "";
+  return /^wss?:\/\//.test(fragment) ? fragment : "";
 }
 
 // -- the key ----------------------------------------------------------------------------
@@ -143,7 +143,9 @@ async function open(how) {
 function wire() {
   $("join-form").addEventListener("submit", (event) => {
     event.preventDefault();
-    const invitation = event.target.elements.invitation.value.trim();
+    // What the host printed may be pasted whole: `dealerless join URL`.
+    const invitation = event.target.elements.invitation.value.trim()
+      .replace(/^dealerless join\s+/, "");
     if (invitation) open({ invitation });
   });
   $("export-form").addEventListener("submit", async (event) => {
