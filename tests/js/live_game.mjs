@@ -208,6 +208,7 @@ async function game(rules, home) {
         setTimeout(() => joiners[0].kill("SIGCONT"), pauseFor * 1000);
       }
       if (event.type === "setup") {
+        out.setupEvent = { rules: event.rules, sas: event.sas, suite: event.suite };
         mySeat = event.seat;
         gameId = event.gameId;
         out.setupAt = (performance.now() - started) / 1000;
@@ -317,6 +318,11 @@ async function game(rules, home) {
   const differs = [...told].filter(([seq, line]) => printed.get(seq) !== line);
   out.sameSteps = differs.length === 0 && printed.size === told.size;
   if (!out.sameSteps) out.stepsDiffer = differs.slice(0, 3).map(([seq, l]) => [l, printed.get(seq)]);
+  // The SetupEvent's words are the host's (peers/net/announce.py, cli/network.py).
+  const said = /rules (.*); suite (\S+)\n[^]*?short authentication string: (\S+)/.exec(host.output);
+  out.sameSetup = said !== null && said[1] === out.setupEvent?.rules
+    && said[2] === out.setupEvent?.suite && said[3] === out.setupEvent?.sas;
+  if (!out.sameSetup) out.setupDiffers = [said?.slice(1), out.setupEvent];
   out.reached = "compared";
   await stop(relay);
   return out;
@@ -336,7 +342,7 @@ for (const rules of wanted) {
     const out = await game(rules, home);
     say(`${rules}: ${JSON.stringify(out)}`);
     const ok = out.verify?.valid && out.verify?.complete && out.sameVerdictJson && out.sameAccount
-      && out.sameSteps      && Object.entries(out.identical).every(([k, v]) => v === true || (out.killed && k === "seat 2"))
+      && out.sameSteps && out.sameSetup      && Object.entries(out.identical).every(([k, v]) => v === true || (out.killed && k === "seat 2"))
       && !out.broken.length;
     say(`${rules}: ${ok ? "OK" : "NOT OK"}`);
     if (!ok) code = 1;
