@@ -9,6 +9,26 @@ import { WebSeat } from "./web_seat.js";
 
 /** How long a seat waits for another's frame before it says so (seconds, as `join`). */
 const MOVE_TIMEOUT = 300;
+/** Lines of one kind shown per minute: another party can provoke them at will
+ * (peers/net/quiet_log.py). */
+const BURST = 10;
+
+/** The game loop's log lines (what it ignored or dropped, and why; never a secret), as
+ * notices in the table's log, at most BURST of a kind a minute. A frame that only came
+ * early or late (`frame/sequence`) is routine on a lossy link and is not shown. */
+function notices(table) {
+  const windows = new Map();
+  return (text) => {
+    if (/frame\/sequence/.test(text)) return;
+    const kind = text.replace(/[0-9]+/g, "N").slice(0, 40);
+    const now = Date.now();
+    const w = windows.get(kind) ?? { start: now, shown: 0 };
+    if (now - w.start > 60_000) Object.assign(w, { start: now, shown: 0 });
+    windows.set(kind, w);
+    w.shown += 1;
+    if (w.shown <= BURST) table.notify({ type: "notice", text });
+  };
+}
 
 /**
  * Start a table: `how` is `{invitation}` (join) or `{resume: gameId}`. Resolves to its
@@ -26,6 +46,7 @@ export async function playTable(how, identity, redraw, say) {
     },
     onGame: (game) => table.begin(game),
     onRetry: (text) => say(text),
+    log: notices(table),
     randomBytes: (label, n) => SYSTEM.bytes(label, n),
   };
   table.update({});

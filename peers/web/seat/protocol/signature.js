@@ -75,14 +75,19 @@ export class Ed25519Signer extends FrameSigner {
 
   /**
    * 8.3 Verify: cofactorless, S < L, no small-order A or R, A canonical. Throws
-   * SignatureError `frame/bad-signature`, its detail naming the first step that fails.
+   * SignatureError `frame/bad-signature` in the reference's words, so that a verdict
+   * reads the same in every port (`ed25519FailingStep` names the step).
    * @param {Uint8Array} key
    * @param {Uint8Array} message
    * @param {Uint8Array} signature
    */
   verify(key, message, signature) {
-    const step = ed25519FailingStep(key, message, signature);
-    if (step) throw badSignature(`step ${step} of 8.3 Verify fails: ${STEPS[step]}`);
+    if (key.length !== this.keyBytes || signature.length !== SIGNATURE_BYTES) {
+      throw badSignature("key or signature has the wrong length");
+    }
+    if (ed25519FailingStep(key, message, signature)) {
+      throw badSignature("the signature does not verify");
+    }
   }
 
   /**
