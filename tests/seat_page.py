@@ -35,10 +35,10 @@ const load = async (rel, kind) => {{
   if (!response.ok) throw new Error(`${{rel}}: ${{response.status}}`);
   return kind === "bytes" ? new Uint8Array(await response.arrayBuffer()) : response.text();
 }};
-window.runVectors = async (name) => {{
+window.runVectors = async (name, options) => {{
   const started = performance.now();
   const {{ run }} = await import(`/tests/js/vectors/${{name}}.js`);
-  const result = await run(load);
+  const result = await run(load, options);
   return {{ passed: result.passed, failed: result.failed.map(String),
             ms: performance.now() - started }};
 }};

@@ -87,7 +87,8 @@ def test_a_bad_shuffle_proof_is_caught(browser: Any, tmp_path: Path,  # noqa: F8
         table.stop()
 
 
-@pytest.mark.parametrize("rules", ["mineshaft", "mexican-train"])
+@pytest.mark.parametrize("rules", [
+    "mineshaft", pytest.param("mexican-train", marks=pytest.mark.slow)])   # the long one
 def test_a_false_cannot_play_claim_is_caught(browser: Any, tmp_path: Path,  # noqa: F811
                                              monkeypatch: pytest.MonkeyPatch,
                                              rules: str) -> None:

@@ -14,7 +14,10 @@ from tests.seat_table import BrowserSeat, Table, verify
 from tests.webpage import browser  # noqa: F401  (the module's Chromium)
 
 
-@pytest.mark.parametrize("rules", ["bram", "mexican-train", "mineshaft", "mined-games"])
+# The default suite plays the two shortest; the drawing games' long rounds are -m slow.
+@pytest.mark.parametrize("rules", [
+    "bram", pytest.param("mexican-train", marks=pytest.mark.slow),
+    pytest.param("mineshaft", marks=pytest.mark.slow), "mined-games"])
 def test_a_browser_seat_plays_a_whole_game(browser: Any, tmp_path: Path,  # noqa: F811
                                            rules: str) -> None:
     table = Table(tmp_path, rules)

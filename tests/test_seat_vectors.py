@@ -27,8 +27,24 @@ def page() -> Iterator[Any]:
         browser.close()
 
 
-@pytest.mark.parametrize("name", MODULES)
-def test_vectors_in_chromium(page: Any, name: str) -> None:
-    result = page.evaluate("name => window.runVectors(name)", name)
+#: Modules whose whole run is long: by default they run `quick` (a module says what it
+#: leaves to the whole run), and whole under -m slow.
+LONG = {"transcripts"}
+
+
+def run(page: Any, name: str, quick: bool) -> None:
+    result = page.evaluate("([name, quick]) => window.runVectors(name, { quick })",
+                           [name, quick])
     assert result["failed"] == [], f"{name}: {result['failed'][:10]}"
     assert result["passed"] > 0, f"{name} checked nothing"
+
+
+@pytest.mark.parametrize("name", MODULES)
+def test_vectors_in_chromium(page: Any, name: str) -> None:
+    run(page, name, quick=name in LONG)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", sorted(LONG))
+def test_every_vector_of_the_long_modules_in_chromium(page: Any, name: str) -> None:
+    run(page, name, quick=False)
