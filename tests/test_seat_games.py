@@ -15,6 +15,16 @@ from tests.webpage import browser  # noqa: F401  (the module's Chromium)
 
 
 # The default suite plays the two shortest; the drawing games' long rounds are -m slow.
+RECORDS = """new Promise((done) => {
+  const opened = indexedDB.open("dealerless-joining", 1);
+  opened.onupgradeneeded = () => opened.result.createObjectStore("records");
+  opened.onsuccess = () => {
+    const count = opened.result.transaction("records").objectStore("records").count();
+    count.onsuccess = () => done(count.result);
+  };
+})"""
+
+
 @pytest.mark.parametrize("rules", [
     "bram", pytest.param("mexican-train", marks=pytest.mark.slow),
     pytest.param("mineshaft", marks=pytest.mark.slow), "mined-games"])
@@ -33,5 +43,7 @@ def test_a_browser_seat_plays_a_whole_game(browser: Any, tmp_path: Path,  # noqa
         game_id = verdict["game_id"]
         assert table.host_transcript(game_id) == data
         assert re.search(r"code [0-9a-f]{16}", seat.page.inner_text("header"))
+        # The handshake's record (12.3) is gone once the game's store held its nonce.
+        assert seat.page.evaluate(RECORDS) == 0
     finally:
         table.stop()

@@ -5,6 +5,7 @@
 import { SYSTEM } from "../entropy.js";
 import { joinGame, resumeGame } from "../net/launch.js";
 import { GameStore } from "../store/games.js";
+import { readRecord, removeRecord, writeRecord } from "../store/joining.js";
 import { WebSeat } from "./web_seat.js";
 
 /** How long a seat waits for another's frame before it says so (seconds, as `join`). */
@@ -54,7 +55,12 @@ export async function playTable(how, identity, redraw, say) {
   if (how.resume) {
     started = await resumeGame(await GameStore.open(how.resume), config);
   } else {
-    started = await joinGame(how.invitation, { ...config, invitation: how.invitation });
+    // A join that stopped in its handshake takes its seat up again from its record.
+    const [key, invitation] = [identity.publicKey, how.invitation];
+    started = await joinGame(invitation, { ...config, invitation,
+      recordData: await readRecord(key, invitation),
+      saveRecord: (data) => writeRecord(key, invitation, data),
+      eraseRecord: () => removeRecord(key, invitation) });
   }
   table.peer = started.peer;
   started.done.then(async (result) => {
