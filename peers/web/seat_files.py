@@ -123,9 +123,11 @@ for (const [path, deps] of code.order) {
     `import(globalThis.dealerlessSeatUrls[${JSON.stringify(deps[spec])}])`);
   urls[path] = URL.createObjectURL(new Blob([text], { type: "text/javascript" }));
 }
-const style = document.createElement("style");
-style.textContent = code.files["static/style.css"];
-document.head.append(style);
+for (const sheet of code.styles) {
+  const style = document.createElement("style");
+  style.textContent = code.files[sheet];
+  document.head.append(style);
+}
 globalThis.dealerlessSeatFiles = code.files;
 await import(urls[code.entry]);
 """
@@ -140,10 +142,12 @@ def one_file(files: dict[str, bytes], entry: str = "app/main.js") -> bytes:
         deps = {m.group(3): _resolve(path, m.group(3)) for m in IMPORT.finditer(text)}
         deps.update({m.group(2): _resolve(path, m.group(2)) for m in DYNAMIC.finditer(text)})
         order.append([path, deps])
-    code = {"pattern": IMPORT.pattern, "dynamic": DYNAMIC.pattern, "entry": entry, "order": order,
+    page = files["index.html"].decode()
+    styles = re.findall(r'<link rel="stylesheet" href="([^"]+)">', page)
+    code = {"pattern": IMPORT.pattern, "dynamic": DYNAMIC.pattern, "entry": entry,
+            "order": order, "styles": styles,
             "files": {p: files[p].decode() for p in code_paths(files)}}
     blob = json.dumps(code, sort_keys=True).replace("</", "<\\/")
-    page = files["index.html"].decode()
     page = re.sub(r'\s*<link rel="stylesheet"[^>]*>', "", page)
     page = re.sub(r'\s*<script type="importmap">.*?</script>', "", page, flags=re.S)
     page = page.replace('<script type="module" src="app/main.js"></script>',

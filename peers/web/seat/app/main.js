@@ -60,7 +60,13 @@ async function key() {
 async function showKey() {
   const summary = await key();
   $("who").textContent = `your key ${summary.fingerprint}`;
-  $("key-text").textContent = summary.describe();
+  const facts = [["Fingerprint", summary.fingerprint], ["Public key", summary.publicLine],
+    ["Kept", summary.webcrypto ? "in this browser, as a non-extractable WebCrypto key"
+      : "in this browser (libsodium signs)"],
+    ["Exportable", !summary.exportable ? "no: it never leaves this browser"
+      : summary.encrypted ? "yes, under its passphrase" : "yes"]];
+  $("key-facts").replaceChildren(...facts.flatMap(([name, value]) =>
+    [el("dt", {}, name), el("dd", { class: "mono" }, value)]));
   $("export-form").hidden = !summary.exportable;
 }
 
@@ -153,6 +159,24 @@ function wire() {
     try {
       const passphrase = event.target.elements.passphrase.value || null;
       save("id_ed25519", await exportPrivate({ passphrase, newPassphrase: passphrase }));
+    } catch (error) {
+      toast(error.message);
+    }
+  });
+  $("new-key-form").addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const passphrase = event.target.elements.passphrase.value;
+    if (!passphrase) {
+      toast("a key to export needs a passphrase");
+      return;
+    }
+    if (!confirm("Replace this browser's key? Games saved under it can no longer be "
+                 + "resumed.")) return;
+    try {
+      await generate({ passphrase, force: true });
+      event.target.reset();
+      await showKey();
+      toast("new key made: export it to keep it");
     } catch (error) {
       toast(error.message);
     }
