@@ -117,7 +117,8 @@ def finish(seat: BrowserSeat, table: Table, tmp: Path, shown: str) -> None:
     assert re.search(r"code [0-9a-f]{16}", seat.page.inner_text("header"))
 
 
-@pytest.mark.parametrize("rules, moment", [("bram", "sent"), ("mexican-train", "clicked")])
+@pytest.mark.parametrize("rules, moment", [
+    ("bram", "sent"), pytest.param("mexican-train", "clicked", marks=pytest.mark.slow)])
 def test_browser_closed_mid_game_resumes(pw: Any, tmp_path: Path, rules: str,
                                          moment: str) -> None:
     """The whole browser goes after the seat's second move: once its frame is in the

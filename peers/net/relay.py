@@ -241,7 +241,7 @@ class Relay:
             del response.headers["Content-Type"]
             response.headers["Content-Type"] = "application/json"
             return response
-        if (seat := seat_response(request.path)) is not None:   # static, so not counted
+        if (seat := seat_response(request.path, request.headers.get("If-None-Match"))):
             return seat
         address = address_of(conn)
         client = self.admission.network(address)

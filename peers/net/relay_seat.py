@@ -5,7 +5,9 @@ relay serves the seat's files as they are (peers/web/seat_files.py), each with a
 that lets the page run only its own scripts (its one inline script, the import map, by
 hash), reach only WebSockets, and be framed by nobody. Whoever serves these files could
 serve others that leak the player's hand; the page shows its code hash so that the player
-can compare it with the published one (12.9 "Whom a player trusts").
+can compare it with the published one (12.9 "Whom a player trusts"). The files are
+answered before the relay's admission, as `/stats` is: static, so not counted against a
+network's connections.
 """
 
 from __future__ import annotations
@@ -44,8 +46,10 @@ def seat_code_hash() -> str:
     return code_hash(seat_files())
 
 
-def seat_response(path: str) -> Response | None:
-    """The answer to a GET of `path` if it is the seat's, else None (not the seat's)."""
+def seat_response(path: str, if_none_match: str | None = None) -> Response | None:
+    """The answer to a GET of `path` if it is the seat's, else None (not the seat's). A
+    file is tagged by its SHA-256, so a page that holds it is answered 304 (no-cache:
+    always asked, never sent twice)."""
     if path == SEAT_PREFIX.rstrip("/"):
         return _answer(HTTPStatus.MOVED_PERMANENTLY, b"", {"Location": SEAT_PREFIX})
     if not path.startswith(SEAT_PREFIX):
@@ -56,11 +60,13 @@ def seat_response(path: str) -> Response | None:
     if data is None:
         return _answer(HTTPStatus.NOT_FOUND, b"no such file of the seat\n",
                        {"Content-Type": "text/plain; charset=utf-8"})
-    suffix = name[name.rfind("."):]
-    return _answer(HTTPStatus.OK, data, {
-        "Content-Type": TYPES[suffix], "Content-Security-Policy": policy,
-        "X-Content-Type-Options": "nosniff", "Referrer-Policy": "no-referrer",
-        "Cross-Origin-Opener-Policy": "same-origin", "Cache-Control": "no-cache"})
+    tag = f'"{hashlib.sha256(data).hexdigest()}"'
+    headers = {"Content-Security-Policy": policy, "X-Content-Type-Options": "nosniff",
+               "Referrer-Policy": "no-referrer", "Cross-Origin-Opener-Policy": "same-origin",
+               "Cache-Control": "no-cache", "ETag": tag}
+    if if_none_match == tag:
+        return _answer(HTTPStatus.NOT_MODIFIED, b"", headers)
+    return _answer(HTTPStatus.OK, data, {**headers, "Content-Type": TYPES[name[name.rfind("."):]]})
 
 
 def _answer(status: HTTPStatus, body: bytes, headers: dict[str, str]) -> Response:
