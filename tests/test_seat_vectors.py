@@ -29,7 +29,7 @@ def page() -> Iterator[Any]:
 
 #: Modules whose whole run is long: by default they run `quick` (a module says what it
 #: leaves to the whole run), and whole under -m slow.
-LONG = {"transcripts"}
+LONG = {"disputes", "transcripts"}
 
 
 def run(page: Any, name: str, quick: bool) -> None:
