@@ -13,7 +13,6 @@ import pytest
 from tests.seat_table import BrowserSeat, Table, verify
 from tests.webpage import browser  # noqa: F401  (the module's Chromium)
 
-
 # The default suite plays the two shortest; the drawing games' long rounds are -m slow.
 RECORDS = """new Promise((done) => {
   const opened = indexedDB.open("dealerless-joining", 1);

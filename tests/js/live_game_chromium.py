@@ -81,8 +81,8 @@ PLAY = """async ({invitation, timeout, resumeAfter}) => {
   await deleteGame(gameId);
   let text = "";
   for (const b of bytes) text += String.fromCharCode(b);
-  return { transcript: btoa(text), verdict: result.verdict.toJson(), account: account(result.verdict),
-    message: result.message, status, events, moves, resumedWith,
+  return { transcript: btoa(text), verdict: result.verdict.toJson(),
+    account: account(result.verdict), message: result.message, status, events, moves, resumedWith,
     firstMove: firstAsked === null ? null : (firstAsked - started) / 1000,
     seconds: (performance.now() - started) / 1000 };
 }"""
@@ -172,7 +172,7 @@ def main() -> int:
                 try:
                     out = game(page, rules, args.seats or SEATS[rules], args.timeout,
                                args.resume_after, Path(tmp))
-                except Exception as exc:  # noqa: BLE001 - report and go on
+                except Exception as exc:
                     print(f"{rules}: stopped: {type(exc).__name__}: {str(exc)[:2000]}")
                     code = 1
                     continue

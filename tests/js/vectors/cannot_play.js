@@ -7,33 +7,12 @@ import {
   CannotPlayProof, CannotPlayStatement, HandPosition, partialOpening, proveCannotPlay,
   recomputeCommitments, verifyCannotPlay,
 } from "../../../peers/web/seat/protocol/cannot_play.js";
-import { Context } from "../../../peers/web/seat/protocol/context.js";
 import { Ciphertext } from "../../../peers/web/seat/protocol/elgamal.js";
 import { DealerlessError, LocalError } from "../../../peers/web/seat/protocol/errors.js";
 import { suite } from "../../../peers/web/seat/protocol/suite.js";
 import { Tag } from "../../../peers/web/seat/protocol/tags.js";
 import { TILE_SETS, parseTile } from "../../../peers/web/seat/protocol/tiles.js";
-
-/** The vector sets of the libsodium suites: [folder, suite name, version]. */
-const SETS = [["", "edwards25519-sha512", 2],
-  ["suites/edwards25519-sha512/", "edwards25519-sha512", 3],
-  ["suites/ristretto255-sha512/", "ristretto255-sha512", 3]];
-
-const hex = (text) => Uint8Array.from(text.match(/../g) ?? [], (b) => parseInt(b, 16));
-const toHex = (bytes) => Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
-
-function outcome(fn) {
-  try {
-    fn();
-  } catch (exc) {
-    if (exc instanceof DealerlessError) return exc.code;
-    return `uncaught ${exc?.name}: ${exc?.message}`;
-  }
-  return "ok";
-}
-
-const ctxFrom = (S, obj) => new Context(S, hex(obj.game_id), obj.step, obj.seat);
-const withCase = (neg, positives) => ({ ...positives.find((p) => p.name === neg.case), ...neg });
+import { ctxFrom, hex, outcome, SETS, toHex, withCase } from "../vector_common.js";
 
 /** The statement from bytes: the key, then each position's c1 and c2 and shares (or its
  * partial opening), each decoded by 2.3, before the limits of 6.5.1. */

@@ -9,31 +9,11 @@ import {
 } from "../../../peers/web/seat/protocol/deck.js";
 import { DleqProof } from "../../../peers/web/seat/protocol/dleq.js";
 import { decodeDeck, encodeDeck } from "../../../peers/web/seat/protocol/elgamal.js";
-import { DealerlessError } from "../../../peers/web/seat/protocol/errors.js";
 import { SchnorrProof, proveKey, verifyKey } from "../../../peers/web/seat/protocol/schnorr.js";
 import { ShuffleProof, verifyShuffle } from "../../../peers/web/seat/protocol/shuffle.js";
 import { suite } from "../../../peers/web/seat/protocol/suite.js";
 import { TILE_SETS, parseTile, tileText } from "../../../peers/web/seat/protocol/tiles.js";
-
-/** The vector sets of the libsodium suites: [folder, suite name, version]. */
-const SETS = [["", "edwards25519-sha512", 2],
-  ["suites/edwards25519-sha512/", "edwards25519-sha512", 3],
-  ["suites/ristretto255-sha512/", "ristretto255-sha512", 3]];
-
-const hex = (text) => Uint8Array.from(text.match(/../g) ?? [], (b) => parseInt(b, 16));
-const toHex = (bytes) => Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
-
-function outcome(fn) {
-  try {
-    fn();
-  } catch (exc) {
-    if (exc instanceof DealerlessError) return exc.code;
-    return `uncaught ${exc?.name}: ${exc?.message}`;
-  }
-  return "ok";
-}
-
-const ctxFrom = (S, obj) => new Context(S, hex(obj.game_id), obj.step, obj.seat);
+import { ctxFrom, hex, outcome, SETS, toHex } from "../vector_common.js";
 
 export async function run(load) {
   let passed = 0;

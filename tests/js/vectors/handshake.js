@@ -30,9 +30,8 @@ import { AnswerLimit } from "../../../peers/web/seat/net/pacing.js";
 import {
   checkFrameKey, helloCommitment, readJoinHello, readOffer,
 } from "../../../peers/web/seat/net/messages.js";
+import { hex, toHex } from "../vector_common.js";
 
-const hex = (text) => Uint8Array.from(text.match(/../g) ?? [], (b) => parseInt(b, 16));
-const toHex = (bytes) => Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
 const MAX = 1 << 17;
 const BLS = "bls12381g1-sha256";
 

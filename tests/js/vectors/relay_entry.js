@@ -4,9 +4,7 @@
 import {
   entryMessage, entryValid, keyValid, roomKey, roomSeed, signEntry,
 } from "../../../peers/web/seat/protocol/relay_entry.js";
-
-const hex = (text) => Uint8Array.from(text.match(/../g) ?? [], (b) => parseInt(b, 16));
-const toHex = (bytes) => Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+import { hex, toHex } from "../vector_common.js";
 
 /** A point of order 8 (RFC 8032's small-order list): no room key may be one. */
 const SMALL_ORDER = "c7176a703d4dd84fba3c0b760d10670f2a2053fa2c39ccc64ec7fd7792ac037a";

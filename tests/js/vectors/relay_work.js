@@ -4,9 +4,7 @@
 import {
   meets, solve, workHash, zeroBits,
 } from "../../../peers/web/seat/protocol/relay_work.js";
-
-const hex = (text) => Uint8Array.from(text.match(/../g) ?? [], (b) => parseInt(b, 16));
-const toHex = (bytes) => Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+import { hex, toHex } from "../vector_common.js";
 
 export async function run(load) {
   const vectors = JSON.parse(await load("relay_work.json"));

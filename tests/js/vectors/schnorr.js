@@ -1,32 +1,11 @@
 // spec/vectors schnorr.json (6.2) in every vector set the seat plays: each positive
 // verifies and is reproduced from its secret and fresh (the nonce k, R, c, s and the
 // proof's bytes); each negative fails with its code.
-import { Context } from "../../../peers/web/seat/protocol/context.js";
 import { DealerlessError } from "../../../peers/web/seat/protocol/errors.js";
 import { SchnorrProof, proveKey, verifyKey } from "../../../peers/web/seat/protocol/schnorr.js";
 import { suite } from "../../../peers/web/seat/protocol/suite.js";
 import { Tag } from "../../../peers/web/seat/protocol/tags.js";
-
-/** The vector sets of the libsodium suites: [folder, suite name, version]. */
-const SETS = [["", "edwards25519-sha512", 2],
-  ["suites/edwards25519-sha512/", "edwards25519-sha512", 3],
-  ["suites/ristretto255-sha512/", "ristretto255-sha512", 3]];
-
-const hex = (text) => Uint8Array.from(text.match(/../g) ?? [], (b) => parseInt(b, 16));
-const toHex = (bytes) => Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
-
-function outcome(fn) {
-  try {
-    fn();
-  } catch (exc) {
-    if (exc instanceof DealerlessError) return exc.code;
-    return `uncaught ${exc?.name}: ${exc?.message}`;
-  }
-  return "ok";
-}
-
-const ctxFrom = (S, obj) => new Context(S, hex(obj.game_id), obj.step, obj.seat);
-const withCase = (neg, positives) => ({ ...positives.find((p) => p.name === neg.case), ...neg });
+import { ctxFrom, hex, outcome, SETS, toHex, withCase } from "../vector_common.js";
 
 function check(S, v) {
   verifyKey(S.decodePoint(hex(v.key)), SchnorrProof.decode(S, hex(v.proof)), ctxFrom(S, v.context));

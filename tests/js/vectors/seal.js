@@ -11,14 +11,7 @@ import {
   verifyDecryptionShare, verifySeal, verifyShareKey,
 } from "../../../peers/web/seat/protocol/seal.js";
 import { suite } from "../../../peers/web/seat/protocol/suite.js";
-
-/** The vector sets of the libsodium suites: [folder, suite name, version]. */
-const SETS = [["", "edwards25519-sha512", 2],
-  ["suites/edwards25519-sha512/", "edwards25519-sha512", 3],
-  ["suites/ristretto255-sha512/", "ristretto255-sha512", 3]];
-
-const hex = (text) => Uint8Array.from(text.match(/../g) ?? [], (b) => parseInt(b, 16));
-const toHex = (bytes) => Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+import { hex, SETS, toHex } from "../vector_common.js";
 
 /** [code, seat blamed]: ["ok", null] when fn passes; a SealError's code and seat. */
 function outcome(fn) {

@@ -3,7 +3,6 @@
 // (7.3), the prover reproduces its proof byte for byte from its fresh (7.4), and the
 // verifier's u, t and challenge are those listed (7.5, 7.5.1); each negative fails with
 // its code, decoded in 7.5's order.
-import { Context } from "../../../peers/web/seat/protocol/context.js";
 import { decodeDeck, encodeDeck } from "../../../peers/web/seat/protocol/elgamal.js";
 import { DealerlessError } from "../../../peers/web/seat/protocol/errors.js";
 import {
@@ -11,27 +10,7 @@ import {
   verifyShuffle,
 } from "../../../peers/web/seat/protocol/shuffle.js";
 import { suite } from "../../../peers/web/seat/protocol/suite.js";
-
-/** The vector sets of the libsodium suites: [folder, suite name, version]. */
-const SETS = [["", "edwards25519-sha512", 2],
-  ["suites/edwards25519-sha512/", "edwards25519-sha512", 3],
-  ["suites/ristretto255-sha512/", "ristretto255-sha512", 3]];
-
-const hex = (text) => Uint8Array.from(text.match(/../g) ?? [], (b) => parseInt(b, 16));
-const toHex = (bytes) => Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
-
-function outcome(fn) {
-  try {
-    fn();
-  } catch (exc) {
-    if (exc instanceof DealerlessError) return exc.code;
-    return `uncaught ${exc?.name}: ${exc?.message}`;
-  }
-  return "ok";
-}
-
-const ctxFrom = (S, obj) => new Context(S, hex(obj.game_id), obj.step, obj.seat);
-const withCase = (neg, positives) => ({ ...positives.find((p) => p.name === neg.case), ...neg });
+import { ctxFrom, hex, outcome, SETS, toHex, withCase } from "../vector_common.js";
 
 /** 7.5's order: e (the verifier's own), e' as a deck, the proof for N = |e|, then verify. */
 function check(S, v) {
