@@ -58,9 +58,19 @@ class Table:
         return str(links[0])
 
     def host_transcript(self, game_id: str) -> bytes:
-        out = self.tmp / "host.transcript"
-        done = subprocess.run([*CLI, "export", game_id, str(out), "--home",
-                               str(self.host_home)], capture_output=True, timeout=60)
+        return self.exported(game_id, self.host_home)
+
+    def python_transcripts(self, game_id: str) -> list[bytes]:
+        """The transcript every Python seat stored once it ended its game: the host's,
+        then each joiner's."""
+        for seat in self.procs[1:]:   # every seat but the relay exits at its game's end
+            seat.wait(60)
+        return [self.exported(game_id, home) for home in (self.host_home, *self.homes)]
+
+    def exported(self, game_id: str, home: Path) -> bytes:
+        out = self.tmp / f"{home.name}.transcript"
+        done = subprocess.run([*CLI, "export", game_id, str(out), "--home", str(home)],
+                              capture_output=True, timeout=60)
         assert done.returncode == 0, done.stderr.decode()
         return out.read_bytes()
 

@@ -166,6 +166,7 @@ def test_page_closed_mid_game_resumes(pw: Any, tmp_path: Path) -> None:
         table.stop()
 
 
+@pytest.mark.slow   # the one-file build's own test plays from disk; this adds the resume
 def test_one_file_seat_closed_mid_game_resumes(pw: Any, tmp_path: Path) -> None:
     """The one-file build (`dealerless seat FILE`) opened from disk keeps its game in the
     file:// page's IndexedDB too: the browser closed after two moves, the file opened
