@@ -200,11 +200,11 @@ function wire() {
 
 try {
   wire();
-  codeHash().then((hash) => {
-    $("code-hash").textContent = `code ${hash.slice(0, 16)}`;
-    $("code-hash").dataset.hash = hash;
-  });
   await showLobby();
+  // After the lobby, so that hashing the seat's files again does not delay its use.
+  const hash = await codeHash();
+  $("code-hash").textContent = `code ${hash.slice(0, 16)}`;
+  $("code-hash").dataset.hash = hash;
 } catch (error) {
   fatal(`this seat cannot start: ${error.message}`);
 }
