@@ -36,11 +36,18 @@ function save(name, bytes) {
   setTimeout(() => URL.revokeObjectURL(url), 10000);
 }
 
-/** The invitation in this page's address: `#<invitation>` or `#invitation=<encoded>`. */
+/** The invitation in this page's address: `#<invitation>` or `#invitation=<encoded>`
+ * (a fragment that decodes to neither leaves the form empty). */
 function invitationInAddress() {
-  const fragment = decodeURIComponent(location.hash.slice(1));
-  const named = new URLSearchParams(location.hash.slice(1)).get("invitation");
+  const raw = location.hash.slice(1);
+  const named = new URLSearchParams(raw).get("invitation");
   if (named) return named;
+  let fragment = raw;
+  try {
+    fragment = decodeURIComponent(raw);
+  } catch {
+    // not percent-encoded text: taken as it is
+  }
   return /^wss?:\/\//.test(fragment) ? fragment : "";
 }
 

@@ -42,7 +42,12 @@ export async function playTable(how, identity, redraw, say) {
     identity, moveTimeout: MOVE_TIMEOUT,
     choose: (view) => table.choose(view),
     notify: (event) => {
-      if (event.type === "setup") table.named(event.gameId);
+      if (event.type === "setup") {
+        table.named(event.gameId);
+        // The game is stored: Saved games resumes it, so the invitation, a capability
+        // for the seat, need not stay in the address bar and the history.
+        if (location.hash) history.replaceState(null, "", location.pathname);
+      }
       table.notify(event);
     },
     onGame: (game) => table.begin(game),
