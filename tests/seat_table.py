@@ -121,8 +121,15 @@ class BrowserSeat:
             assert time.monotonic() < deadline, f"no verdict in time; errors {self.errors}"
             fatal = self.page.locator("#fatal:not([hidden])")
             assert not fatal.count(), fatal.inner_text()
+            assert self.page.locator("#send-orders").count() <= 1, "the orders drawn twice"
             if not Seat.act(self):  # type: ignore[arg-type]
                 self.page.wait_for_timeout(50)
+
+    def fits_a_phone(self) -> None:
+        """At 390 px wide nothing runs off the side (as tools/screenshots.py checks)."""
+        self.page.set_viewport_size({"width": 390, "height": 844})
+        width = self.page.evaluate("document.documentElement.scrollWidth")
+        assert width <= 390, f"the page is {width} px wide on a 390 px phone"
 
     def over(self) -> bool:
         return bool(self.page.locator("#verdict").count()

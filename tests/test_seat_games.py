@@ -35,6 +35,7 @@ def test_a_browser_seat_plays_a_whole_game(browser: Any, tmp_path: Path,  # noqa
         seat.join()
         seat.play()
         assert seat.errors == []
+        seat.fits_a_phone()
         data = seat.transcript()
         code, text, verdict = verify(tmp_path, data)
         assert code == 0 and verdict["valid"] and verdict["complete"], text

@@ -104,7 +104,9 @@ export class WebSeat {
     const asked = this.pending;
     const reply = asked && this.game?.simultaneous ? draft(this.game, asked.view, choice)
       : { error: "it is not your turn to give orders" };
-    this.update({ draftReply: reply });
+    // The board asks while it is being drawn: answer after, as a peer's reply comes,
+    // or the drawing this starts would run inside that one and draw the orders twice.
+    queueMicrotask(() => this.update({ draftReply: reply }));
   }
 
   decode(view, choice) {
