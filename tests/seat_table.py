@@ -15,7 +15,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from tests.webpage import CLI, start, wait_for
+from tests.webpage import CLI, act, over, start, wait_for
 
 SEATS = {"bram": 2, "mexican-train": 3, "mineshaft": 2, "mined-games": 3}
 
@@ -114,15 +114,13 @@ class BrowserSeat:
 
     def play(self, timeout: float = 300) -> None:
         """Click whenever the page asks, until it shows the verdict."""
-        from tests.webpage import Seat
-
         deadline = time.monotonic() + timeout
         while not self.over():
             assert time.monotonic() < deadline, f"no verdict in time; errors {self.errors}"
             fatal = self.page.locator("#fatal:not([hidden])")
             assert not fatal.count(), fatal.inner_text()
             assert self.page.locator("#send-orders").count() <= 1, "the orders drawn twice"
-            if not Seat.act(self):  # type: ignore[arg-type]
+            if not self.act():
                 self.page.wait_for_timeout(50)
 
     def fits_a_phone(self) -> None:
@@ -131,9 +129,11 @@ class BrowserSeat:
         width = self.page.evaluate("document.documentElement.scrollWidth")
         assert width <= 390, f"the page is {width} px wide on a 390 px phone"
 
+    def act(self) -> bool:
+        return act(self.page)
+
     def over(self) -> bool:
-        return bool(self.page.locator("#verdict").count()
-                    or self.page.locator("#result .bad").count())
+        return over(self.page)
 
     def verdict(self) -> str:
         return str(self.page.locator("#verdict").inner_text())

@@ -23,7 +23,7 @@ from typing import Any
 import pytest
 
 from tests.seat_table import BrowserSeat, Table, verify
-from tests.webpage import CHROMIUM, CLI, LAPTOP, Seat
+from tests.webpage import CHROMIUM, CLI, LAPTOP
 
 #: The host waits this long for a seat that went away (seconds).
 HOST_TIMEOUT = 120
@@ -72,7 +72,7 @@ def play_moves(seat: BrowserSeat, moves: int, timeout: float = 60) -> None:
     while made < moves:
         assert time.monotonic() < deadline, f"made {made} of {moves} moves; {seat.errors}"
         assert not seat.over(), f"the game ended after {made} moves of this seat"
-        if Seat.act(seat):  # type: ignore[arg-type]
+        if seat.act():
             made += 1
         else:
             seat.page.wait_for_timeout(20)

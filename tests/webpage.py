@@ -50,6 +50,33 @@ def start(args: list[str], log: Path) -> subprocess.Popen[bytes]:
                             env=env)
 
 
+def over(page: Any) -> bool:
+    """Whether a table page shows its verdict (or why the game stopped)."""
+    return bool(page.locator("#verdict").count() or page.locator("#result .bad").count())
+
+
+def act(page: Any) -> bool:
+    """Make one move if the table page asks for one, as a person would; True if it did."""
+    if page.locator("#send-orders").count():
+        cells = page.locator("button.cell:not(.k-A):not(.k-L)")
+        if cells.count():
+            cells.first.click()
+        page.click("#send-orders")
+        return True
+    tiles = page.locator("#hand-tiles .tile-button.legal")
+    if tiles.count():
+        tiles.first.click()
+        targets = page.locator("#targets button.target")
+        if targets.count():
+            targets.first.click()
+        return True
+    moves = page.locator(".moves button.move")
+    if moves.count():
+        moves.first.click()
+        return True
+    return False
+
+
 class WebPeer:
     """One `dealerless web` process; `url` is the address it printed (token included)."""
 
@@ -130,30 +157,10 @@ class Seat:
         self.page.wait_for_selector("#table:not([hidden])")
 
     def over(self) -> bool:
-        return bool(self.page.locator("#verdict").count()
-                    or self.page.locator("#result .bad").count())
+        return over(self.page)
 
     def act(self) -> bool:
-        """Make one move if the page asks for one; True if it did."""
-        page = self.page
-        if page.locator("#send-orders").count():
-            cells = page.locator("button.cell:not(.k-A):not(.k-L)")
-            if cells.count():
-                cells.first.click()
-            page.click("#send-orders")
-            return True
-        tiles = page.locator("#hand-tiles .tile-button.legal")
-        if tiles.count():
-            tiles.first.click()
-            targets = page.locator("#targets button.target")
-            if targets.count():
-                targets.first.click()
-            return True
-        moves = page.locator(".moves button.move")
-        if moves.count():
-            moves.first.click()
-            return True
-        return False
+        return act(self.page)
 
     def verdict(self) -> str:
         return str(self.page.locator("#verdict").inner_text())

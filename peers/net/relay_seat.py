@@ -21,7 +21,7 @@ from http import HTTPStatus
 from websockets.datastructures import Headers
 from websockets.http11 import Response
 
-from peers.web.seat_files import TYPES, code_hash, manifest, seat_files
+from peers.web.seat_files import TYPES, manifest, seat_files
 
 SEAT_PREFIX = "/seat/"
 #: The inline import map of index.html (the only inline script the policy allows).
@@ -29,7 +29,9 @@ IMPORT_MAP = re.compile(rb'<script type="importmap">(.*?)</script>', re.S)
 
 
 @cache
-def _served() -> tuple[dict[str, bytes], str]:
+def _served() -> tuple[dict[str, tuple[bytes, str]], str]:
+    """Every file by its path under /seat/, with its tag (its SHA-256, quoted as an ETag
+    is), and the policy every file is served with."""
     files = dict(seat_files())
     files["manifest.json"] = manifest(files)
     inline = IMPORT_MAP.search(files["index.html"])
@@ -38,12 +40,8 @@ def _served() -> tuple[dict[str, bytes], str]:
               f"script-src 'self' 'sha256-{digest.decode()}' 'wasm-unsafe-eval'; "
               "style-src 'self'; img-src 'self' data:; connect-src 'self' ws: wss:; "
               "base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
-    return files, policy
-
-
-def seat_code_hash() -> str:
-    """The code hash the served page shows (peers/web/seat_files.py)."""
-    return code_hash(seat_files())
+    return {name: (data, f'"{hashlib.sha256(data).hexdigest()}"')
+            for name, data in files.items()}, policy
 
 
 def seat_response(path: str, if_none_match: str | None = None) -> Response | None:
@@ -56,11 +54,10 @@ def seat_response(path: str, if_none_match: str | None = None) -> Response | Non
         return None
     name = path[len(SEAT_PREFIX):].partition("?")[0] or "index.html"
     files, policy = _served()
-    data = files.get(name)
-    if data is None:
+    if name not in files:
         return _answer(HTTPStatus.NOT_FOUND, b"no such file of the seat\n",
                        {"Content-Type": "text/plain; charset=utf-8"})
-    tag = f'"{hashlib.sha256(data).hexdigest()}"'
+    data, tag = files[name]
     headers = {"Content-Security-Policy": policy, "X-Content-Type-Options": "nosniff",
                "Referrer-Policy": "no-referrer", "Cross-Origin-Opener-Policy": "same-origin",
                "Cache-Control": "no-cache", "ETag": tag}
